@@ -1,0 +1,178 @@
+//! Commands into `decide`, and the action catalogue out of `actions`. The catalogue is data
+//! (name, typed arguments, costs, help) so that clients build their commands and their help
+//! from it and never name a system's action in code.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::grid::Cell;
+use crate::ids::{EntityId, Seat};
+use crate::refusal::Refusal;
+
+/// The type of an action argument, for clients to parse and complete it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgKind {
+    Int,
+    Flag,
+    Text,
+    Entity,
+    Cell,
+}
+
+/// One argument of an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArgSpec {
+    pub name: String,
+    pub kind: ArgKind,
+    pub required: bool,
+    pub help: String,
+    /// Allowed values for text arguments (weapon ids, attributes), empty when free.
+    pub choices: Vec<String>,
+}
+
+/// One action a seat may take now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionSpec {
+    pub name: String,
+    pub help: String,
+    /// The acting character, if the action has one (GM table actions do not).
+    pub actor: Option<EntityId>,
+    pub args: Vec<ArgSpec>,
+    /// What it uses up, in words: `action`, `auxiliary action`, `3 Focus`.
+    pub costs: Vec<String>,
+}
+
+/// A value given for an argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ArgValue {
+    Flag(bool),
+    Int(i64),
+    Cell(Cell),
+    Text(String),
+}
+
+/// Named argument values, with typed getters that produce a precise refusal.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Args(pub BTreeMap<String, ArgValue>);
+
+impl Args {
+    pub fn with(mut self, name: &str, value: ArgValue) -> Self {
+        self.0.insert(name.to_owned(), value);
+        self
+    }
+
+    pub fn int(&self, name: &str) -> Result<Option<i64>, Refusal> {
+        match self.0.get(name) {
+            None => Ok(None),
+            Some(ArgValue::Int(i)) => Ok(Some(*i)),
+            Some(_) => Err(Refusal::bad_argument(name, "must be an integer")),
+        }
+    }
+
+    pub fn flag(&self, name: &str) -> Result<bool, Refusal> {
+        match self.0.get(name) {
+            None => Ok(false),
+            Some(ArgValue::Flag(b)) => Ok(*b),
+            Some(_) => Err(Refusal::bad_argument(name, "must be true or false")),
+        }
+    }
+
+    pub fn text(&self, name: &str) -> Result<Option<&str>, Refusal> {
+        match self.0.get(name) {
+            None => Ok(None),
+            Some(ArgValue::Text(s)) => Ok(Some(s)),
+            Some(_) => Err(Refusal::bad_argument(name, "must be text")),
+        }
+    }
+
+    pub fn entity(&self, name: &str) -> Result<Option<EntityId>, Refusal> {
+        Ok(self.text(name)?.map(EntityId::from))
+    }
+
+    pub fn cell(&self, name: &str) -> Result<Option<Cell>, Refusal> {
+        match self.0.get(name) {
+            None => Ok(None),
+            Some(ArgValue::Cell(c)) => Ok(Some(*c)),
+            Some(_) => Err(Refusal::bad_argument(name, "must be a cell {x, y}")),
+        }
+    }
+
+    pub fn require_text(&self, name: &str) -> Result<&str, Refusal> {
+        self.text(name)?
+            .ok_or_else(|| Refusal::bad_argument(name, "is required"))
+    }
+
+    pub fn require_entity(&self, name: &str) -> Result<EntityId, Refusal> {
+        self.entity(name)?
+            .ok_or_else(|| Refusal::bad_argument(name, "is required"))
+    }
+
+    pub fn require_int(&self, name: &str) -> Result<i64, Refusal> {
+        self.int(name)?
+            .ok_or_else(|| Refusal::bad_argument(name, "is required"))
+    }
+
+    /// Refuses any argument the action does not declare, so a typo is not silently ignored.
+    pub fn only(&self, declared: &[ArgSpec]) -> Result<(), Refusal> {
+        match self
+            .0
+            .keys()
+            .find(|k| !declared.iter().any(|a| &a.name == *k))
+        {
+            Some(k) => Err(Refusal::bad_argument(
+                k,
+                "is not an argument of this action",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What a seat asks of the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Command {
+    pub seat: Seat,
+    pub body: CommandBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CommandBody {
+    /// Take an action from the catalogue, for `actor` where the action has one.
+    Act {
+        actor: Option<EntityId>,
+        action: String,
+        args: Args,
+    },
+    /// Answer the open prompt.
+    Answer { prompt_id: u64, choice: String },
+    /// Built by the table task when a prompt's time is up: applies its default.
+    TimeOut { prompt_id: u64 },
+}
+
+impl Command {
+    pub fn act(seat: Seat, actor: Option<&str>, action: &str, args: Args) -> Self {
+        Command {
+            seat,
+            body: CommandBody::Act {
+                actor: actor.map(EntityId::from),
+                action: action.to_owned(),
+                args,
+            },
+        }
+    }
+
+    pub fn answer(seat: Seat, prompt_id: u64, choice: &str) -> Self {
+        Command {
+            seat,
+            body: CommandBody::Answer {
+                prompt_id,
+                choice: choice.to_owned(),
+            },
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! `apply`: the only code that changes state, written once for every system. It assigns the
+//! values an event carries and makes no decision: no dice, no clock, no rule. A later fix to a
+//! rule therefore never changes how an old log replays.
+
+use crate::event::{Event, Fact};
+use crate::ids::EntityId;
+use crate::state::StateMut;
+
+/// An event that cannot be applied to this state: the log and the state disagree. This is
+/// corruption (or a bug in `decide`), never a player's mistake; the caller should stop and
+/// rebuild from the log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    #[error("event names entity `{0}`, which is not at the table")]
+    UnknownEntity(EntityId),
+    #[error("event resolves prompt {0}, which is not the open prompt")]
+    NotOpenPrompt(u64),
+    #[error("event resumes deferred step {0}, which is not deferred")]
+    NotDeferred(u64),
+}
+
+/// Applies every part of `event`, in order, to `state`.
+pub fn apply(state: &mut dyn StateMut, event: &Event) -> Result<(), ApplyError> {
+    for fact in event.facts() {
+        apply_fact(state, fact)?;
+    }
+    Ok(())
+}
+
+fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
+    let missing = |id: &EntityId| ApplyError::UnknownEntity(id.clone());
+    match fact {
+        Fact::Rolled { .. }
+        | Fact::Checked(_)
+        | Fact::HiddenTarget { .. }
+        | Fact::DamageResolved { .. }
+        | Fact::Picked { .. }
+        | Fact::Noted { .. }
+        | Fact::Ruled { .. } => {}
+        Fact::CombatantAdded { combatant } => state.insert_combatant((**combatant).clone()),
+        Fact::CombatantRemoved { entity } => {
+            state
+                .remove_combatant(entity)
+                .ok_or_else(|| missing(entity))?;
+        }
+        Fact::ResourceSet {
+            entity,
+            resource,
+            to,
+            ..
+        } => {
+            let c = state.combatant_mut(entity).ok_or_else(|| missing(entity))?;
+            c.resources.insert(resource.clone(), *to);
+        }
+        Fact::StatusSet {
+            entity, status, to, ..
+        } => {
+            let c = state.combatant_mut(entity).ok_or_else(|| missing(entity))?;
+            match to {
+                Some(s) => c.statuses.insert(status.clone(), s.clone()),
+                None => c.statuses.remove(status),
+            };
+        }
+        Fact::TurnCounterSet {
+            entity,
+            counter,
+            to,
+            ..
+        } => {
+            let c = state.combatant_mut(entity).ok_or_else(|| missing(entity))?;
+            c.turn.insert(counter.clone(), *to);
+        }
+        Fact::Moved { entity, to, .. } => {
+            state
+                .combatant_mut(entity)
+                .ok_or_else(|| missing(entity))?
+                .position = *to;
+        }
+        Fact::EncounterStarted => {
+            let e = state.encounter_mut();
+            e.active = true;
+            e.round = 0;
+            e.current = None;
+        }
+        Fact::EncounterEnded => {
+            let e = state.encounter_mut();
+            e.active = false;
+            e.current = None;
+            e.order.clear();
+            e.pending.clear();
+            e.deferred.clear();
+        }
+        Fact::OrderSet { order } => state.encounter_mut().order = order.clone(),
+        Fact::RoundStarted { round } => state.encounter_mut().round = *round,
+        Fact::TurnStarted { entity } => state.encounter_mut().current = entity.clone(),
+        Fact::DecisionRequested { step } => {
+            let e = state.encounter_mut();
+            e.next_prompt = e.next_prompt.max(step.prompt_id + 1);
+            e.pending.push((**step).clone());
+        }
+        Fact::DecisionResolved { prompt_id, .. } => {
+            let e = state.encounter_mut();
+            match e.pending.last() {
+                Some(top) if top.prompt_id == *prompt_id => {
+                    e.pending.pop();
+                }
+                _ => return Err(ApplyError::NotOpenPrompt(*prompt_id)),
+            }
+        }
+        Fact::StepDeferred { step } => {
+            let e = state.encounter_mut();
+            e.next_prompt = e.next_prompt.max(step.prompt_id + 1);
+            e.deferred.push((**step).clone());
+        }
+        Fact::DeferredResumed { prompt_id } => {
+            let e = state.encounter_mut();
+            let at = e
+                .deferred
+                .iter()
+                .position(|s| s.prompt_id == *prompt_id)
+                .ok_or(ApplyError::NotDeferred(*prompt_id))?;
+            e.deferred.remove(at);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! Events: what happened, in the past tense, carrying resulting values so that `apply` is
+//! assignment. An event is a list of parts, each with its own audience; [`Event::view`] is the
+//! one place redaction happens.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::decision::{PendingStep, Resolver};
+use crate::dice::Roll;
+use crate::grid::Cell;
+use crate::ids::{EntityId, Seat, SeatId};
+use crate::state::{Combatant, Status};
+
+/// Who may see a part. The GM sees everything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    Everyone,
+    GmOnly,
+    /// These seats and the GM.
+    Seats(BTreeSet<SeatId>),
+}
+
+impl Audience {
+    pub fn admits(&self, seat: &Seat) -> bool {
+        match (self, seat) {
+            (_, Seat::Gm) | (Audience::Everyone, _) => true,
+            (Audience::GmOnly, _) => false,
+            (Audience::Seats(seats), Seat::Player(s) | Seat::Spectator(s)) => seats.contains(s),
+        }
+    }
+}
+
+/// A labelled number that went into a total: `COR +3`, `burnout -1`, `range -5`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Modifier {
+    pub label: String,
+    pub value: i64,
+}
+
+impl Modifier {
+    pub fn new(label: impl Into<String>, value: i64) -> Self {
+        Modifier {
+            label: label.into(),
+            value,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Success,
+    Failure,
+}
+
+/// What a check's total was compared with, as this part's audience may know it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Against {
+    /// An open target number; the total must reach it.
+    Target(i64),
+    /// A target number only the GM knows; see the GM-only [`Fact::HiddenTarget`].
+    Hidden,
+    /// An opposed roll: the other side's total.
+    Opposed { entity: EntityId, total: i64 },
+}
+
+/// A roll compared with something: every die, every modifier, the total and the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    pub actor: Option<EntityId>,
+    /// What was rolled, e.g. `COR attack`, `AGL evade`, `PER initiative`.
+    pub label: String,
+    pub roll: Roll,
+    pub modifiers: Vec<Modifier>,
+    pub total: i64,
+    pub against: Against,
+    pub outcome: Outcome,
+    /// Why the outcome is not what the numbers say (`natural 20`, `natural 1`), if so.
+    pub overridden_by: Option<String>,
+}
+
+/// One fact of an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum Fact {
+    /// Dice rolled for a purpose that is not a check (damage, a random pick).
+    Rolled {
+        by: Option<EntityId>,
+        purpose: String,
+        roll: Roll,
+    },
+    Checked(CheckRecord),
+    /// The target number behind an [`Against::Hidden`] check, for the GM's eyes.
+    HiddenTarget {
+        label: String,
+        target: i64,
+    },
+    /// How a damage figure was built, step by step, and what it came to.
+    DamageResolved {
+        target: EntityId,
+        steps: Vec<Modifier>,
+        amount: i64,
+    },
+    /// A random pick: the sorted candidates and the face that chose among them.
+    Picked {
+        purpose: String,
+        candidates: Vec<EntityId>,
+        face: u32,
+        picked: EntityId,
+    },
+    /// A free-text line for the log.
+    Noted {
+        text: String,
+    },
+    /// A GM ruling; the facts after it in the same event carry its effect.
+    Ruled {
+        text: String,
+    },
+    CombatantAdded {
+        combatant: Box<Combatant>,
+    },
+    CombatantRemoved {
+        entity: EntityId,
+    },
+    ResourceSet {
+        entity: EntityId,
+        resource: String,
+        from: i64,
+        to: i64,
+    },
+    StatusSet {
+        entity: EntityId,
+        status: String,
+        from: Option<Status>,
+        to: Option<Status>,
+    },
+    TurnCounterSet {
+        entity: EntityId,
+        counter: String,
+        from: i64,
+        to: i64,
+    },
+    Moved {
+        entity: EntityId,
+        from: Option<Cell>,
+        to: Option<Cell>,
+    },
+    EncounterStarted,
+    EncounterEnded,
+    OrderSet {
+        order: Vec<EntityId>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    TurnStarted {
+        entity: Option<EntityId>,
+    },
+    DecisionRequested {
+        step: Box<PendingStep>,
+    },
+    DecisionResolved {
+        prompt_id: u64,
+        choice: String,
+        by: Resolver,
+    },
+    StepDeferred {
+        step: Box<PendingStep>,
+    },
+    DeferredResumed {
+        prompt_id: u64,
+    },
+}
+
+/// One part of an event and who may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    pub audience: Audience,
+    pub fact: Fact,
+}
+
+/// One event: the unit the log stores and numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Event {
+    pub parts: Vec<Part>,
+}
+
+impl Event {
+    pub fn public(fact: Fact) -> Self {
+        Event {
+            parts: vec![Part {
+                audience: Audience::Everyone,
+                fact,
+            }],
+        }
+    }
+
+    pub fn with(mut self, audience: Audience, fact: Fact) -> Self {
+        self.parts.push(Part { audience, fact });
+        self
+    }
+
+    /// The event as `seat` may see it: only the parts whose audience admits the seat. `None`
+    /// when nothing is visible (the seat then sees a gap in the sequence, not the content).
+    pub fn view(&self, seat: &Seat) -> Option<Event> {
+        let parts: Vec<Part> = self
+            .parts
+            .iter()
+            .filter(|p| p.audience.admits(seat))
+            .cloned()
+            .collect();
+        (!parts.is_empty()).then_some(Event { parts })
+    }
+
+    pub fn facts(&self) -> impl Iterator<Item = &Fact> {
+        self.parts.iter().map(|p| &p.fact)
+    }
+}

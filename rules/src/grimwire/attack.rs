@@ -1,0 +1,662 @@
+//! Attacks: who rolls against what, range, heavy weapons below their TOG requirement, light
+//! weapons' extra attacks, natural 20 and natural 1, and collateral damage.
+//!
+//! Procedure (the text only shows players rolling; docs/grimwire.md): a PC attacking an NPC
+//! rolls COR against the NPC's hidden defence TN; an NPC attacking a PC makes the PC roll to
+//! evade (AGL, or RSN against supernatural attacks) against the NPC's attack TN; NPC against
+//! NPC is the attacker's COR against the target's defence TN; PC against PC is opposed. The GM
+//! may override the TN of any one roll.
+
+use crate::action::Args;
+use crate::decision::{PendingStep, StepValue};
+use crate::dice::{DiceExpr, Primitive, roll};
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Against, CheckRecord, Event, Fact, Modifier, Outcome};
+use crate::grid::distance;
+use crate::ids::{EntityId, Seat};
+use crate::refusal::Refusal;
+use crate::state::Combatant;
+use crate::state::StateView;
+
+use super::check::{Rolled, Target, gm_tn_hidden, judge, record, roll_d20};
+use super::content::tables;
+use super::damage::{DamageInput, damage_steps, round_half_up, take};
+use super::economy::{self, ATTACKS, SINGLE_ATTACK};
+use super::options::{self, COLLATERAL, COLLATERAL_POOL, HEAVY_MISFIRE, HEAVY_TOG_TN};
+use super::sheet::{Attribute, DamageType, Weapon, WeaponClass};
+use super::{DEAD, DYING, ID, deciding_seats, is_pc, sheet_of};
+
+pub const STEP_COLLATERAL_RULING: &str = "grimwire.collateral.ruling";
+pub const STEP_COLLATERAL_SPARE: &str = "grimwire.collateral.spare";
+
+/// Melee reach in metres.
+pub const MELEE_M: i64 = 3;
+/// Thrown weapons' range when the sheet gives none.
+pub const THROWN_M: i64 = 9;
+/// The collateral target's evade TN.
+pub const COLLATERAL_TN: i64 = 11;
+
+fn unarmed() -> Weapon {
+    Weapon {
+        id: "unarmed".into(),
+        name: "Unarmed".into(),
+        class: WeaponClass::Unarmed,
+        damage: None,
+        damage_type: DamageType::Blunt,
+        tog_req: 0,
+        range_m: None,
+    }
+}
+
+fn weapon_of(c: &Combatant, id: Option<&str>) -> Result<Weapon, Refusal> {
+    match id {
+        None | Some("unarmed") => Ok(unarmed()),
+        Some(id) => sheet_of(c)?
+            .weapon(id)
+            .cloned()
+            .ok_or_else(|| Refusal::UnknownName {
+                system: ID.into(),
+                what: format!("a weapon on {}'s sheet", c.id),
+                name: id.to_owned(),
+            }),
+    }
+}
+
+fn distance_m(ctx: &Ctx<'_>, a: &Combatant, b: &Combatant, given: Option<i64>) -> Option<i64> {
+    match (a.position, b.position) {
+        (Some(pa), Some(pb)) => Some(
+            i64::try_from(distance(pa, pb, ctx.state.options().diagonal())).unwrap_or(i64::MAX),
+        ),
+        _ => given,
+    }
+}
+
+/// Checks range and returns the range penalty for the attack roll.
+fn range_modifier(
+    ctx: &Ctx<'_>,
+    attacker: &Combatant,
+    target: &Combatant,
+    weapon: &Weapon,
+    given: Option<i64>,
+) -> Result<i64, Refusal> {
+    let Some(d) = distance_m(ctx, attacker, target, given) else {
+        return Ok(0);
+    };
+    let out_of = |limit| Refusal::OutOfRange {
+        what: target.id.to_string(),
+        distance: d,
+        limit,
+    };
+    match weapon.class {
+        WeaponClass::Light | WeaponClass::Heavy | WeaponClass::Unarmed => {
+            if d > MELEE_M {
+                Err(out_of(MELEE_M))
+            } else {
+                Ok(0)
+            }
+        }
+        WeaponClass::Thrown => Ok(tables().range_penalty(d, weapon.range_m.unwrap_or(THROWN_M))),
+        WeaponClass::Ranged => Ok(tables().range_penalty(d, weapon.range_m.unwrap_or(THROWN_M))),
+        WeaponClass::Supernatural => {
+            let reach = supernatural_range(sheet_of(attacker)?.attribute(Attribute::RSN));
+            if d > reach { Err(out_of(reach)) } else { Ok(0) }
+        }
+    }
+}
+
+/// A character's supernatural range: 18 m plus 2 m per point of RSN (less when negative).
+pub fn supernatural_range(rsn: i64) -> i64 {
+    (18 + 2 * rsn).max(0)
+}
+
+/// Spends what the attack costs: the action, or, for a further light-weapon attack in the
+/// same action, one of the attacks COR allows.
+fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<(), DecideError> {
+    economy::require_turn(ctx, who)?;
+    if !ctx.state.encounter().active {
+        return Ok(());
+    }
+    let c = ctx.combatant(who)?;
+    let made = c.turn_counter(ATTACKS);
+    if made == 0 {
+        economy::spend_action(ctx, who)?;
+    } else {
+        let allowed = if weapon.class.is_light() {
+            tables().light_attacks(sheet_of(&c)?.attribute(Attribute::COR))
+        } else {
+            1
+        };
+        if made >= allowed {
+            return Err(Refusal::NoneLeft {
+                actor: who.clone(),
+                slot: format!("attack ({made} of {allowed} made this turn)"),
+            }
+            .into());
+        }
+        if !weapon.class.is_light() || c.turn_counter(SINGLE_ATTACK) != 0 {
+            return Err(Refusal::NoneLeft {
+                actor: who.clone(),
+                slot: "attack (only light weapons attack more than once)".into(),
+            }
+            .into());
+        }
+    }
+    if !weapon.class.is_light() {
+        ctx.set_turn_counter(who, SINGLE_ATTACK, 1)?;
+    }
+    ctx.set_turn_counter(who, ATTACKS, made + 1)
+}
+
+/// The highest natural face that risks hitting someone else: 1, or more with a heavy weapon
+/// below its TOG requirement.
+fn misfire_threshold(ctx: &Ctx<'_>, tog: i64, weapon: &Weapon) -> i64 {
+    if weapon.tog_req == 0 || weapon.tog_req <= tog {
+        return 1;
+    }
+    match options::choice_of(ctx.state.options(), HEAVY_MISFIRE) {
+        "deficit" => 1 + (weapon.tog_req - tog),
+        _ => weapon.tog_req,
+    }
+}
+
+enum Verdict {
+    Hit { natural_20: bool, tie_half: bool },
+    Miss { misfire: bool },
+}
+
+pub fn attack(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    who: &EntityId,
+    args: &Args,
+) -> Result<(), DecideError> {
+    let target_id = args.require_entity("target")?;
+    if target_id == *who {
+        return Err(Refusal::Rule("a character cannot attack themselves".into()).into());
+    }
+    let attacker = ctx.combatant(who)?;
+    let target = ctx.combatant(&target_id)?;
+    if target.has_status(DEAD) {
+        return Err(Refusal::Rule(format!("{target_id} is already dead")).into());
+    }
+    let weapon = weapon_of(&attacker, args.text("weapon")?)?;
+    let tn_override = args.int("tn")?;
+    if tn_override.is_some() && !seat.is_gm() {
+        return Err(Refusal::forbidden("target numbers are set by the GM").into());
+    }
+    let situation = args.int("modifier")?.unwrap_or(0);
+    let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
+    pay_for_attack(ctx, who, &weapon)?;
+
+    let a_sheet = sheet_of(&attacker)?.clone();
+    let t_sheet = sheet_of(&target)?.clone();
+    let tog = a_sheet.attribute(Attribute::TOG);
+    let supernatural = weapon.class == WeaponClass::Supernatural;
+
+    if weapon.tog_req > 0 && weapon.tog_req > tog {
+        let tn = options::int_of(ctx.state.options(), HEAVY_TOG_TN);
+        let r = roll_d20(ctx, who, Attribute::TOG, &[])?;
+        let (outcome, why) = judge(&r, tn);
+        record(
+            ctx,
+            who,
+            &format!(
+                "TOG to wield {} (needs TOG {})",
+                weapon.name, weapon.tog_req
+            ),
+            &r,
+            Target::Tn { tn, hidden: false },
+            outcome,
+            why,
+        )?;
+        if outcome == Outcome::Failure {
+            return ctx.emit(Event::public(Fact::Noted {
+                text: format!("{who} is not strong enough to swing the {}", weapon.name),
+            }));
+        }
+    }
+
+    let hit_attr = if supernatural {
+        Attribute::RSN
+    } else {
+        Attribute::COR
+    };
+    let evade_attr = if supernatural {
+        Attribute::RSN
+    } else {
+        Attribute::AGL
+    };
+    let mut extra = vec![Modifier::new("situation", situation)];
+    if range != 0 {
+        extra.push(Modifier::new("beyond range", range));
+    }
+    let hidden = gm_tn_hidden(&ctx.state, args)?;
+    let threshold = misfire_threshold(ctx, tog, &weapon);
+
+    let verdict = if target.has_status(DYING) {
+        ctx.emit(Event::public(Fact::Noted {
+            text: format!("{target_id} is dying and cannot defend: the attack hits"),
+        }))?;
+        Verdict::Hit {
+            natural_20: false,
+            tie_half: false,
+        }
+    } else if is_pc(&target) && !is_pc(&attacker) {
+        // The NPC does not roll: the PC evades against the NPC's attack TN. A range penalty on
+        // the attacker helps the evader instead.
+        let tn =
+            tn_override.unwrap_or_else(|| a_sheet.npc.as_ref().map(|n| n.attack_tn).unwrap_or(11));
+        let evade_extra: Vec<Modifier> = extra
+            .iter()
+            .map(|m| Modifier::new(m.label.clone(), -m.value))
+            .collect();
+        let r = roll_d20(ctx, &target_id, evade_attr, &evade_extra)?;
+        let (outcome, why) = judge(&r, tn);
+        record(
+            ctx,
+            &target_id,
+            &format!("{evade_attr} evade"),
+            &r,
+            Target::Tn { tn, hidden },
+            outcome,
+            why,
+        )?;
+        if outcome == Outcome::Success {
+            Verdict::Miss { misfire: false }
+        } else {
+            Verdict::Hit {
+                natural_20: false,
+                tie_half: false,
+            }
+        }
+    } else {
+        let r = roll_d20(ctx, who, hit_attr, &extra)?;
+        let misfire = r.natural <= threshold;
+        if is_pc(&target) {
+            // PC against PC: opposed; the defender evades; ties halve the damage.
+            let d = roll_d20(ctx, &target_id, evade_attr, &[])?;
+            let verdict = opposed(&r, &d, misfire);
+            let (a_out, a_why) = match &verdict {
+                Verdict::Hit {
+                    natural_20: true, ..
+                } => (Outcome::Success, Some("natural 20".to_owned())),
+                Verdict::Hit { .. } => (Outcome::Success, None),
+                Verdict::Miss { misfire: true } => {
+                    (Outcome::Failure, Some(format!("natural {}", r.natural)))
+                }
+                Verdict::Miss { .. } => (Outcome::Failure, None),
+            };
+            emit_opposed(
+                ctx,
+                who,
+                &target_id,
+                &format!("{hit_attr} attack"),
+                &format!("{evade_attr} evade"),
+                &r,
+                &d,
+                a_out,
+                a_why,
+            )?;
+            verdict
+        } else {
+            let tn = tn_override.unwrap_or_else(|| {
+                let n = t_sheet.npc.as_ref();
+                let defence = n.map(|n| n.defence_tn).unwrap_or(11);
+                if supernatural {
+                    n.and_then(|n| n.supernatural_defence_tn).unwrap_or(defence)
+                } else {
+                    defence
+                }
+            });
+            let (outcome, why, verdict) = if r.natural == 20 {
+                (
+                    Outcome::Success,
+                    Some("natural 20".to_owned()),
+                    Verdict::Hit {
+                        natural_20: true,
+                        tie_half: false,
+                    },
+                )
+            } else if misfire {
+                (
+                    Outcome::Failure,
+                    Some(format!("natural {}", r.natural)),
+                    Verdict::Miss { misfire: true },
+                )
+            } else if r.total >= tn {
+                (
+                    Outcome::Success,
+                    None,
+                    Verdict::Hit {
+                        natural_20: false,
+                        tie_half: false,
+                    },
+                )
+            } else {
+                (Outcome::Failure, None, Verdict::Miss { misfire: false })
+            };
+            record(
+                ctx,
+                who,
+                &format!("{hit_attr} attack"),
+                &r,
+                Target::Tn { tn, hidden },
+                outcome,
+                why,
+            )?;
+            verdict
+        }
+    };
+
+    match verdict {
+        Verdict::Hit {
+            natural_20,
+            tie_half,
+        } => deal(ctx, who, &target_id, &weapon, tog, natural_20, tie_half),
+        Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
+        Verdict::Miss { misfire: false } => Ok(()),
+    }
+}
+
+fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
+    if a.natural == 20 {
+        Verdict::Hit {
+            natural_20: true,
+            tie_half: false,
+        }
+    } else if misfire {
+        Verdict::Miss { misfire: true }
+    } else if d.natural == 1 || a.total > d.total {
+        Verdict::Hit {
+            natural_20: false,
+            tie_half: false,
+        }
+    } else if a.total == d.total {
+        Verdict::Hit {
+            natural_20: false,
+            tie_half: true,
+        }
+    } else {
+        Verdict::Miss { misfire: false }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit_opposed(
+    ctx: &mut Ctx<'_>,
+    attacker: &EntityId,
+    defender: &EntityId,
+    a_label: &str,
+    d_label: &str,
+    a: &Rolled,
+    d: &Rolled,
+    a_out: Outcome,
+    a_why: Option<String>,
+) -> Result<(), DecideError> {
+    let d_out = if a_out == Outcome::Success {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    };
+    let rec =
+        |who: &EntityId, label: &str, r: &Rolled, other: &EntityId, other_total, outcome, why| {
+            Fact::Checked(CheckRecord {
+                actor: Some(who.clone()),
+                label: label.to_owned(),
+                roll: r.roll.clone(),
+                modifiers: r.modifiers.clone(),
+                total: r.total,
+                against: Against::Opposed {
+                    entity: other.clone(),
+                    total: other_total,
+                },
+                outcome,
+                overridden_by: why,
+            })
+        };
+    let event = Event::public(rec(attacker, a_label, a, defender, d.total, a_out, a_why)).with(
+        crate::event::Audience::Everyone,
+        rec(defender, d_label, d, attacker, a.total, d_out, None),
+    );
+    ctx.emit(event)
+}
+
+/// Rolls the weapon's damage and applies it to `target`.
+fn deal(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+    tog: i64,
+    natural_20: bool,
+    tie_half: bool,
+) -> Result<(), DecideError> {
+    let dice_total = match &weapon.damage {
+        Some(expr) => {
+            let expr = DiceExpr::parse(expr)
+                .map_err(|e| Refusal::Rule(format!("{}'s damage `{expr}`: {e}", weapon.name)))?;
+            let r = roll(&expr, ctx.dice)?;
+            let total = r.total;
+            ctx.emit(Event::public(Fact::Rolled {
+                by: Some(who.clone()),
+                purpose: format!("{} damage", weapon.name),
+                roll: r,
+            }))?;
+            total
+        }
+        None => 0,
+    };
+    let t = ctx.combatant(target)?;
+    let mut input = DamageInput::against(
+        dice_total,
+        weapon.class.adds_tog().then_some(tog),
+        natural_20,
+        weapon.damage_type,
+        sheet_of(&t)?,
+    );
+    input.tie_half = tie_half;
+    input.round_half_up = round_half_up(ctx);
+    let (steps, amount) = damage_steps(&input);
+    take(ctx, target, amount, steps)
+}
+
+fn collateral_data(
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+) -> std::collections::BTreeMap<String, StepValue> {
+    [
+        ("attacker".to_owned(), StepValue::Entity(who.clone())),
+        ("target".to_owned(), StepValue::Entity(target.clone())),
+        ("weapon".to_owned(), StepValue::Text(weapon.id.clone())),
+    ]
+    .into()
+}
+
+fn begin_collateral(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+) -> Result<(), DecideError> {
+    match options::choice_of(ctx.state.options(), COLLATERAL) {
+        "never" => Ok(()),
+        "always" => pick_collateral(ctx, who, target, weapon),
+        _ => {
+            let step = PendingStep {
+                prompt_id: 0,
+                rule: STEP_COLLATERAL_RULING.into(),
+                actor: Some(who.clone()),
+                seats: vec![Seat::Gm],
+                question: format!(
+                    "{who}'s attack on {target} went astray. Does it risk hitting someone else?"
+                ),
+                options: vec!["yes".into(), "no".into()],
+                default: "no".into(),
+                timeout_ms: ctx.state.options().decision_timeout_ms(),
+                trigger: None,
+                data: collateral_data(who, target, weapon),
+            };
+            ctx.ask(step).map(|_| ())
+        }
+    }
+}
+
+fn step_weapon(
+    ctx: &Ctx<'_>,
+    step: &PendingStep,
+) -> Result<(EntityId, EntityId, Weapon), DecideError> {
+    let bad = || Refusal::Rule(format!("prompt {} is missing its attack", step.prompt_id));
+    let who = step.entity("attacker").ok_or_else(bad)?.clone();
+    let target = step.entity("target").ok_or_else(bad)?.clone();
+    let weapon = weapon_of(&ctx.combatant(&who)?, step.text("weapon"))?;
+    Ok((who, target, weapon))
+}
+
+pub fn resume_collateral_ruling(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    choice: &str,
+) -> Result<(), DecideError> {
+    if choice != "yes" {
+        return Ok(());
+    }
+    let (who, target, weapon) = step_weapon(ctx, step)?;
+    pick_collateral(ctx, &who, &target, &weapon)
+}
+
+/// The smallest primitive die whose sides are a multiple of `n`, so that `(face - 1) % n` is an
+/// exact uniform pick; d100 scaled down when none is (a bias of at most one part in 100).
+pub fn pick_die(n: u32) -> Primitive {
+    Primitive::ALL
+        .into_iter()
+        .find(|p| p.sides().is_multiple_of(n))
+        .unwrap_or(Primitive::D100)
+}
+
+pub fn pick_index(face: u32, n: u32, die: Primitive) -> usize {
+    let i = if die.sides().is_multiple_of(n) {
+        (face - 1) % n
+    } else {
+        (face - 1) * n / die.sides()
+    };
+    usize::try_from(i).unwrap_or(0)
+}
+
+fn pick_collateral(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+) -> Result<(), DecideError> {
+    let with_target = options::choice_of(ctx.state.options(), COLLATERAL_POOL) == "with_target";
+    let t = ctx.combatant(target)?;
+    let mut candidates = Vec::new();
+    for id in ctx.state.combatant_ids() {
+        if id == *who || (id == *target && !with_target) {
+            continue;
+        }
+        let c = ctx.combatant(&id)?;
+        if c.has_status(DEAD) {
+            continue;
+        }
+        let near = id == *target
+            || matches!((c.position, t.position), (Some(a), Some(b)) if i64::try_from(distance(a, b, ctx.state.options().diagonal())).unwrap_or(i64::MAX) <= MELEE_M);
+        if near {
+            candidates.push(id);
+        }
+    }
+    let picked = match candidates.len() {
+        0 => {
+            return ctx.emit(Event::public(Fact::Noted {
+                text: format!(
+                    "nobody is within {MELEE_M} m of {target}: the stray attack hits no one"
+                ),
+            }));
+        }
+        1 => candidates[0].clone(),
+        n => {
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            let die = pick_die(n);
+            let face = ctx.dice.draw(die)?;
+            let picked = candidates[pick_index(face, n, die)].clone();
+            ctx.emit(Event::public(Fact::Picked {
+                purpose: "collateral target".into(),
+                candidates: candidates.clone(),
+                face,
+                picked: picked.clone(),
+            }))?;
+            picked
+        }
+    };
+    let attacker = ctx.combatant(who)?;
+    let same_side = ctx.combatant(&picked)?.side == attacker.side;
+    let spare_attr = if weapon.class == WeaponClass::Supernatural {
+        "MND"
+    } else {
+        "COR"
+    };
+    let mut data = collateral_data(who, target, weapon);
+    data.insert("picked".into(), StepValue::Entity(picked.clone()));
+    let step = PendingStep {
+        prompt_id: 0,
+        rule: STEP_COLLATERAL_SPARE.into(),
+        actor: Some(who.clone()),
+        seats: deciding_seats(&attacker),
+        question: format!(
+            "Your stray attack may hit {picked}. Use your {spare_attr} to make it easier for them to avoid?"
+        ),
+        options: vec!["spare".into(), "no".into()],
+        default: if same_side {
+            "spare".into()
+        } else {
+            "no".into()
+        },
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        trigger: None,
+        data,
+    };
+    ctx.ask(step).map(|_| ())
+}
+
+pub fn resume_collateral_spare(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    choice: &str,
+) -> Result<(), DecideError> {
+    let (who, _target, weapon) = step_weapon(ctx, step)?;
+    let picked = step
+        .entity("picked")
+        .cloned()
+        .ok_or_else(|| Refusal::Rule("prompt lost its pick".into()))?;
+    let attacker = ctx.combatant(&who)?;
+    let a_sheet = sheet_of(&attacker)?;
+    let supernatural = weapon.class == WeaponClass::Supernatural;
+    let (evade, spare_attr) = if supernatural {
+        (Attribute::RSN, Attribute::MND)
+    } else {
+        (Attribute::AGL, Attribute::COR)
+    };
+    let lowered = if choice == "spare" {
+        a_sheet.attribute(spare_attr)
+    } else {
+        0
+    };
+    let tn = COLLATERAL_TN - lowered;
+    let tog = a_sheet.attribute(Attribute::TOG);
+    let r = roll_d20(ctx, &picked, evade, &[])?;
+    let (outcome, why) = judge(&r, tn);
+    record(
+        ctx,
+        &picked,
+        &format!("{evade} avoid a stray attack"),
+        &r,
+        Target::Tn { tn, hidden: false },
+        outcome,
+        why,
+    )?;
+    if outcome == Outcome::Failure {
+        deal(ctx, &who, &picked, &weapon, tog, false, false)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! Burnout: four levels of long-term harm, each with a roll penalty and a cap on Condition.
+
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact};
+use crate::ids::EntityId;
+
+use super::{BURNOUT, CONDITION};
+
+/// Penalty to every roll at a burnout level. The levels' penalties are absolute (-1, -3, -5),
+/// not cumulative: the likelier reading (docs/grimwire.md).
+pub fn roll_penalty(level: i64) -> i64 {
+    match level {
+        i64::MIN..=0 => 0,
+        1 => -1,
+        2 => -3,
+        _ => -5,
+    }
+}
+
+/// Maximum Condition at a burnout level: x0.8 at level 2 and x0.5 at level 3, rounded down.
+pub fn condition_cap(max: i64, level: i64) -> i64 {
+    match level {
+        2 => max * 4 / 5,
+        l if l >= 3 => max / 2,
+        _ => max,
+    }
+}
+
+/// Whether specialty techniques are blocked by burnout (level 3 and up).
+pub fn blocks_techniques(level: i64) -> bool {
+    level >= 3
+}
+
+/// Raises burnout by one level (to at most 4) because of `cause`, lowering Condition to the
+/// new cap; at level 4 Condition drops to 0 and the character is dying.
+pub fn add_level(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    cause: &str,
+    max_condition: i64,
+) -> Result<(), DecideError> {
+    let c = ctx.combatant(who)?;
+    let from = c.resource(BURNOUT);
+    let to = (from + 1).min(4);
+    if to == from {
+        return Ok(());
+    }
+    ctx.emit(Event::public(Fact::Noted {
+        text: format!("{who} takes a level of burnout: {cause}"),
+    }))?;
+    ctx.set_resource(who, BURNOUT, to)?;
+    let condition = c.resource(CONDITION);
+    let capped = if to >= 4 {
+        condition.min(0)
+    } else {
+        condition.min(condition_cap(max_condition, to))
+    };
+    if capped != condition {
+        ctx.set_resource(who, CONDITION, capped)?;
+    }
+    if to >= 4 {
+        super::damage::begin_dying(ctx, who, max_condition, false)?;
+    }
+    Ok(())
+}

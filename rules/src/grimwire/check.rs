@@ -1,0 +1,276 @@
+//! Checks: d20 + attribute + modifiers against a target number, with the naturals' rules
+//! (a natural 1 always fails; a natural 20 wins only on attacks), and stabilising the dying.
+
+use crate::action::Args;
+use crate::dice::{DiceExpr, DieKind, Primitive, Roll, Term, TermKind, roll};
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome};
+use crate::ids::{EntityId, Seat};
+use crate::options::TableOptions;
+use crate::refusal::Refusal;
+use crate::state::StateView;
+
+use super::burnout::{add_level, roll_penalty};
+use super::options::{self, ALIAS_INT, ALIAS_SOC, ALIAS_STR, HIDE_TNS, STABILISE_TN_BASE};
+use super::sheet::Attribute;
+use super::{BURNOUT, CONDITION, DYING, FOCUS, ID, economy, sheet_of};
+
+/// A single d20, the only die a GRIMWIRE check draws.
+pub fn d20() -> DiceExpr {
+    dice(1, Primitive::D20)
+}
+
+pub fn dice(count: u32, die: Primitive) -> DiceExpr {
+    DiceExpr {
+        terms: vec![Term {
+            negative: false,
+            kind: TermKind::Dice(crate::dice::DiceTerm {
+                count,
+                die: DieKind::Plain(die),
+                keep: None,
+                burst: false,
+            }),
+        }],
+    }
+}
+
+/// The attribute a name stands for, aliases (INT, STR, SOC) resolved by the table's options.
+pub fn resolve_attribute(opts: &TableOptions, name: &str) -> Result<Attribute, Refusal> {
+    let upper = name.to_ascii_uppercase();
+    let aliased = match upper.as_str() {
+        "INT" => options::choice_of(opts, ALIAS_INT),
+        "STR" => options::choice_of(opts, ALIAS_STR),
+        "SOC" => options::choice_of(opts, ALIAS_SOC),
+        other => other,
+    };
+    aliased.parse().map_err(|()| Refusal::UnknownName {
+        system: ID.into(),
+        what: "an attribute".into(),
+        name: name.to_owned(),
+    })
+}
+
+/// What a check is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A TN, shown to everyone or only to the GM.
+    Tn { tn: i64, hidden: bool },
+    /// No comparison: an open roll whose meaning the GM narrates.
+    None,
+}
+
+/// The numbers of a rolled check, before it is written as an event.
+#[derive(Debug, Clone)]
+pub struct Rolled {
+    pub roll: Roll,
+    pub natural: i64,
+    pub modifiers: Vec<Modifier>,
+    pub total: i64,
+}
+
+/// Rolls d20 + `attribute` + the roller's burnout penalty + `extra` modifiers.
+pub fn roll_d20(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    attribute: Attribute,
+    extra: &[Modifier],
+) -> Result<Rolled, DecideError> {
+    let c = ctx.combatant(who)?;
+    let sheet = sheet_of(&c)?;
+    let mut modifiers = vec![Modifier::new(
+        attribute.to_string(),
+        sheet.attribute(attribute),
+    )];
+    let burnout = roll_penalty(c.resource(BURNOUT));
+    if burnout != 0 {
+        modifiers.push(Modifier::new(
+            format!("burnout {}", c.resource(BURNOUT)),
+            burnout,
+        ));
+    }
+    modifiers.extend(extra.iter().filter(|m| m.value != 0).cloned());
+    let roll = roll(&d20(), ctx.dice)?;
+    let natural = roll.total;
+    let total = natural + modifiers.iter().map(|m| m.value).sum::<i64>();
+    Ok(Rolled {
+        roll,
+        natural,
+        modifiers,
+        total,
+    })
+}
+
+/// Outcome of a non-attack check: the total must reach the TN, and a natural 1 fails anyway.
+/// A natural 20 is not an automatic success outside attacks.
+pub fn judge(r: &Rolled, tn: i64) -> (Outcome, Option<String>) {
+    if r.natural == 1 {
+        (Outcome::Failure, Some("natural 1".into()))
+    } else if r.total >= tn {
+        (Outcome::Success, None)
+    } else {
+        (Outcome::Failure, None)
+    }
+}
+
+/// Writes a rolled check against a TN as one event: the public part shows dice, total and
+/// verdict; when hidden, the TN itself goes in a GM-only part.
+pub fn record(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    label: &str,
+    r: &Rolled,
+    target: Target,
+    outcome: Outcome,
+    overridden_by: Option<String>,
+) -> Result<(), DecideError> {
+    let against = match target {
+        Target::Tn { tn, hidden: false } => Against::Target(tn),
+        Target::Tn { hidden: true, .. } | Target::None => Against::Hidden,
+    };
+    let mut event = Event::public(Fact::Checked(CheckRecord {
+        actor: Some(who.clone()),
+        label: label.to_owned(),
+        roll: r.roll.clone(),
+        modifiers: r.modifiers.clone(),
+        total: r.total,
+        against,
+        outcome,
+        overridden_by,
+    }));
+    if let Target::Tn { tn, hidden: true } = target {
+        event = event.with(
+            Audience::GmOnly,
+            Fact::HiddenTarget {
+                label: label.to_owned(),
+                target: tn,
+            },
+        );
+    }
+    ctx.emit(event)
+}
+
+/// Whether a TN given by the GM is hidden from players under the table's options.
+pub fn gm_tn_hidden(state: &dyn StateView, args: &Args) -> Result<bool, Refusal> {
+    Ok(match args.0.get("hidden") {
+        Some(_) => args.flag("hidden")?,
+        None => options::flag_of(state.options(), HIDE_TNS),
+    })
+}
+
+/// The `check` action: a GM-called check (with a TN, hidden by default) or a player's open roll.
+pub fn called_check(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    who: &EntityId,
+    args: &Args,
+) -> Result<(), DecideError> {
+    let attribute_name = args.require_text("attribute")?;
+    let attribute = resolve_attribute(ctx.state.options(), attribute_name)?;
+    let tn = args.int("tn")?;
+    if tn.is_some() && !seat.is_gm() {
+        return Err(Refusal::forbidden("target numbers are set by the GM").into());
+    }
+    let modifier = args.int("modifier")?.unwrap_or(0);
+    let r = roll_d20(ctx, who, attribute, &[Modifier::new("situation", modifier)])?;
+    let label = format!("{attribute_name} check");
+    match tn {
+        Some(tn) => {
+            let hidden = gm_tn_hidden(&ctx.state, args)?;
+            let (outcome, why) = judge(&r, tn);
+            record(
+                ctx,
+                who,
+                &label,
+                &r,
+                Target::Tn { tn, hidden },
+                outcome,
+                why,
+            )
+        }
+        None => {
+            ctx.emit(Event::public(Fact::Rolled {
+                by: Some(who.clone()),
+                purpose: format!("{label} (no TN)"),
+                roll: r.roll.clone(),
+            }))?;
+            ctx.emit(Event::public(Fact::Noted {
+                text: format!("{who} rolled {label}: total {}", r.total),
+            }))
+        }
+    }
+}
+
+/// Stabilising a dying character: optionally an INT roll (when there is no medkit or medical
+/// knowledge), then a COR roll, both against the GM's TN (by default the table's base plus how
+/// far below 0 the dying character is). Success: Condition 1, Focus 0, out cold, +1 burnout.
+pub fn stabilise(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    who: &EntityId,
+    args: &Args,
+) -> Result<(), DecideError> {
+    let target = args.require_entity("target")?;
+    let patient = ctx.combatant(&target)?;
+    if !patient.has_status(DYING) {
+        return Err(Refusal::Rule(format!("{target} is not dying")).into());
+    }
+    economy::require_reach(ctx, who, &target, 3)?;
+    economy::spend_action(ctx, who)?;
+    let given = args.int("tn")?;
+    if given.is_some() && !seat.is_gm() {
+        return Err(Refusal::forbidden("target numbers are set by the GM").into());
+    }
+    let tn = given.unwrap_or_else(|| {
+        options::int_of(ctx.state.options(), STABILISE_TN_BASE)
+            + (-patient.resource(CONDITION)).max(0)
+    });
+    let hidden = given.is_some() && gm_tn_hidden(&ctx.state, args)?;
+    let modifier = Modifier::new("situation", args.int("modifier")?.unwrap_or(0));
+    let method = args.text("method")?.unwrap_or("medkit");
+    match method {
+        "medkit" | "knowledge" => {}
+        "int" => {
+            let int = resolve_attribute(ctx.state.options(), "INT")?;
+            let r = roll_d20(ctx, who, int, std::slice::from_ref(&modifier))?;
+            let (outcome, why) = judge(&r, tn);
+            record(
+                ctx,
+                who,
+                "INT stabilise",
+                &r,
+                Target::Tn { tn, hidden },
+                outcome,
+                why,
+            )?;
+            if outcome == Outcome::Failure {
+                return Ok(());
+            }
+        }
+        other => {
+            return Err(Refusal::bad_argument(
+                "method",
+                &format!("`{other}` must be medkit, knowledge or int"),
+            )
+            .into());
+        }
+    }
+    let r = roll_d20(ctx, who, Attribute::COR, &[modifier])?;
+    let (outcome, why) = judge(&r, tn);
+    record(
+        ctx,
+        who,
+        "COR stabilise",
+        &r,
+        Target::Tn { tn, hidden },
+        outcome,
+        why,
+    )?;
+    if outcome == Outcome::Success {
+        let max = sheet_of(&patient)?.condition_max;
+        ctx.set_status(&target, DYING, None)?;
+        ctx.set_resource(&target, CONDITION, 1)?;
+        ctx.set_resource(&target, FOCUS, 0)?;
+        add_level(ctx, &target, "revived from dying", max)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,525 @@
+//! The turn's economy: one action, movement before or after it (not both), one auxiliary action
+//! (two if the action is given up), one free action, dash; and reactions, which spend this
+//! round's action if taken before the character's turn and next round's if taken after.
+//! Also the action catalogue, since what a seat may do follows from the economy.
+
+use crate::action::{ActionSpec, ArgKind, ArgSpec, Args};
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact};
+use crate::grid::distance;
+use crate::ids::{EntityId, Seat};
+use crate::refusal::Refusal;
+use crate::state::{Kind, StateView};
+
+use super::options::{self, MOVE_BASE_M};
+use super::sheet::Attribute;
+use super::{ACTION_OWED, ACTION_SPENT, BURNOUT, DEAD, DYING, OUT_COLD, sheet_of};
+
+pub const MOVED_M: &str = "moved_m";
+pub const MOVE_CLOSED: &str = "move_closed";
+pub const AUX_USED: &str = "aux_used";
+pub const FREE_USED: &str = "free_used";
+pub const DASHED: &str = "dashed";
+pub const ATTACKS: &str = "attacks";
+/// 1 once a weapon that is not light attacked this turn: no further attacks by COR then.
+pub const SINGLE_ATTACK: &str = "single_attack";
+/// Every turn counter, reset at the start of the character's turn.
+pub const TURN_COUNTERS: [&str; 7] = [
+    MOVED_M,
+    MOVE_CLOSED,
+    AUX_USED,
+    FREE_USED,
+    DASHED,
+    ATTACKS,
+    SINGLE_ATTACK,
+];
+
+/// How far a character crawls per turn at burnout level 3 (the text gives the knocked-down
+/// crawl as 3 m and no figure for burnout's; the same is used).
+pub const CRAWL_M: i64 = 3;
+
+/// A GRIMWIRE action's definition.
+pub struct ActionDef {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub needs_actor: bool,
+    pub gm_only: bool,
+    pub costs: &'static [&'static str],
+    pub args: Vec<ArgSpec>,
+}
+
+fn arg(name: &str, kind: ArgKind, required: bool, help: &str) -> ArgSpec {
+    ArgSpec {
+        name: name.into(),
+        kind,
+        required,
+        help: help.into(),
+        choices: vec![],
+    }
+}
+
+fn arg_choices(name: &str, required: bool, help: &str, choices: &[&str]) -> ArgSpec {
+    ArgSpec {
+        name: name.into(),
+        kind: ArgKind::Text,
+        required,
+        help: help.into(),
+        choices: choices.iter().map(|c| (*c).to_owned()).collect(),
+    }
+}
+
+const ATTRS: [&str; 9] = [
+    "TOG", "AGL", "COR", "MND", "PER", "RSN", "INT", "STR", "SOC",
+];
+
+pub fn definitions() -> Vec<ActionDef> {
+    use ArgKind::*;
+    vec![
+        ActionDef {
+            name: "start_encounter",
+            help: "Start the encounter: everyone rolls d20 + PER for initiative.",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![],
+        },
+        ActionDef {
+            name: "end_encounter",
+            help: "End the encounter.",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![],
+        },
+        ActionDef {
+            name: "check",
+            help: "Roll d20 + an attribute. The GM may give a target number (hidden from players by default).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &[],
+            args: vec![
+                arg_choices("attribute", true, "the attribute rolled", &ATTRS),
+                arg("tn", Int, false, "target number (GM only)"),
+                arg(
+                    "hidden",
+                    Flag,
+                    false,
+                    "hide the TN from players (GM only; default from the table)",
+                ),
+                arg("modifier", Int, false, "situational modifier"),
+            ],
+        },
+        ActionDef {
+            name: "attack",
+            help: "Attack a target with a weapon from the sheet (or unarmed).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action (light weapons: further attacks by COR in the same action)"],
+            args: vec![
+                arg("target", Entity, true, "who is attacked"),
+                arg(
+                    "weapon",
+                    Text,
+                    false,
+                    "weapon id from the sheet; unarmed when absent",
+                ),
+                arg(
+                    "modifier",
+                    Int,
+                    false,
+                    "situational modifier to the roll being made",
+                ),
+                arg(
+                    "tn",
+                    Int,
+                    false,
+                    "GM override of the target number for this roll",
+                ),
+                arg(
+                    "distance_m",
+                    Int,
+                    false,
+                    "distance in metres when the tokens have no positions",
+                ),
+            ],
+        },
+        ActionDef {
+            name: "move",
+            help: "Move to a cell, up to base movement + AGL metres (before or after the action, not both).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["movement"],
+            args: vec![arg("to", Cell, true, "destination cell")],
+        },
+        ActionDef {
+            name: "dash",
+            help: "Give up the action to move double this turn.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![],
+        },
+        ActionDef {
+            name: "auxiliary",
+            help: "An auxiliary action (a short sentence, an info roll, handing over gear). A second one gives up the action.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["auxiliary action"],
+            args: vec![arg("what", Text, false, "what is done, for the log")],
+        },
+        ActionDef {
+            name: "free_action",
+            help: "A free action (once per turn).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["free action"],
+            args: vec![arg("what", Text, false, "what is done, for the log")],
+        },
+        ActionDef {
+            name: "technique",
+            help: "Use a specialty technique from the sheet, paying its Focus; `push` goes into negative Focus for a level of burnout.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["Focus", "per the technique's timing"],
+            args: vec![
+                arg("technique", Text, true, "technique id from the sheet"),
+                arg("push", Flag, false, "use it without enough Focus"),
+                arg("target", Entity, false, "who it is used on, for the log"),
+            ],
+        },
+        ActionDef {
+            name: "stabilise",
+            help: "Stabilise a dying character within 3 m: a COR roll (after an INT roll without medkit or knowledge).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![
+                arg("target", Entity, true, "the dying character"),
+                arg_choices(
+                    "method",
+                    false,
+                    "medkit (default), knowledge, or int",
+                    &["medkit", "knowledge", "int"],
+                ),
+                arg(
+                    "tn",
+                    Int,
+                    false,
+                    "target number (GM only; default from the table's base and the wound)",
+                ),
+                arg("hidden", Flag, false, "hide the TN from players (GM only)"),
+                arg("modifier", Int, false, "situational modifier"),
+            ],
+        },
+        ActionDef {
+            name: "damage",
+            help: "GM ruling: deal damage, through armour, weakness, resistance and immunity.",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![
+                arg("target", Entity, true, "who takes it"),
+                arg("amount", Int, true, "damage before armour"),
+                arg("type", Text, false, "damage type (default blunt)"),
+                arg("ignore_armour", Flag, false, "skip armour"),
+            ],
+        },
+        ActionDef {
+            name: "rest",
+            help: "GM: a character takes a short (30 min) or long (5 h) rest outside conflict.",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![
+                arg("target", Entity, true, "who rests"),
+                arg_choices("kind", true, "short or long", &["short", "long"]),
+            ],
+        },
+        ActionDef {
+            name: "end_turn",
+            help: "End this character's turn.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &[],
+            args: vec![],
+        },
+    ]
+}
+
+pub fn spec(name: &str) -> Option<ActionDef> {
+    definitions().into_iter().find(|d| d.name == name)
+}
+
+/// The catalogue: table actions for the GM, and each controllable character's actions (in an
+/// encounter, only the current character's, plus off-turn techniques).
+pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
+    let defs = definitions();
+    let to_spec = |d: &ActionDef, actor: Option<EntityId>| ActionSpec {
+        name: d.name.into(),
+        help: d.help.into(),
+        actor,
+        args: d.args.clone(),
+        costs: d.costs.iter().map(|c| (*c).to_owned()).collect(),
+    };
+    let mut out = Vec::new();
+    let enc = state.encounter();
+    if seat.is_gm() {
+        out.extend(
+            defs.iter()
+                .filter(|d| !d.needs_actor)
+                .filter(|d| match d.name {
+                    "start_encounter" => !enc.active,
+                    "end_encounter" => enc.active,
+                    _ => true,
+                })
+                .map(|d| to_spec(d, None)),
+        );
+    }
+    for id in state.combatant_ids() {
+        let Some(c) = state.combatant(&id) else {
+            continue;
+        };
+        let mine = match seat {
+            Seat::Gm => c.kind != Kind::Pc || enc.current.as_ref() == Some(&id),
+            Seat::Player(s) => c.owner.as_ref() == Some(s),
+            Seat::Spectator(_) => false,
+        };
+        if !mine || c.has_status(DEAD) || c.has_status(OUT_COLD) {
+            continue;
+        }
+        let on_turn = !enc.active || enc.current.as_ref() == Some(&id);
+        for d in defs.iter().filter(|d| d.needs_actor) {
+            if on_turn || matches!(d.name, "technique" | "check") {
+                out.push(to_spec(d, Some(id.clone())));
+            }
+        }
+    }
+    out
+}
+
+fn in_encounter(ctx: &Ctx<'_>) -> bool {
+    ctx.state.encounter().active
+}
+
+/// Refuses characters who cannot act at all.
+pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
+    let c = ctx.combatant(who)?;
+    for (status, reason) in [(DEAD, "dead"), (DYING, "dying"), (OUT_COLD, "out cold")] {
+        if c.has_status(status) {
+            return Err(Refusal::CannotAct {
+                actor: who.clone(),
+                reason: reason.into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// In an encounter, only the current character acts on a turn.
+pub fn require_turn(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
+    require_able(ctx, who)?;
+    let enc = ctx.state.encounter();
+    if enc.active && enc.current.as_ref() != Some(who) {
+        return Err(Refusal::NotYourTurn {
+            actor: who.clone(),
+            current: enc.current.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Spends the character's action for this round (in an encounter; outside one, nothing is
+/// counted). Movement already begun is closed: it may come before or after the action only.
+pub fn spend_action(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    if !in_encounter(ctx) {
+        return Ok(());
+    }
+    let c = ctx.combatant(who)?;
+    if c.resource(ACTION_SPENT) != 0 {
+        let reason = if c.resource(ACTION_OWED) != 0 || c.turn_counter(ATTACKS) == 0 {
+            "action (a reaction may have used it)"
+        } else {
+            "action"
+        };
+        return Err(Refusal::NoneLeft {
+            actor: who.clone(),
+            slot: reason.into(),
+        }
+        .into());
+    }
+    ctx.set_resource(who, ACTION_SPENT, 1)?;
+    if c.turn_counter(MOVED_M) > 0 {
+        ctx.set_turn_counter(who, MOVE_CLOSED, 1)?;
+    }
+    Ok(())
+}
+
+/// A reaction spends this round's action if the character has not acted yet this round, and
+/// next round's otherwise; with both spent there is none to give.
+pub fn spend_reaction(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_able(ctx, who)?;
+    if !in_encounter(ctx) {
+        return Ok(());
+    }
+    let c = ctx.combatant(who)?;
+    if c.resource(ACTION_SPENT) == 0 {
+        ctx.set_resource(who, ACTION_SPENT, 1)
+    } else if c.resource(ACTION_OWED) == 0 {
+        ctx.emit(Event::public(Fact::Noted {
+            text: format!("{who} reacts after acting: next round's action is used"),
+        }))?;
+        ctx.set_resource(who, ACTION_OWED, 1)
+    } else {
+        Err(Refusal::NoneLeft {
+            actor: who.clone(),
+            slot: "action for a reaction (next round's is already used)".into(),
+        }
+        .into())
+    }
+}
+
+/// Uses an auxiliary action: the first is free of cost, a second gives up the action.
+pub fn spend_auxiliary(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_able(ctx, who)?;
+    if !in_encounter(ctx) {
+        return Ok(());
+    }
+    let used = ctx.combatant(who)?.turn_counter(AUX_USED);
+    match used {
+        0 => {}
+        1 => spend_action(ctx, who)?,
+        _ => {
+            return Err(Refusal::NoneLeft {
+                actor: who.clone(),
+                slot: "auxiliary action".into(),
+            }
+            .into());
+        }
+    }
+    ctx.set_turn_counter(who, AUX_USED, used + 1)
+}
+
+pub fn spend_free(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_able(ctx, who)?;
+    if !in_encounter(ctx) {
+        return Ok(());
+    }
+    if ctx.combatant(who)?.turn_counter(FREE_USED) != 0 {
+        return Err(Refusal::NoneLeft {
+            actor: who.clone(),
+            slot: "free action".into(),
+        }
+        .into());
+    }
+    ctx.set_turn_counter(who, FREE_USED, 1)
+}
+
+/// Metres the character may move this turn: base + AGL, halved at burnout 2, a crawl at
+/// burnout 3, doubled by a dash.
+pub fn movement_allowance(ctx: &Ctx<'_>, who: &EntityId) -> Result<i64, Refusal> {
+    let c = ctx.combatant(who)?;
+    let sheet = sheet_of(&c)?;
+    let base = sheet
+        .move_base_m
+        .unwrap_or_else(|| options::int_of(ctx.state.options(), MOVE_BASE_M));
+    let mut m = (base + sheet.attribute(Attribute::AGL)).max(0);
+    match c.resource(BURNOUT) {
+        2 => m /= 2,
+        l if l >= 3 => m = m.min(CRAWL_M),
+        _ => {}
+    }
+    if c.turn_counter(DASHED) != 0 {
+        m *= 2;
+    }
+    Ok(m)
+}
+
+pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    let to = args
+        .cell("to")?
+        .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
+    let c = ctx.combatant(who)?;
+    let Some(from) = c.position else {
+        ctx.emit(Event::public(Fact::Noted {
+            text: format!("{who} is placed on the grid"),
+        }))?;
+        ctx.emit(Event::public(Fact::Moved {
+            entity: who.clone(),
+            from: None,
+            to: Some(to),
+        }))?;
+        return Ok(());
+    };
+    if in_encounter(ctx) && c.turn_counter(MOVE_CLOSED) != 0 {
+        return Err(Refusal::NoneLeft {
+            actor: who.clone(),
+            slot: "movement (it came before the action)".into(),
+        }
+        .into());
+    }
+    let d = i64::try_from(distance(from, to, ctx.state.options().diagonal())).unwrap_or(i64::MAX);
+    if in_encounter(ctx) {
+        let allowance = movement_allowance(ctx, who)?;
+        let used = c.turn_counter(MOVED_M);
+        if used.saturating_add(d) > allowance {
+            return Err(Refusal::OutOfRange {
+                what: format!("a move to ({}, {})", to.x, to.y),
+                distance: d,
+                limit: allowance - used,
+            }
+            .into());
+        }
+        ctx.set_turn_counter(who, MOVED_M, used + d)?;
+    }
+    ctx.emit(Event::public(Fact::Moved {
+        entity: who.clone(),
+        from: Some(from),
+        to: Some(to),
+    }))
+}
+
+pub fn dash(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    spend_action(ctx, who)?;
+    ctx.set_turn_counter(who, DASHED, 1)
+}
+
+pub fn auxiliary(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    spend_auxiliary(ctx, who)?;
+    let what = args.text("what")?.unwrap_or("an auxiliary action");
+    ctx.emit(Event::public(Fact::Noted {
+        text: format!("{who}: {what}"),
+    }))
+}
+
+pub fn free_action(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    spend_free(ctx, who)?;
+    let what = args.text("what")?.unwrap_or("a free action");
+    ctx.emit(Event::public(Fact::Noted {
+        text: format!("{who}: {what}"),
+    }))
+}
+
+/// Refuses when `who` and `target` are both placed and further apart than `reach_m`.
+pub fn require_reach(
+    ctx: &Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    reach_m: i64,
+) -> Result<(), Refusal> {
+    let (a, b) = (ctx.combatant(who)?, ctx.combatant(target)?);
+    if let (Some(pa), Some(pb)) = (a.position, b.position) {
+        let d = i64::try_from(distance(pa, pb, ctx.state.options().diagonal())).unwrap_or(i64::MAX);
+        if d > reach_m {
+            return Err(Refusal::OutOfRange {
+                what: target.to_string(),
+                distance: d,
+                limit: reach_m,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! Encounter flow: initiative (d20 + PER; ties go to the enemies; same-side ties are chosen by
+//! the tied characters), rounds and turns, the per-round action reset, and the dying tick.
+
+use std::cmp::Reverse;
+
+use crate::decision::{PendingStep, StepValue};
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact};
+use crate::ids::EntityId;
+use crate::refusal::Refusal;
+use crate::state::Kind;
+use crate::state::StateView;
+
+use super::check::{Target, record, roll_d20};
+use super::damage::dying_tick;
+use super::economy::TURN_COUNTERS;
+use super::options::{self, DYING_TICK, SAME_SIDE_TIES};
+use super::sheet::Attribute;
+use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats};
+
+pub const STEP_TIE: &str = "grimwire.initiative.tie";
+pub const INITIATIVE: &str = "initiative";
+/// The side whose members count as "the players" for "ties go to the enemies".
+pub const PLAYERS: &str = "players";
+
+pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    if ctx.state.encounter().active {
+        return Err(Refusal::EncounterRunning.into());
+    }
+    let ids: Vec<EntityId> = ctx
+        .state
+        .combatant_ids()
+        .into_iter()
+        .filter(|id| {
+            ctx.state
+                .combatant(id)
+                .is_some_and(|c| c.kind != Kind::Object && !c.has_status(DEAD))
+        })
+        .collect();
+    if ids.is_empty() {
+        return Err(Refusal::Rule("nobody is at the table to fight".into()).into());
+    }
+    ctx.emit(Event::public(Fact::EncounterStarted))?;
+    // Initiative dice are drawn in canonical id order, so the draw order is checkable.
+    let mut rolled = Vec::new();
+    for id in &ids {
+        let r = roll_d20(ctx, id, Attribute::PER, &[])?;
+        record(
+            ctx,
+            id,
+            "PER initiative",
+            &r,
+            Target::None,
+            crate::event::Outcome::Success,
+            None,
+        )?;
+        ctx.set_resource(id, INITIATIVE, r.total)?;
+        let side = ctx.combatant(id)?.side;
+        rolled.push((id.clone(), r.total, side));
+    }
+    // Highest first; on equal totals the enemies (anyone not on the players' side) first;
+    // then id order, which the tied characters may change.
+    rolled.sort_by_key(|(id, total, side)| (Reverse(*total), side == PLAYERS, id.clone()));
+    let order: Vec<EntityId> = rolled.iter().map(|(id, ..)| id.clone()).collect();
+    ctx.emit(Event::public(Fact::OrderSet {
+        order: order.clone(),
+    }))?;
+    settle_ties_or_begin(ctx, order)
+}
+
+/// Groups of two or more adjacent characters with the same total and side.
+fn tie_groups(ctx: &Ctx<'_>, order: &[EntityId]) -> Result<Vec<Vec<EntityId>>, DecideError> {
+    let mut groups: Vec<Vec<EntityId>> = Vec::new();
+    let mut last: Option<(i64, String)> = None;
+    for id in order {
+        let c = ctx.combatant(id)?;
+        let key = (c.resource(INITIATIVE), c.side.clone());
+        if last.as_ref() == Some(&key) {
+            if let Some(g) = groups.last_mut() {
+                g.push(id.clone());
+            }
+        } else {
+            groups.push(vec![id.clone()]);
+        }
+        last = Some(key);
+    }
+    groups.retain(|g| g.len() > 1);
+    Ok(groups)
+}
+
+fn settle_ties_or_begin(ctx: &mut Ctx<'_>, order: Vec<EntityId>) -> Result<(), DecideError> {
+    let groups = if options::choice_of(ctx.state.options(), SAME_SIDE_TIES) == "ask" {
+        tie_groups(ctx, &order)?
+    } else {
+        vec![]
+    };
+    match groups.into_iter().next() {
+        Some(group) => ask_tie(ctx, &order, group),
+        None => begin_round(ctx, 1),
+    }
+}
+
+fn ask_tie(ctx: &mut Ctx<'_>, order: &[EntityId], group: Vec<EntityId>) -> Result<(), DecideError> {
+    let mut seats = Vec::new();
+    for id in &group {
+        for s in deciding_seats(&ctx.combatant(id)?) {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+        }
+    }
+    let names: Vec<&str> = group.iter().map(EntityId::as_str).collect();
+    let step = PendingStep {
+        prompt_id: 0,
+        rule: STEP_TIE.into(),
+        actor: None,
+        seats,
+        question: format!(
+            "Initiative tie between {}: who goes first?",
+            names.join(", ")
+        ),
+        options: group.iter().map(|id| id.0.clone()).collect(),
+        default: group.first().map(|id| id.0.clone()).unwrap_or_default(),
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        trigger: None,
+        data: [
+            ("order".to_owned(), StepValue::Entities(order.to_vec())),
+            ("group".to_owned(), StepValue::Entities(group)),
+        ]
+        .into(),
+    };
+    ctx.ask(step).map(|_| ())
+}
+
+/// The chosen character goes first among the tied ones; the rest of the group keeps its order
+/// and, if two or more remain, is asked again.
+pub fn resume_tie(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result<(), DecideError> {
+    let order = step.entities("order").unwrap_or_default().to_vec();
+    let group = step.entities("group").unwrap_or_default().to_vec();
+    let Some(first_at) = order.iter().position(|id| group.contains(id)) else {
+        return begin_round(ctx, 1);
+    };
+    let chosen = EntityId::from(choice);
+    let mut rest: Vec<EntityId> = group.iter().filter(|id| **id != chosen).cloned().collect();
+    let mut new_order: Vec<EntityId> = order
+        .iter()
+        .filter(|id| !group.contains(id))
+        .cloned()
+        .collect();
+    let mut placed = vec![chosen];
+    placed.append(&mut rest.clone());
+    for (i, id) in placed.into_iter().enumerate() {
+        new_order.insert(first_at + i, id);
+    }
+    ctx.emit(Event::public(Fact::OrderSet {
+        order: new_order.clone(),
+    }))?;
+    rest.retain(|_| true);
+    if rest.len() > 1 {
+        return ask_tie(ctx, &new_order, rest);
+    }
+    // Later groups (further down the order) are settled in turn.
+    let later: Vec<Vec<EntityId>> = tie_groups(ctx, &new_order)?
+        .into_iter()
+        .filter(|g| new_order.iter().position(|id| *id == g[0]) > Some(first_at + group.len() - 1))
+        .collect();
+    match later.into_iter().next() {
+        Some(g) => ask_tie(ctx, &new_order, g),
+        None => begin_round(ctx, 1),
+    }
+}
+
+/// Starts round `round`: this round's action is free again unless a reaction already spent it.
+fn begin_round(ctx: &mut Ctx<'_>, round: u32) -> Result<(), DecideError> {
+    ctx.emit(Event::public(Fact::RoundStarted { round }))?;
+    for id in ctx.state.encounter().order.clone() {
+        let c = ctx.combatant(&id)?;
+        let owed = c.resource(ACTION_OWED);
+        ctx.set_resource(&id, ACTION_SPENT, owed)?;
+        ctx.set_resource(&id, ACTION_OWED, 0)?;
+    }
+    let first = ctx.state.encounter().order.first().cloned();
+    match first {
+        Some(id) => begin_turn(ctx, id),
+        None => Ok(()),
+    }
+}
+
+fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {
+    ctx.emit(Event::public(Fact::TurnStarted {
+        entity: Some(id.clone()),
+    }))?;
+    for counter in TURN_COUNTERS {
+        ctx.set_turn_counter(&id, counter, 0)?;
+    }
+    if options::choice_of(ctx.state.options(), DYING_TICK) == "turn_start" {
+        dying_tick(ctx, &id)?;
+    }
+    Ok(())
+}
+
+/// Ends `who`'s turn and starts the next living character's, wrapping into a new round.
+/// Dead characters are skipped; dying ones still get their turn, in which they lose Condition.
+pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let enc = ctx.state.encounter().clone();
+    if !enc.active {
+        return Err(Refusal::NoEncounter.into());
+    }
+    if enc.current.as_ref() != Some(who) {
+        return Err(Refusal::NotYourTurn {
+            actor: who.clone(),
+            current: enc.current.clone(),
+        }
+        .into());
+    }
+    if options::choice_of(ctx.state.options(), DYING_TICK) == "turn_end" {
+        dying_tick(ctx, who)?;
+    }
+    let at = enc.order.iter().position(|id| id == who).unwrap_or(0);
+    let n = enc.order.len();
+    for step in 1..=n {
+        let idx = (at + step) % n;
+        let next = enc.order[idx].clone();
+        if ctx.combatant(&next)?.has_status(DEAD) {
+            continue;
+        }
+        if at + step >= n {
+            let round = enc.round + 1;
+            ctx.emit(Event::public(Fact::RoundStarted { round }))?;
+            for id in &enc.order {
+                let c = ctx.combatant(id)?;
+                let owed = c.resource(ACTION_OWED);
+                ctx.set_resource(id, ACTION_SPENT, owed)?;
+                ctx.set_resource(id, ACTION_OWED, 0)?;
+            }
+        }
+        return begin_turn(ctx, next);
+    }
+    ctx.emit(Event::public(Fact::Noted {
+        text: "nobody left who can take a turn".into(),
+    }))
+}
+
+pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    if !ctx.state.encounter().active {
+        return Err(Refusal::NoEncounter.into());
+    }
+    ctx.emit(Event::public(Fact::EncounterEnded))
+}

@@ -1,0 +1,173 @@
+//! GRIMWIRE: d20 + attribute against a target number; Condition, Focus and Burnout.
+//!
+//! Read `docs/grimwire.md` for every default this module takes where the text is silent, and
+//! the table option that changes it. Submodules own one rule area each; this file wires them to
+//! the [`RuleSystem`] interface.
+
+mod attack;
+mod burnout;
+mod check;
+pub mod content;
+mod damage;
+mod economy;
+mod encounter;
+mod options;
+mod rest;
+pub mod sheet;
+mod technique;
+
+#[cfg(test)]
+mod tests;
+
+pub use burnout::{condition_cap, roll_penalty};
+pub use damage::{DamageInput, damage_steps};
+pub use sheet::{Attribute, DamageType, Sheet, Weapon, WeaponClass};
+
+use crate::action::{ActionSpec, Args};
+use crate::decision::PendingStep;
+use crate::engine::{Ctx, DecideError};
+use crate::ids::{EntityId, Seat};
+use crate::options::OptionSpec;
+use crate::refusal::Refusal;
+use crate::sheet::{SheetError, SystemSheet};
+use crate::state::{Combatant, Kind, StateView};
+use crate::system::RuleSystem;
+
+pub const ID: &str = "grimwire";
+
+/// Resource keys.
+pub const CONDITION: &str = "condition";
+pub const FOCUS: &str = "focus";
+pub const BURNOUT: &str = "burnout";
+/// 1 when this round's action is spent (by acting, or by a reaction before the turn).
+pub const ACTION_SPENT: &str = "action_spent";
+/// 1 when a reaction after acting has spent next round's action.
+pub const ACTION_OWED: &str = "action_owed";
+
+/// Status keys.
+pub const DYING: &str = "dying";
+pub const OUT_COLD: &str = "out_cold";
+pub const DEAD: &str = "dead";
+
+/// Condition below this is death: at -10 a character still lives, at -11 they are dead.
+pub const DEAD_BELOW: i64 = -10;
+
+/// The GRIMWIRE rule system.
+pub struct Grimwire;
+
+impl RuleSystem for Grimwire {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        options::specs()
+    }
+
+    fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
+        sheet::from_toml(text)
+    }
+
+    fn sheet_from_json(&self, value: &serde_json::Value) -> Result<Combatant, SheetError> {
+        sheet::from_json(value)
+    }
+
+    fn actions(&self, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
+        economy::catalogue(state, seat)
+    }
+
+    fn act(
+        &self,
+        ctx: &mut Ctx<'_>,
+        seat: &Seat,
+        actor: Option<&EntityId>,
+        action: &str,
+        args: &Args,
+    ) -> Result<(), DecideError> {
+        let spec = economy::spec(action).ok_or_else(|| Refusal::UnknownAction {
+            system: ID.into(),
+            action: action.to_owned(),
+        })?;
+        args.only(&spec.args)?;
+        if spec.gm_only && !seat.is_gm() {
+            return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
+        }
+        let actor = if spec.needs_actor {
+            let id =
+                actor.ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?;
+            let c = ctx.combatant(id)?;
+            may_control(seat, &c)?;
+            Some(id.clone())
+        } else {
+            None
+        };
+        match (action, actor) {
+            ("start_encounter", _) => encounter::start(ctx),
+            ("end_encounter", _) => encounter::end(ctx),
+            ("check", Some(a)) => check::called_check(ctx, seat, &a, args),
+            ("attack", Some(a)) => attack::attack(ctx, seat, &a, args),
+            ("move", Some(a)) => economy::movement(ctx, &a, args),
+            ("dash", Some(a)) => economy::dash(ctx, &a),
+            ("auxiliary", Some(a)) => economy::auxiliary(ctx, &a, args),
+            ("free_action", Some(a)) => economy::free_action(ctx, &a, args),
+            ("technique", Some(a)) => technique::use_technique(ctx, &a, args),
+            ("stabilise", Some(a)) => check::stabilise(ctx, seat, &a, args),
+            ("damage", _) => damage::ruling(ctx, args),
+            ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
+            ("rest", _) => rest::rest(ctx, args),
+            _ => Err(Refusal::UnknownAction {
+                system: ID.into(),
+                action: action.to_owned(),
+            }
+            .into()),
+        }
+    }
+
+    fn resume(
+        &self,
+        ctx: &mut Ctx<'_>,
+        step: &PendingStep,
+        choice: &str,
+    ) -> Result<(), DecideError> {
+        match step.rule.as_str() {
+            attack::STEP_COLLATERAL_RULING => attack::resume_collateral_ruling(ctx, step, choice),
+            attack::STEP_COLLATERAL_SPARE => attack::resume_collateral_spare(ctx, step, choice),
+            encounter::STEP_TIE => encounter::resume_tie(ctx, step, choice),
+            other => Err(Refusal::Rule(format!("unknown pending step `{other}`")).into()),
+        }
+    }
+}
+
+/// Players act only for characters their seat owns; the GM for anyone; spectators for no one.
+fn may_control(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {
+    match seat {
+        Seat::Gm => Ok(()),
+        Seat::Player(s) if c.owner.as_ref() == Some(s) => Ok(()),
+        Seat::Player(_) => Err(Refusal::forbidden(format!(
+            "{} is not your character",
+            c.id
+        ))),
+        Seat::Spectator(_) => Err(Refusal::forbidden("spectators do not act")),
+    }
+}
+
+/// The GRIMWIRE sheet of a combatant, or a refusal naming it.
+fn sheet_of(c: &Combatant) -> Result<&Sheet, Refusal> {
+    match &c.sheet {
+        SystemSheet::Grimwire(s) => Ok(s),
+        _ => Err(Refusal::Rule(format!("{} has no GRIMWIRE sheet", c.id))),
+    }
+}
+
+/// Whether the combatant is played by a player (decides the attack procedure).
+fn is_pc(c: &Combatant) -> bool {
+    c.kind == Kind::Pc
+}
+
+/// The seats that decide for a combatant: its owner, or the GM for NPCs.
+fn deciding_seats(c: &Combatant) -> Vec<Seat> {
+    match &c.owner {
+        Some(s) => vec![Seat::Player(s.clone())],
+        None => vec![Seat::Gm],
+    }
+}

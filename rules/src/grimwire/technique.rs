@@ -1,0 +1,77 @@
+//! Specialty techniques: paying Focus, pushing into negative Focus (a level of burnout), and
+//! the blocks (negative Focus blocks every technique, passives included; burnout 3 blocks them
+//! too). What a technique does is the GM's to narrate or rule; the text lists none.
+
+use crate::action::Args;
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact};
+use crate::ids::EntityId;
+use crate::refusal::Refusal;
+
+use super::burnout::{add_level, blocks_techniques};
+use super::sheet::Timing;
+use super::{BURNOUT, FOCUS, ID, economy, sheet_of};
+
+pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
+    let id = args.require_text("technique")?;
+    let push = args.flag("push")?;
+    let c = ctx.combatant(who)?;
+    let sheet = sheet_of(&c)?;
+    let technique = sheet
+        .technique(id)
+        .cloned()
+        .ok_or_else(|| Refusal::UnknownName {
+            system: ID.into(),
+            what: format!("a technique on {who}'s sheet"),
+            name: id.to_owned(),
+        })?;
+    let focus = c.resource(FOCUS);
+    if focus < 0 {
+        return Err(Refusal::Rule(format!(
+            "{who} has negative Focus ({focus}): no specialty techniques until it is back to 0"
+        ))
+        .into());
+    }
+    if blocks_techniques(c.resource(BURNOUT)) {
+        return Err(Refusal::Rule(format!(
+            "{who} is at burnout {}: no specialty techniques",
+            c.resource(BURNOUT)
+        ))
+        .into());
+    }
+    if technique.timing == Timing::Passive {
+        return Err(Refusal::Rule(format!(
+            "{} is passive: it applies by itself",
+            technique.name
+        ))
+        .into());
+    }
+    let cost = technique.focus_cost;
+    if cost > focus && !push {
+        return Err(Refusal::InsufficientResource {
+            resource: "Focus".into(),
+            needed: cost,
+            available: focus,
+        }
+        .into());
+    }
+    match technique.timing {
+        Timing::Action => economy::spend_action(ctx, who)?,
+        Timing::Reaction => economy::spend_reaction(ctx, who)?,
+        Timing::AuxReaction => economy::spend_auxiliary(ctx, who)?,
+        Timing::Free => economy::spend_free(ctx, who)?,
+        Timing::Passive => {}
+    }
+    let target = args
+        .entity("target")?
+        .map(|t| format!(" on {t}"))
+        .unwrap_or_default();
+    ctx.emit(Event::public(Fact::Noted {
+        text: format!("{who} uses {}{target} for {cost} Focus", technique.name),
+    }))?;
+    ctx.set_resource(who, FOCUS, focus - cost)?;
+    if focus - cost < 0 {
+        add_level(ctx, who, "pushed into negative Focus", sheet.condition_max)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,1361 @@
+//! GRIMWIRE's rules proved with numbers: every worked example of the text (named `eN_...`
+//! after `rules/grimwire.md` section 2) and each core mechanic, driven through the real
+//! `decide` and `apply` with scripted dice.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use crate::action::{ArgValue, Args, Command};
+use crate::dice::ScriptedDice;
+use crate::engine::{DecideError, decide};
+use crate::event::{Against, Event, Fact, Outcome};
+use crate::grid::Cell;
+use crate::ids::{EntityId, Seat};
+use crate::options::{OptionValue, TableOptions};
+use crate::refusal::Refusal;
+use crate::state::{MemoryState, StateMut, StateView};
+use crate::system::RuleSystem;
+
+use super::burnout::{condition_cap, roll_penalty};
+use super::damage::{DamageInput, damage_steps};
+use super::sheet::{DamageType, learning_hours};
+use super::*;
+
+struct Table {
+    state: MemoryState,
+}
+
+fn attrs(tog: i64, agl: i64, cor: i64, mnd: i64, per: i64, rsn: i64) -> String {
+    format!(
+        "attributes = {{ TOG = {tog}, AGL = {agl}, COR = {cor}, MND = {mnd}, PER = {per}, RSN = {rsn} }}"
+    )
+}
+
+/// A level-1 PC owned by the seat of the same name, with Condition 20 and Focus 10.
+fn pc(id: &str, attributes: &str, extra: &str) -> String {
+    format!(
+        "id = \"{id}\"\nname = \"{id}\"\nkind = \"pc\"\nowner = \"{id}\"\nlevel = 1\ncondition_max = 20\nfocus_max = 10\n{attributes}\n{extra}\n"
+    )
+}
+
+/// A level-1 NPC with the given defence and attack TNs.
+fn npc(id: &str, attributes: &str, defence: i64, attack: i64, extra: &str) -> String {
+    format!(
+        "id = \"{id}\"\nname = \"{id}\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 12\nfocus_max = 0\n{attributes}\n{extra}\n[npc]\ndefence_tn = {defence}\nattack_tn = {attack}\n"
+    )
+}
+
+const KNIFE: &str = "[[weapons]]\nid = \"knife\"\nname = \"Knife\"\nclass = \"light\"\ndamage = \"1d4\"\ndamage_type = \"edged\"\n";
+const HAMMER: &str = "[[weapons]]\nid = \"hammer\"\nname = \"Hammer\"\nclass = \"heavy\"\ndamage = \"2d6\"\ndamage_type = \"blunt\"\ntog_req = 3\n";
+const PISTOL: &str = "[[weapons]]\nid = \"pistol\"\nname = \"Pistol\"\nclass = \"ranged\"\ndamage = \"2d4\"\ndamage_type = \"bullets\"\nrange_m = 18\n";
+
+fn player(id: &str) -> Seat {
+    Seat::Player(id.into())
+}
+
+fn args(pairs: &[(&str, ArgValue)]) -> Args {
+    Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+fn text(s: &str) -> ArgValue {
+    ArgValue::Text(s.to_owned())
+}
+
+impl Table {
+    fn new(options: &[(&str, OptionValue)]) -> Self {
+        let given: BTreeMap<String, OptionValue> = options
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        let opts = TableOptions::resolve(&Grimwire.options(), &given).unwrap();
+        Table {
+            state: MemoryState::new(opts),
+        }
+    }
+
+    fn add(&mut self, toml: &str) -> &mut Self {
+        let c = Grimwire.sheet_from_toml(toml).unwrap();
+        self.state.insert_combatant(c);
+        self
+    }
+
+    fn place(&mut self, id: &str, x: i32, y: i32) -> &mut Self {
+        self.state
+            .combatant_mut(&EntityId::from(id))
+            .unwrap()
+            .position = Some(Cell::new(x, y));
+        self
+    }
+
+    /// Decides and applies; every scripted face must be used.
+    fn run(&mut self, cmd: Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
+        let mut dice = ScriptedDice::new(faces.to_vec());
+        let events = decide(&Grimwire, &self.state, &cmd, &mut dice)?;
+        assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
+        for e in &events {
+            crate::apply::apply(&mut self.state, e).unwrap();
+        }
+        Ok(events)
+    }
+
+    fn act(
+        &mut self,
+        seat: Seat,
+        actor: &str,
+        action: &str,
+        a: Args,
+        faces: &[u32],
+    ) -> Result<Vec<Event>, DecideError> {
+        self.run(Command::act(seat, Some(actor), action, a), faces)
+    }
+
+    fn gm(&mut self, action: &str, a: Args, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
+        self.run(Command::act(Seat::Gm, None, action, a), faces)
+    }
+
+    fn answer(
+        &mut self,
+        seat: Seat,
+        choice: &str,
+        faces: &[u32],
+    ) -> Result<Vec<Event>, DecideError> {
+        let id = self.state.encounter().pending.last().unwrap().prompt_id;
+        self.run(Command::answer(seat, id, choice), faces)
+    }
+
+    fn res(&self, id: &str, key: &str) -> i64 {
+        self.state
+            .combatant(&EntityId::from(id))
+            .unwrap()
+            .resource(key)
+    }
+
+    fn has(&self, id: &str, status: &str) -> bool {
+        self.state
+            .combatant(&EntityId::from(id))
+            .unwrap()
+            .has_status(status)
+    }
+
+    fn set(&mut self, id: &str, key: &str, value: i64) {
+        self.state
+            .combatant_mut(&EntityId::from(id))
+            .unwrap()
+            .resources
+            .insert(key.to_owned(), value);
+    }
+}
+
+fn checks(events: &[Event]) -> Vec<crate::event::CheckRecord> {
+    events
+        .iter()
+        .flat_map(|e| e.facts())
+        .filter_map(|f| match f {
+            Fact::Checked(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn refusal(r: Result<Vec<Event>, DecideError>) -> Refusal {
+    match r {
+        Err(DecideError::Refused(r)) => r,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn damage_of(events: &[Event]) -> Vec<i64> {
+    events
+        .iter()
+        .flat_map(|e| e.facts())
+        .filter_map(|f| match f {
+            Fact::DamageResolved { amount, .. } => Some(*amount),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- Worked examples of the text -------------------------------------------------------
+
+#[test]
+fn e1_rope_climb_agl_4_minus_2_natural_11_fails_tn_15() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("climber", &attrs(0, 4, 0, 0, 0, 0), ""));
+    let a = args(&[
+        ("attribute", text("AGL")),
+        ("tn", ArgValue::Int(15)),
+        ("modifier", ArgValue::Int(-2)),
+    ]);
+    let ev = t.act(Seat::Gm, "climber", "check", a, &[11]).unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!(c.total, 13);
+    assert_eq!(c.outcome, Outcome::Failure);
+    // Without the drink, 11 + 4 = 15 meets the TN.
+    let a = args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(15))]);
+    let ev = t.act(Seat::Gm, "climber", "check", a, &[11]).unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Success);
+}
+
+#[test]
+fn e2_natural_20_on_a_hack_is_24_and_fails_int_25() {
+    let mut t = Table::new(&[]);
+    // INT is read as MND by default (table option grimwire.alias_int).
+    t.add(&pc("hacker", &attrs(0, 0, 0, 4, 0, 0), ""));
+    let a = args(&[("attribute", text("INT")), ("tn", ArgValue::Int(25))]);
+    let ev = t.act(Seat::Gm, "hacker", "check", a, &[20]).unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!((c.total, c.outcome), (24, Outcome::Failure));
+}
+
+#[test]
+fn e3_friendly_fire_pc2_evades_at_tn_9_when_pc1_spares_with_cor_2() {
+    let mut t = Table::new(&[
+        ("grimwire.collateral", text_opt("always")),
+        ("grimwire.collateral_pool", text_opt("without_target")),
+    ]);
+    t.add(&pc("pc1", &attrs(1, 0, 2, 0, 0, 0), KNIFE)).add(&pc(
+        "pc2",
+        &attrs(0, 1, 0, 0, 0, 0),
+        "",
+    ));
+    t.add(&npc("enemy", &attrs(0, 0, 0, 0, 0, 0), 12, 12, ""));
+    t.place("pc1", 0, 0).place("enemy", 1, 0).place("pc2", 2, 0);
+    let a = args(&[("target", text("enemy")), ("weapon", text("knife"))]);
+    let ev = t.act(player("pc1"), "pc1", "attack", a, &[1]).unwrap();
+    assert_eq!(checks(&ev)[0].overridden_by.as_deref(), Some("natural 1"));
+    let step = t.state.encounter().pending.last().unwrap().clone();
+    assert_eq!(step.entity("picked"), Some(&EntityId::from("pc2")));
+    assert_eq!(step.default, "spare", "an ally is spared by default");
+    // PC2 rolls natural 8 + AGL 1 = 9 against 11 - 2 = 9: avoided.
+    let ev = t.answer(player("pc1"), "spare", &[8]).unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!(c.against, Against::Target(9));
+    assert_eq!((c.total, c.outcome), (9, Outcome::Success));
+    assert_eq!(t.res("pc2", CONDITION), 20);
+}
+
+fn text_opt(s: &str) -> OptionValue {
+    OptionValue::Choice(s.to_owned())
+}
+
+#[test]
+fn e4_heavy_weapon_tog_1_of_3_misfires_on_natural_3_but_not_4() {
+    let mut t = Table::new(&[("grimwire.collateral", text_opt("never"))]);
+    t.add(&pc("brute", &attrs(1, 0, 5, 0, 0, 0), HAMMER))
+        .add(&npc("enemy", &attrs(0, 0, 0, 0, 0, 0), 5, 12, ""));
+    let a = || args(&[("target", text("enemy")), ("weapon", text("hammer"))]);
+    // TOG roll 10 + 1 = 11 meets the default TN 11; then a natural 3 (total 8, above TN 5)
+    // still goes astray because it is within the widened misfire range.
+    let ev = t
+        .act(player("brute"), "brute", "attack", a(), &[10, 3])
+        .unwrap();
+    let c = checks(&ev);
+    assert_eq!(c[0].label, "TOG to wield Hammer (needs TOG 3)");
+    assert_eq!((c[1].total, c[1].outcome), (8, Outcome::Failure));
+    assert_eq!(c[1].overridden_by.as_deref(), Some("natural 3"));
+    // A natural 4 hits: 2d6 = 3 + 4, + TOG 1 = 8 damage.
+    let ev = t
+        .act(player("brute"), "brute", "attack", a(), &[10, 4, 3, 4])
+        .unwrap();
+    assert_eq!(checks(&ev)[1].outcome, Outcome::Success);
+    assert_eq!(damage_of(&ev), vec![8]);
+    // A failed TOG roll means no swing at all: 9 + 1 = 10 < 11.
+    let ev = t
+        .act(player("brute"), "brute", "attack", a(), &[9])
+        .unwrap();
+    assert_eq!(checks(&ev).len(), 1);
+}
+
+#[test]
+fn e4_deficit_option_reads_the_misfire_range_as_1_plus_shortfall() {
+    let mut t = Table::new(&[
+        ("grimwire.collateral", text_opt("never")),
+        ("grimwire.heavy_misfire", text_opt("deficit")),
+    ]);
+    t.add(&pc("brute", &attrs(2, 0, 5, 0, 0, 0), HAMMER))
+        .add(&npc("enemy", &attrs(0, 0, 0, 0, 0, 0), 5, 12, ""));
+    // TOG 2 against 3: shortfall 1, so naturals 1-2 misfire and 3 hits.
+    let ev = t
+        .act(
+            player("brute"),
+            "brute",
+            "attack",
+            args(&[("target", text("enemy")), ("weapon", text("hammer"))]),
+            &[10, 3, 1, 1],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[1].outcome, Outcome::Success);
+}
+
+#[test]
+fn e5_armour_3_turns_hits_of_5_and_2_into_2_and_1() {
+    let target = npc(
+        "tank",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        10,
+        "armour = { value = 3 }",
+    );
+    let sheet = match Grimwire.sheet_from_toml(&target).unwrap().sheet {
+        crate::sheet::SystemSheet::Grimwire(s) => s,
+        _ => unreachable!(),
+    };
+    let hit = |raw| {
+        damage_steps(&DamageInput::against(
+            raw,
+            None,
+            false,
+            DamageType::Blunt,
+            &sheet,
+        ))
+        .1
+    };
+    assert_eq!(hit(5), 2);
+    assert_eq!(hit(2), 1);
+    // The same through the table: the GM deals 5, then 2.
+    let mut t = Table::new(&[]);
+    t.add(&target);
+    t.gm(
+        "damage",
+        args(&[("target", text("tank")), ("amount", ArgValue::Int(5))]),
+        &[],
+    )
+    .unwrap();
+    t.gm(
+        "damage",
+        args(&[("target", text("tank")), ("amount", ArgValue::Int(2))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("tank", CONDITION), 12 - 2 - 1);
+    // Armour covers physical damage only: 5 heat goes through whole.
+    t.gm(
+        "damage",
+        args(&[
+            ("target", text("tank")),
+            ("amount", ArgValue::Int(5)),
+            ("type", text("heat")),
+        ]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("tank", CONDITION), 4);
+}
+
+#[test]
+fn e7_cyrus_cor_3_rolls_8_for_11_and_aune_agl_3_rolls_13_for_16_and_dodges() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("cyrus", &attrs(0, 0, 3, 0, 0, 0), KNIFE))
+        .add(&pc("aune", &attrs(0, 3, 0, 0, 0, 0), ""));
+    let ev = t
+        .act(
+            player("cyrus"),
+            "cyrus",
+            "attack",
+            args(&[("target", text("aune")), ("weapon", text("knife"))]),
+            &[8, 13],
+        )
+        .unwrap();
+    let c = checks(&ev);
+    assert_eq!((c[0].total, c[0].outcome), (11, Outcome::Failure));
+    assert_eq!((c[1].total, c[1].outcome), (16, Outcome::Success));
+    assert_eq!(
+        c[0].against,
+        Against::Opposed {
+            entity: "aune".into(),
+            total: 16
+        }
+    );
+    assert_eq!(t.res("aune", CONDITION), 20);
+}
+
+#[test]
+fn e7_player_vs_player_tie_halves_the_damage() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("cyrus", &attrs(2, 0, 3, 0, 0, 0), KNIFE))
+        .add(&pc("aune", &attrs(0, 3, 0, 0, 0, 0), ""));
+    // 10 + 3 = 13 against 10 + 3 = 13: a tie; knife 1d4 = 3, + TOG 2 = 5, halved down = 2.
+    let ev = t
+        .act(
+            player("cyrus"),
+            "cyrus",
+            "attack",
+            args(&[("target", text("aune")), ("weapon", text("knife"))]),
+            &[10, 10, 3],
+        )
+        .unwrap();
+    assert_eq!(damage_of(&ev), vec![2]);
+    assert_eq!(t.res("aune", CONDITION), 18);
+}
+
+#[test]
+fn e8_long_rest_from_focus_minus_5_of_15_gives_10() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("mage", &attrs(0, 0, 0, 0, 0, 0), "").replace("focus_max = 10", "focus_max = 15"));
+    t.set("mage", FOCUS, -5);
+    t.gm(
+        "rest",
+        args(&[("target", text("mage")), ("kind", text("long"))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("mage", FOCUS), 10);
+    // A short rest adds half of 15, rounded down: 7.
+    t.set("mage", FOCUS, -5);
+    t.gm(
+        "rest",
+        args(&[("target", text("mage")), ("kind", text("short"))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("mage", FOCUS), 2);
+}
+
+#[test]
+fn e9_max_focus_7_allows_3_active_techniques_not_4() {
+    let tech = |n: usize| -> String {
+        (0..n).map(|i| format!("[[techniques]]\nid = \"t{i}\"\nname = \"T{i}\"\nfocus_cost = 1\ntiming = \"action\"\n")).collect()
+    };
+    let sheet = |n| {
+        pc("learner", &attrs(0, 0, 0, 0, 0, 0), &tech(n)).replace("focus_max = 10", "focus_max = 7")
+    };
+    assert!(Grimwire.sheet_from_toml(&sheet(3)).is_ok());
+    let err = Grimwire.sheet_from_toml(&sheet(4)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`techniques`: 4 active techniques, but max Focus 7 allows floor(7/2) = 3"
+    );
+}
+
+#[test]
+fn e10_cor_3_learns_effort_15_in_5_of_8_hours() {
+    assert_eq!(learning_hours(15, 3), 5);
+    assert_eq!(8 - learning_hours(15, 3), 3);
+    assert_eq!(learning_hours(16, 3), 6);
+}
+
+#[test]
+fn e11_cyrus_kneecap_reactions_spend_the_next_rounds_action() {
+    let kneecap = "[[techniques]]\nid = \"kneecap\"\nname = \"Kneecap\"\nfocus_cost = 2\ntiming = \"reaction\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc(
+        "cyrus",
+        &attrs(0, 0, 3, 0, 5, 0),
+        &format!("{KNIFE}{kneecap}"),
+    ));
+    t.add(&npc("thug", &attrs(0, 0, 0, 0, 0, 0), 30, 12, ""));
+    // Initiative: Cyrus 10 + 5 = 15, thug 2.
+    t.gm("start_encounter", Args::default(), &[10, 2]).unwrap();
+    assert_eq!(t.state.encounter().current, Some("cyrus".into()));
+    // Round 1: Cyrus attacks (and misses a TN of 30), then reacts on the thug's turn.
+    t.act(
+        player("cyrus"),
+        "cyrus",
+        "attack",
+        args(&[("target", text("thug")), ("weapon", text("knife"))]),
+        &[5],
+    )
+    .unwrap();
+    t.act(player("cyrus"), "cyrus", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("cyrus"),
+        "cyrus",
+        "technique",
+        args(&[("technique", text("kneecap"))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("cyrus", ACTION_OWED), 1);
+    t.act(Seat::Gm, "thug", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Round 2: no action on his turn; he reacts again, owing round 3's.
+    assert_eq!(t.state.encounter().round, 2);
+    let r = refusal(t.act(
+        player("cyrus"),
+        "cyrus",
+        "attack",
+        args(&[("target", text("thug")), ("weapon", text("knife"))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "none_left");
+    t.act(player("cyrus"), "cyrus", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("cyrus"),
+        "cyrus",
+        "technique",
+        args(&[("technique", text("kneecap"))]),
+        &[],
+    )
+    .unwrap();
+    t.act(Seat::Gm, "thug", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Round 3: still no action; with no trigger he simply does not act.
+    assert_eq!(t.state.encounter().round, 3);
+    assert_eq!(t.res("cyrus", ACTION_SPENT), 1);
+    assert_eq!(
+        refusal(t.act(player("cyrus"), "cyrus", "dash", Args::default(), &[])).code(),
+        "none_left"
+    );
+    t.act(player("cyrus"), "cyrus", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(Seat::Gm, "thug", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Round 4: after a round without reacting, his action is back.
+    assert_eq!(t.res("cyrus", ACTION_SPENT), 0);
+    assert_eq!(t.res("cyrus", FOCUS), 6);
+}
+
+#[test]
+fn e12_a_total_equal_to_the_tn_succeeds_one_below_fails() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""));
+    let a = || args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(11))]);
+    assert_eq!(
+        checks(&t.act(Seat::Gm, "p", "check", a(), &[11]).unwrap())[0].outcome,
+        Outcome::Success
+    );
+    assert_eq!(
+        checks(&t.act(Seat::Gm, "p", "check", a(), &[10]).unwrap())[0].outcome,
+        Outcome::Failure
+    );
+}
+
+// ---- Checks and hidden numbers -----------------------------------------------------------
+
+#[test]
+fn natural_1_fails_even_when_the_total_reaches_the_tn() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 10, 0, 0, 0, 0), ""));
+    let ev = t
+        .act(
+            Seat::Gm,
+            "p",
+            "check",
+            args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(5))]),
+            &[1],
+        )
+        .unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!((c.total, c.outcome), (11, Outcome::Failure));
+}
+
+#[test]
+fn hidden_tn_reaches_only_the_gm() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 2, 0, 0, 0, 0), ""));
+    let ev = t
+        .act(
+            Seat::Gm,
+            "p",
+            "check",
+            args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(8311))]),
+            &[7],
+        )
+        .unwrap();
+    let gm = serde_json::to_string(&ev[0].view(&Seat::Gm)).unwrap();
+    let seen = serde_json::to_string(&ev[0].view(&player("p"))).unwrap();
+    assert!(gm.contains("8311"));
+    assert!(!seen.contains("8311"), "{seen}");
+    assert_eq!(
+        checks(&[ev[0].view(&player("p")).unwrap()])[0].against,
+        Against::Hidden
+    );
+}
+
+#[test]
+fn players_cannot_set_target_numbers_or_act_for_others() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("q", &attrs(0, 0, 0, 0, 0, 0), ""));
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(5))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "forbidden");
+    let r = refusal(t.act(
+        player("p"),
+        "q",
+        "check",
+        args(&[("attribute", text("AGL"))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "forbidden");
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[("attribute", text("LUCK"))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "unknown_name");
+    let r = refusal(t.act(player("p"), "p", "fireball", Args::default(), &[]));
+    assert_eq!(r.code(), "unknown_action");
+}
+
+#[test]
+fn burnout_penalties_are_minus_1_3_5_on_every_roll() {
+    assert_eq!([0, 1, 2, 3].map(roll_penalty), [0, -1, -3, -5]);
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 2, 0, 0, 0, 0), "burnout = 2"));
+    let ev = t
+        .act(
+            Seat::Gm,
+            "p",
+            "check",
+            args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(10))]),
+            &[10],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].total, 10 + 2 - 3);
+}
+
+#[test]
+fn burnout_caps_condition_at_80_and_50_percent_rounded_down() {
+    assert_eq!(condition_cap(23, 1), 23);
+    assert_eq!(condition_cap(23, 2), 18);
+    assert_eq!(condition_cap(23, 3), 11);
+    // A sheet above its cap is refused, naming the field: max 20 at burnout 3 is 10.
+    let sheet = pc("p", &attrs(0, 0, 0, 0, 0, 0), "burnout = 3\ncondition = 10");
+    assert!(Grimwire.sheet_from_toml(&sheet).is_ok());
+    let err = Grimwire
+        .sheet_from_toml(&sheet.replace("condition = 10", "condition = 11"))
+        .unwrap_err();
+    assert!(err.to_string().starts_with("`condition`"), "{err}");
+}
+
+// ---- Attacks ---------------------------------------------------------------------------
+
+#[test]
+fn natural_20_hits_a_tn_out_of_reach_and_doubles_damage() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(1, 0, 0, 0, 0, 0), KNIFE)).add(&npc(
+        "boss",
+        &attrs(0, 0, 0, 0, 0, 0),
+        40,
+        12,
+        "",
+    ));
+    // 1d4 = 3, + TOG 1 = 4, doubled = 8.
+    let ev = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("boss")), ("weapon", text("knife"))]),
+            &[20, 3],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].overridden_by.as_deref(), Some("natural 20"));
+    assert_eq!(damage_of(&ev), vec![8]);
+    assert_eq!(t.res("boss", CONDITION), 4);
+}
+
+#[test]
+fn npc_attacks_make_the_pc_evade_with_agl_or_rsn_against_supernatural() {
+    let bolt = "[[weapons]]\nid = \"bolt\"\nname = \"Bolt\"\nclass = \"supernatural\"\ndamage = \"1d8\"\ndamage_type = \"supernatural\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 4, 0, 0, 0, -1), "")).add(&npc(
+        "witch",
+        &attrs(0, 0, 0, 0, 0, 2),
+        10,
+        14,
+        &format!("{KNIFE}{bolt}"),
+    ));
+    // Evade 10 + AGL 4 = 14 reaches the witch's attack TN 14: no damage.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "witch",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("knife"))]),
+            &[10],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].label, "AGL evade");
+    assert_eq!(t.res("p", CONDITION), 20);
+    // Against the bolt the PC evades with RSN: 10 - 1 = 9 < 14: hit for 1d8 = 6, no TOG.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "witch",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("bolt"))]),
+            &[10, 6],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].label, "RSN evade");
+    assert_eq!(t.res("p", CONDITION), 14);
+}
+
+#[test]
+fn gm_can_override_the_tn_for_one_roll() {
+    let mut t = Table::new(&[]);
+    t.add(&npc("a", &attrs(0, 0, 2, 0, 0, 0), 10, 10, KNIFE))
+        .add(&npc("b", &attrs(0, 0, 0, 0, 0, 0), 10, 10, ""));
+    // NPC against NPC: 9 + 2 = 11 beats b's defence 10, but not an overriding 12.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "a",
+            "attack",
+            args(&[
+                ("target", text("b")),
+                ("weapon", text("knife")),
+                ("tn", ArgValue::Int(12)),
+            ]),
+            &[9],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Failure);
+    let ev = t
+        .act(
+            Seat::Gm,
+            "a",
+            "attack",
+            args(&[("target", text("b")), ("weapon", text("knife"))]),
+            &[9, 2],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Success);
+}
+
+#[test]
+fn ranged_attacks_take_minus_5_within_9_m_beyond_range_and_minus_10_further() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(5, 0, 4, 0, 0, 0), PISTOL)).add(&npc(
+        "far",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0).place("far", 27, 0);
+    let ev = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("far")), ("weapon", text("pistol"))]),
+            &[12, 1, 1],
+        )
+        .unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!(c.total, 12 + 4 - 5);
+    // Ranged damage adds no TOG: 1 + 1 = 2.
+    assert_eq!(damage_of(&ev), vec![2]);
+    t.place("far", 28, 0);
+    let ev = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("far")), ("weapon", text("pistol"))]),
+            &[10],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].total, 4);
+}
+
+#[test]
+fn melee_beyond_3_m_is_refused_and_changes_nothing() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0).place("n", 4, 0);
+    let before = t.state.clone();
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "attack",
+        args(&[("target", text("n")), ("weapon", text("knife"))]),
+        &[],
+    ));
+    assert_eq!(
+        r,
+        Refusal::OutOfRange {
+            what: "n".into(),
+            distance: 4,
+            limit: 3
+        }
+    );
+    assert_eq!(t.state, before);
+}
+
+#[test]
+fn light_weapons_attack_per_cor_table_heavy_ones_once() {
+    let mut t = Table::new(&[]);
+    t.add(&pc(
+        "p",
+        &attrs(3, 0, 3, 0, 9, 0),
+        &format!("{KNIFE}{HAMMER}"),
+    ))
+    .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 30, 10, ""));
+    // Initiative dice go in id order: n first, then p.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    let knife = || args(&[("target", text("n")), ("weapon", text("knife"))]);
+    // COR 3: two attacks in one action.
+    t.act(player("p"), "p", "attack", knife(), &[2]).unwrap();
+    t.act(player("p"), "p", "attack", knife(), &[2]).unwrap();
+    let r = refusal(t.act(player("p"), "p", "attack", knife(), &[]));
+    assert_eq!(
+        r.to_string(),
+        "p has no attack (2 of 2 made this turn) left this turn"
+    );
+    // Next turn, a heavy weapon attacks once.
+    t.act(player("p"), "p", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(Seat::Gm, "n", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("p"),
+        "p",
+        "attack",
+        args(&[("target", text("n")), ("weapon", text("hammer"))]),
+        &[2],
+    )
+    .unwrap();
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "attack", knife(), &[])).code(),
+        "none_left"
+    );
+}
+
+#[test]
+fn unarmed_damage_is_tog_with_a_minimum_of_1() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("weak", &attrs(-2, 0, 0, 0, 0, 0), "")).add(&pc(
+        "strong",
+        &attrs(4, 0, 0, 0, 0, 0),
+        "",
+    ));
+    t.add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    let ev = t
+        .act(
+            player("weak"),
+            "weak",
+            "attack",
+            args(&[("target", text("n"))]),
+            &[15],
+        )
+        .unwrap();
+    assert_eq!(damage_of(&ev), vec![1]);
+    let ev = t
+        .act(
+            player("strong"),
+            "strong",
+            "attack",
+            args(&[("target", text("n"))]),
+            &[15],
+        )
+        .unwrap();
+    assert_eq!(damage_of(&ev), vec![4]);
+}
+
+#[test]
+fn weakness_doubles_resistance_halves_immunity_cancels() {
+    let mk = |extra: &str| {
+        let s = npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, extra);
+        match Grimwire.sheet_from_toml(&s).unwrap().sheet {
+            crate::sheet::SystemSheet::Grimwire(s) => s,
+            _ => unreachable!(),
+        }
+    };
+    let hit = |extra: &str| {
+        damage_steps(&DamageInput::against(
+            7,
+            None,
+            false,
+            DamageType::Heat,
+            &mk(extra),
+        ))
+        .1
+    };
+    assert_eq!(hit(""), 7);
+    assert_eq!(hit("weak = [\"heat\"]"), 14);
+    assert_eq!(hit("resist = [\"heat\"]"), 3);
+    assert_eq!(hit("immune = [\"heat\"]"), 0);
+    let mut up = DamageInput::against(7, None, false, DamageType::Heat, &mk("resist = [\"heat\"]"));
+    up.round_half_up = true;
+    assert_eq!(damage_steps(&up).1, 4);
+}
+
+// ---- Condition, dying, death -------------------------------------------------------------
+
+#[test]
+fn condition_at_0_means_dying_out_cold_and_a_level_of_burnout() {
+    let mut t = Table::new(&[]);
+    t.add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    t.gm(
+        "damage",
+        args(&[("target", text("n")), ("amount", ArgValue::Int(11))]),
+        &[],
+    )
+    .unwrap();
+    assert!(!t.has("n", DYING));
+    t.gm(
+        "damage",
+        args(&[("target", text("n")), ("amount", ArgValue::Int(1))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("n", CONDITION), 0);
+    assert!(t.has("n", DYING) && t.has("n", OUT_COLD));
+    assert_eq!(t.res("n", BURNOUT), 1);
+}
+
+#[test]
+fn minus_10_is_alive_minus_11_is_dead() {
+    let mut t = Table::new(&[]);
+    t.add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    t.gm(
+        "damage",
+        args(&[("target", text("n")), ("amount", ArgValue::Int(22))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("n", CONDITION), -10);
+    assert!(t.has("n", DYING) && !t.has("n", DEAD));
+    t.gm(
+        "damage",
+        args(&[("target", text("n")), ("amount", ArgValue::Int(1))]),
+        &[],
+    )
+    .unwrap();
+    assert!(t.has("n", DEAD) && !t.has("n", DYING));
+}
+
+#[test]
+fn dying_loses_1_condition_at_the_start_of_each_of_their_turns() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = 1"))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    // Initiative dice go in id order: n first, then p.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    t.gm(
+        "damage",
+        args(&[("target", text("p")), ("amount", ArgValue::Int(3))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("p", CONDITION), -2);
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "dash", Args::default(), &[])).code(),
+        "cannot_act"
+    );
+    t.act(Seat::Gm, "p", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(Seat::Gm, "n", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!(t.res("p", CONDITION), -3);
+}
+
+#[test]
+fn attacks_on_the_dying_hit_without_a_roll() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), "condition = 0"))
+        .add(&npc("n", &attrs(2, 0, 0, 0, 0, 0), 5, 10, KNIFE));
+    t.gm(
+        "damage",
+        args(&[("target", text("p")), ("amount", ArgValue::Int(0))]),
+        &[],
+    )
+    .unwrap();
+    // Only the damage die is drawn: 1d4 = 2, + TOG 2 = 4.
+    t.gm(
+        "rule.set-status",
+        args(&[("target", text("p")), ("status", text("dying"))]),
+        &[],
+    )
+    .unwrap();
+    let ev = t
+        .act(
+            Seat::Gm,
+            "n",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("knife"))]),
+            &[2],
+        )
+        .unwrap();
+    assert!(checks(&ev).is_empty());
+    assert_eq!(t.res("p", CONDITION), -4);
+}
+
+#[test]
+fn stabilising_leaves_1_condition_0_focus_out_cold_and_one_more_burnout() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("medic", &attrs(0, 0, 3, 0, 0, 0), "")).add(&pc(
+        "hurt",
+        &attrs(0, 0, 0, 0, 0, 0),
+        "",
+    ));
+    t.gm(
+        "damage",
+        args(&[("target", text("hurt")), ("amount", ArgValue::Int(24))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!((t.res("hurt", CONDITION), t.res("hurt", BURNOUT)), (-4, 1));
+    // Default TN: 10 + 4 = 14. COR roll 10 + 3 = 13 fails; 11 + 3 = 14 succeeds.
+    let a = || args(&[("target", text("hurt"))]);
+    let ev = t
+        .act(player("medic"), "medic", "stabilise", a(), &[10])
+        .unwrap();
+    assert_eq!(checks(&ev)[0].against, Against::Target(14));
+    assert!(t.has("hurt", DYING));
+    t.act(player("medic"), "medic", "stabilise", a(), &[11])
+        .unwrap();
+    assert!(!t.has("hurt", DYING) && t.has("hurt", OUT_COLD));
+    assert_eq!(
+        (
+            t.res("hurt", CONDITION),
+            t.res("hurt", FOCUS),
+            t.res("hurt", BURNOUT)
+        ),
+        (1, 0, 2)
+    );
+}
+
+#[test]
+fn burnout_level_4_sets_condition_to_0_and_dying() {
+    let mut t = Table::new(&[]);
+    let tech =
+        "[[techniques]]\nid = \"blast\"\nname = \"Blast\"\nfocus_cost = 5\ntiming = \"action\"\n";
+    t.add(&pc(
+        "p",
+        &attrs(0, 0, 0, 0, 0, 0),
+        &format!("burnout = 2\n{tech}"),
+    ));
+    t.set("p", FOCUS, 2);
+    // Burnout 2 caps Condition at 16; the push takes burnout to 3 (cap 10), then level 4.
+    t.act(
+        player("p"),
+        "p",
+        "technique",
+        args(&[("technique", text("blast")), ("push", ArgValue::Flag(true))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            t.res("p", FOCUS),
+            t.res("p", BURNOUT),
+            t.res("p", CONDITION)
+        ),
+        (-3, 3, 10)
+    );
+    t.gm(
+        "rule.set-resource",
+        args(&[
+            ("target", text("p")),
+            ("resource", text("focus")),
+            ("value", ArgValue::Int(5)),
+        ]),
+        &[],
+    )
+    .unwrap();
+    t.gm(
+        "rule.set-resource",
+        args(&[
+            ("target", text("p")),
+            ("resource", text("burnout")),
+            ("value", ArgValue::Int(3)),
+        ]),
+        &[],
+    )
+    .unwrap();
+    // At level 3 techniques are blocked; a level from elsewhere (a stabilise, a push) makes 4.
+    assert_eq!(
+        refusal(t.act(
+            player("p"),
+            "p",
+            "technique",
+            args(&[("technique", text("blast"))]),
+            &[]
+        ))
+        .code(),
+        "rule"
+    );
+    t.gm(
+        "damage",
+        args(&[("target", text("p")), ("amount", ArgValue::Int(10))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!((t.res("p", BURNOUT), t.res("p", CONDITION)), (4, 0));
+    assert!(t.has("p", DYING));
+}
+
+// ---- Focus and techniques ------------------------------------------------------------------
+
+#[test]
+fn a_technique_costing_more_focus_is_refused_unless_pushed_then_blocked_until_0() {
+    let tech =
+        "[[techniques]]\nid = \"surge\"\nname = \"Surge\"\nfocus_cost = 4\ntiming = \"free\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), tech));
+    t.set("p", FOCUS, 3);
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "technique",
+        args(&[("technique", text("surge"))]),
+        &[],
+    ));
+    assert_eq!(
+        r,
+        Refusal::InsufficientResource {
+            resource: "Focus".into(),
+            needed: 4,
+            available: 3
+        }
+    );
+    t.act(
+        player("p"),
+        "p",
+        "technique",
+        args(&[("technique", text("surge")), ("push", ArgValue::Flag(true))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!((t.res("p", FOCUS), t.res("p", BURNOUT)), (-1, 1));
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "technique",
+        args(&[("technique", text("surge")), ("push", ArgValue::Flag(true))]),
+        &[],
+    ));
+    assert!(r.to_string().contains("negative Focus"), "{r}");
+}
+
+// ---- Initiative and the turn ----------------------------------------------------------------
+
+#[test]
+fn initiative_is_d20_plus_per_highest_first_and_enemies_win_ties() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 2, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.add(&npc("z", &attrs(0, 0, 0, 0, 1, 0), 10, 10, ""));
+    // Drawn in id order: a 10 + 2 = 12, b 15, z 11 + 1 = 12 -> b, z (enemy wins the tie), a.
+    t.gm("start_encounter", Args::default(), &[10, 15, 11])
+        .unwrap();
+    let order: Vec<&str> = t
+        .state
+        .encounter()
+        .order
+        .iter()
+        .map(EntityId::as_str)
+        .collect();
+    assert_eq!(order, ["b", "z", "a"]);
+    assert_eq!(t.state.encounter().current, Some("b".into()));
+    assert_eq!(t.state.encounter().round, 1);
+    let r = refusal(t.act(player("a"), "a", "dash", Args::default(), &[]));
+    assert_eq!(r.code(), "not_your_turn");
+}
+
+#[test]
+fn same_side_ties_are_chosen_by_the_tied_players_and_default_on_timeout() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm("start_encounter", Args::default(), &[9, 9]).unwrap();
+    let step = t.state.encounter().pending.last().unwrap().clone();
+    assert_eq!(step.options, ["a", "b"]);
+    assert!(step.may_answer(&player("b")) && !step.may_answer(&Seat::Spectator("s".into())));
+    // Nothing else moves while the prompt is open.
+    assert_eq!(
+        refusal(t.act(player("a"), "a", "dash", Args::default(), &[])).code(),
+        "awaiting_decision"
+    );
+    t.answer(player("b"), "b", &[]).unwrap();
+    let order: Vec<&str> = t
+        .state
+        .encounter()
+        .order
+        .iter()
+        .map(EntityId::as_str)
+        .collect();
+    assert_eq!(order, ["b", "a"]);
+    assert_eq!(t.state.encounter().current, Some("b".into()));
+    // A timeout applies the default (id order).
+    let mut t2 = Table::new(&[]);
+    t2.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t2.gm("start_encounter", Args::default(), &[9, 9]).unwrap();
+    let id = t2.state.encounter().pending.last().unwrap().prompt_id;
+    t2.run(
+        Command {
+            seat: Seat::Gm,
+            body: crate::action::CommandBody::TimeOut { prompt_id: id },
+        },
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t2.state.encounter().current, Some("a".into()));
+}
+
+#[test]
+fn movement_is_base_plus_agl_before_or_after_the_action_not_both() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 2, 0, 0, 5, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        30,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0).place("n", 20, 20);
+    // Initiative dice go in id order: n first, then p.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    let to = |x, y| args(&[("to", ArgValue::Cell(Cell::new(x, y)))]);
+    // Base 6 + AGL 2 = 8 m.
+    let r = refusal(t.act(player("p"), "p", "move", to(9, 0), &[]));
+    assert_eq!(
+        r,
+        Refusal::OutOfRange {
+            what: "a move to (9, 0)".into(),
+            distance: 9,
+            limit: 8
+        }
+    );
+    t.act(player("p"), "p", "move", to(5, 0), &[]).unwrap();
+    t.act(player("p"), "p", "auxiliary", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[("attribute", text("PER"))]),
+        &[3],
+    )
+    .unwrap();
+    t.act(player("p"), "p", "move", to(8, 0), &[]).unwrap();
+    // The action after moving closes movement for the turn.
+    t.act(
+        player("p"),
+        "p",
+        "attack",
+        args(&[("target", text("n")), ("distance_m", ArgValue::Int(2))]),
+        &[],
+    )
+    .unwrap_err();
+    t.place("n", 9, 0);
+    t.act(
+        player("p"),
+        "p",
+        "attack",
+        args(&[("target", text("n"))]),
+        &[4],
+    )
+    .unwrap();
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "move", to(8, 1), &[])).code(),
+        "none_left"
+    );
+}
+
+#[test]
+fn dash_doubles_movement_and_a_second_auxiliary_costs_the_action() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "")).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        30,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0);
+    // Initiative dice go in id order: n first, then p.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    t.act(player("p"), "p", "dash", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("p"),
+        "p",
+        "move",
+        args(&[("to", ArgValue::Cell(Cell::new(12, 0)))]),
+        &[],
+    )
+    .unwrap();
+    t.act(player("p"), "p", "auxiliary", Args::default(), &[])
+        .unwrap();
+    // The action went to the dash, so no second auxiliary.
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "auxiliary", Args::default(), &[])).code(),
+        "none_left"
+    );
+    t.act(player("p"), "p", "free_action", Args::default(), &[])
+        .unwrap();
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "free_action", Args::default(), &[])).code(),
+        "none_left"
+    );
+}
+
+#[test]
+fn burnout_2_halves_movement_and_3_is_a_crawl() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 2, 0, 0, 0, 0), "burnout = 2"))
+        .add(&pc("q", &attrs(0, 2, 0, 0, 0, 0), "burnout = 3"));
+    let ctx_state = t.state.clone();
+    let mut dice = ScriptedDice::new(vec![]);
+    let ctx = crate::engine::Ctx::new(&ctx_state, &mut dice);
+    assert_eq!(economy::movement_allowance(&ctx, &"p".into()).unwrap(), 4);
+    assert_eq!(economy::movement_allowance(&ctx, &"q".into()).unwrap(), 3);
+}
+
+// ---- Sheets ------------------------------------------------------------------------------
+
+#[test]
+fn sheet_errors_name_the_field_and_the_rule() {
+    let good = pc("p", &attrs(0, 0, 0, 0, 0, 0), "");
+    assert!(Grimwire.sheet_from_toml(&good).is_ok());
+    let cases = [
+        (
+            good.replace("COR = 0", "COR = 11"),
+            "`attributes.COR`: is 11, but 10 is the maximum for any attribute",
+        ),
+        (
+            good.replace(", RSN = 0", ""),
+            "`attributes.RSN`: is missing; every sheet gives all six attributes",
+        ),
+        (
+            good.replace("level = 1", "level = 2"),
+            "`level`: is 2, but 0 XP makes level 1",
+        ),
+        (
+            good.replace("AGL = 0", "LCK = 0"),
+            "`attributes.LCK`: is not a GRIMWIRE attribute",
+        ),
+    ];
+    for (sheet, want) in cases {
+        let err = Grimwire.sheet_from_toml(&sheet).unwrap_err().to_string();
+        assert!(err.starts_with(want), "{err}\nwanted {want}");
+    }
+    let err = Grimwire
+        .sheet_from_toml(&good.replace("condition_max = 20\n", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("condition_max"), "{err}");
+    let npc_without = good.replace("kind = \"pc\"", "kind = \"npc\"");
+    let err = Grimwire
+        .sheet_from_toml(&npc_without)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("`npc`"), "{err}");
+}

@@ -1,0 +1,32 @@
+//! Pure rule logic for Tablehold: dice, sheets, checks, attacks, damage, conditions, initiative,
+//! for every shipped rule system behind one interface.
+//!
+//! This crate does no I/O, reads no clock, owns no random generator and knows nothing of
+//! tokio, bevy, SQLite or MessagePack. Dice come in through [`dice::DiceSource`]; state comes in
+//! through [`state::StateView`] and changes only through [`apply::apply`].
+
+pub mod action;
+pub mod apply;
+pub mod decision;
+pub mod dice;
+pub mod engine;
+pub mod event;
+pub mod grid;
+pub mod grimwire;
+pub mod ids;
+pub mod options;
+pub mod refusal;
+pub mod sheet;
+pub mod state;
+pub mod system;
+
+pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
+pub use apply::{ApplyError, apply};
+pub use decision::{PendingStep, Resolver, StepValue};
+pub use engine::{Ctx, DecideError, actions, decide};
+pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part};
+pub use ids::{EntityId, Seat, SeatId};
+pub use refusal::Refusal;
+pub use sheet::{SheetError, SystemSheet};
+pub use state::{Combatant, Encounter, Kind, MemoryState, Scratch, StateMut, StateView, Status};
+pub use system::{RuleSystem, SystemId, UnknownSystem};

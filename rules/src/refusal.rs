@@ -1,0 +1,107 @@
+//! Refusals: a rule said no. Sent to the seat that asked, with a stable code for programs and
+//! a sentence for people; nothing is applied. (Failures of storage or corruption are not
+//! refusals and never reach this type.)
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::EntityId;
+
+/// Why `decide` refused a command. Each variant maps to a stable wire code via [`Refusal::code`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Refusal {
+    /// Someone else is acting. Wait for your turn.
+    #[error("it is not {actor}'s turn{}", current.as_ref().map(|c| format!(" (it is {c}'s)")).unwrap_or_default())]
+    NotYourTurn {
+        actor: EntityId,
+        current: Option<EntityId>,
+    },
+    /// The seat may not do this: another seat's character, or a GM-only action.
+    #[error("forbidden: {reason}")]
+    Forbidden { reason: String },
+    #[error("out of range: {what} is {distance} m away and the limit is {limit} m")]
+    OutOfRange {
+        what: String,
+        distance: i64,
+        limit: i64,
+    },
+    #[error("not enough {resource}: needs {needed}, has {available}")]
+    InsufficientResource {
+        resource: String,
+        needed: i64,
+        available: i64,
+    },
+    /// A prompt is open; only its answer (or a GM ruling) may go ahead.
+    #[error("waiting for an answer to prompt {prompt_id}: {question}")]
+    AwaitingDecision { prompt_id: u64, question: String },
+    #[error("no prompt {prompt_id} is open")]
+    NoSuchPrompt { prompt_id: u64 },
+    #[error("`{choice}` is not an option here; choose one of: {}", options.join(", "))]
+    NotAnOption {
+        choice: String,
+        options: Vec<String>,
+    },
+    #[error("{system} has no action `{action}`")]
+    UnknownAction { system: String, action: String },
+    #[error("no one called `{0}` is at the table")]
+    UnknownEntity(EntityId),
+    #[error("`{name}` is not {what} of {system}")]
+    UnknownName {
+        system: String,
+        what: String,
+        name: String,
+    },
+    #[error("argument `{arg}` {reason}")]
+    BadArgument { arg: String, reason: String },
+    /// The turn's economy is spent: no action, movement or auxiliary action left for this.
+    #[error("{actor} has no {slot} left this turn")]
+    NoneLeft { actor: EntityId, slot: String },
+    /// The character cannot act at all (dying, out cold, dead...).
+    #[error("{actor} cannot act: {reason}")]
+    CannotAct { actor: EntityId, reason: String },
+    #[error("this needs an active encounter")]
+    NoEncounter,
+    #[error("an encounter is already running")]
+    EncounterRunning,
+    /// A rule of the system forbids it; the sentence says which.
+    #[error("{0}")]
+    Rule(String),
+}
+
+impl Refusal {
+    /// The stable, machine-readable code sent on the wire.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::NotYourTurn { .. } => "not_your_turn",
+            Refusal::Forbidden { .. } => "forbidden",
+            Refusal::OutOfRange { .. } => "out_of_range",
+            Refusal::InsufficientResource { .. } => "insufficient_resource",
+            Refusal::AwaitingDecision { .. } => "awaiting_decision",
+            Refusal::NoSuchPrompt { .. } => "no_such_prompt",
+            Refusal::NotAnOption { .. } => "not_an_option",
+            Refusal::UnknownAction { .. } => "unknown_action",
+            Refusal::UnknownEntity(_) => "unknown_entity",
+            Refusal::UnknownName { .. } => "unknown_name",
+            Refusal::BadArgument { .. } => "bad_request",
+            Refusal::NoneLeft { .. } => "none_left",
+            Refusal::CannotAct { .. } => "cannot_act",
+            Refusal::NoEncounter => "no_encounter",
+            Refusal::EncounterRunning => "encounter_running",
+            Refusal::Rule(_) => "rule",
+        }
+    }
+
+    pub fn bad_argument(arg: &str, reason: &str) -> Self {
+        Refusal::BadArgument {
+            arg: arg.to_owned(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    pub fn forbidden(reason: impl Into<String>) -> Self {
+        Refusal::Forbidden {
+            reason: reason.into(),
+        }
+    }
+}
