@@ -166,6 +166,16 @@ impl Command {
         }
     }
 
+    /// The timeout the table task builds when a prompt's time is up. Clients never send it:
+    /// the server must not accept it from a connection, or a GM could pass an answer off as
+    /// a timeout in the log.
+    pub fn time_out(prompt_id: u64) -> Self {
+        Command {
+            seat: Seat::Gm,
+            body: CommandBody::TimeOut { prompt_id },
+        }
+    }
+
     pub fn answer(seat: Seat, prompt_id: u64, choice: &str) -> Self {
         Command {
             seat,

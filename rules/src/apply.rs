@@ -89,8 +89,12 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
             e.order.clear();
             e.pending.clear();
             e.deferred.clear();
+            e.values.clear();
         }
         Fact::OrderSet { order } => state.encounter_mut().order = order.clone(),
+        Fact::EncounterValueSet { key, to, .. } => {
+            state.encounter_mut().values.insert(key.clone(), *to);
+        }
         Fact::RoundStarted { round } => state.encounter_mut().round = *round,
         Fact::TurnStarted { entity } => state.encounter_mut().current = entity.clone(),
         Fact::DecisionRequested { step } => {

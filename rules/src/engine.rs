@@ -24,6 +24,14 @@ pub enum DecideError {
     /// An event built by `decide` did not apply to its own scratch state: a bug.
     #[error("internal: an event built by decide does not apply: {0}")]
     Inconsistent(#[from] ApplyError),
+    /// A pending step lacks data its rule step needs: a bug in the system that built it (or a
+    /// corrupt log), never the seat's fault. Log it; the prompt stays open.
+    #[error("internal: prompt {prompt_id} ({rule}) is malformed: {problem}")]
+    BadStep {
+        prompt_id: u64,
+        rule: String,
+        problem: String,
+    },
 }
 
 /// What a system's step functions work with: the state as changed by the events built so far,
@@ -60,6 +68,31 @@ impl<'a> Ctx<'a> {
             .map(|s| s.prompt_id + 1)
             .max();
         enc.next_prompt.max(in_use.unwrap_or(0))
+    }
+
+    /// Sets a step aside until its trigger (its `prompt_id` is assigned here). The system
+    /// resumes it later by emitting [`Fact::DeferredResumed`] and resolving it itself.
+    pub fn defer(&mut self, mut step: PendingStep) -> Result<u64, DecideError> {
+        step.prompt_id = self.next_prompt_id();
+        let id = step.prompt_id;
+        self.emit(Event::public(Fact::StepDeferred {
+            step: Box::new(step),
+        }))?;
+        Ok(id)
+    }
+
+    /// Sets an encounter-wide value (whose side acts, a shared pool), emitting nothing when it
+    /// already has that value.
+    pub fn set_encounter_value(&mut self, key: &str, to: i64) -> Result<(), DecideError> {
+        let from = self.state.encounter().values.get(key).copied().unwrap_or(0);
+        if from != to {
+            self.emit(Event::public(Fact::EncounterValueSet {
+                key: key.to_owned(),
+                from,
+                to,
+            }))?;
+        }
+        Ok(())
     }
 
     /// Opens a prompt for `step` (its `prompt_id` is assigned here).

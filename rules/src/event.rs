@@ -153,6 +153,11 @@ pub enum Fact {
     OrderSet {
         order: Vec<EntityId>,
     },
+    EncounterValueSet {
+        key: String,
+        from: i64,
+        to: i64,
+    },
     RoundStarted {
         round: u32,
     },

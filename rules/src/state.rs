@@ -81,6 +81,9 @@ pub struct Encounter {
     pub deferred: Vec<PendingStep>,
     /// Next prompt id to hand out; ids are never reused within a table.
     pub next_prompt: u64,
+    /// Encounter-wide numbers a system keeps (the side whose turn it is, a shared pool).
+    #[serde(default)]
+    pub values: BTreeMap<String, i64>,
 }
 
 /// Read access to a table's state, as `decide` and `actions` see it.

@@ -506,7 +506,11 @@ fn step_weapon(
     ctx: &Ctx<'_>,
     step: &PendingStep,
 ) -> Result<(EntityId, EntityId, Weapon), DecideError> {
-    let bad = || Refusal::Rule(format!("prompt {} is missing its attack", step.prompt_id));
+    let bad = || DecideError::BadStep {
+        prompt_id: step.prompt_id,
+        rule: step.rule.clone(),
+        problem: "attacker, target or weapon missing".into(),
+    };
     let who = step.entity("attacker").ok_or_else(bad)?.clone();
     let target = step.entity("target").ok_or_else(bad)?.clone();
     let weapon = weapon_of(&ctx.combatant(&who)?, step.text("weapon"))?;

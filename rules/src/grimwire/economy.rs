@@ -72,7 +72,13 @@ const ATTRS: [&str; 9] = [
     "TOG", "AGL", "COR", "MND", "PER", "RSN", "INT", "STR", "SOC",
 ];
 
-pub fn definitions() -> Vec<ActionDef> {
+/// Every GRIMWIRE action, built once: `decide` looks an action up on every command.
+pub fn definitions() -> &'static [ActionDef] {
+    static DEFS: std::sync::OnceLock<Vec<ActionDef>> = std::sync::OnceLock::new();
+    DEFS.get_or_init(build_definitions)
+}
+
+fn build_definitions() -> Vec<ActionDef> {
     use ArgKind::*;
     vec![
         ActionDef {
@@ -246,8 +252,8 @@ pub fn definitions() -> Vec<ActionDef> {
     ]
 }
 
-pub fn spec(name: &str) -> Option<ActionDef> {
-    definitions().into_iter().find(|d| d.name == name)
+pub fn spec(name: &str) -> Option<&'static ActionDef> {
+    definitions().iter().find(|d| d.name == name)
 }
 
 /// The catalogue: table actions for the GM, and each controllable character's actions (in an

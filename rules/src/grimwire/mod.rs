@@ -133,7 +133,11 @@ impl RuleSystem for Grimwire {
             attack::STEP_COLLATERAL_RULING => attack::resume_collateral_ruling(ctx, step, choice),
             attack::STEP_COLLATERAL_SPARE => attack::resume_collateral_spare(ctx, step, choice),
             encounter::STEP_TIE => encounter::resume_tie(ctx, step, choice),
-            other => Err(Refusal::Rule(format!("unknown pending step `{other}`")).into()),
+            other => Err(DecideError::BadStep {
+                prompt_id: step.prompt_id,
+                rule: other.to_owned(),
+                problem: "GRIMWIRE has no such rule step".into(),
+            }),
         }
     }
 }

@@ -1359,3 +1359,133 @@ fn sheet_errors_name_the_field_and_the_rule() {
         .to_string();
     assert!(err.starts_with("`npc`"), "{err}");
 }
+
+#[test]
+fn supernatural_range_is_18_m_plus_2_per_rsn() {
+    assert_eq!(attack::supernatural_range(3), 24);
+    assert_eq!(attack::supernatural_range(-2), 14);
+    let bolt = "[[weapons]]\nid = \"bolt\"\nname = \"Bolt\"\nclass = \"supernatural\"\ndamage = \"1d8\"\ndamage_type = \"supernatural\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("mage", &attrs(0, 0, 0, 0, 0, 3), bolt)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        5,
+        10,
+        "",
+    ));
+    t.place("mage", 0, 0).place("n", 25, 0);
+    let a = || args(&[("target", text("n")), ("weapon", text("bolt"))]);
+    assert_eq!(
+        refusal(t.act(player("mage"), "mage", "attack", a(), &[])),
+        Refusal::OutOfRange {
+            what: "n".into(),
+            distance: 25,
+            limit: 24
+        }
+    );
+    t.place("n", 24, 0);
+    // RSN rolls the supernatural attack: 5 + 3 = 8 against 5; 1d8 = 4, no TOG.
+    let ev = t
+        .act(player("mage"), "mage", "attack", a(), &[5, 4])
+        .unwrap();
+    assert_eq!(checks(&ev)[0].label, "RSN attack");
+    assert_eq!(damage_of(&ev), vec![4]);
+}
+
+#[test]
+fn the_catalogue_offers_each_seat_only_what_it_may_do_now() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 5, 0), KNIFE))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 10, 10, ""));
+    let names = |t: &Table, seat: &Seat| -> Vec<String> {
+        crate::engine::actions(&Grimwire, &t.state, seat)
+            .into_iter()
+            .map(|s| {
+                format!(
+                    "{}{}",
+                    s.name,
+                    s.actor.map(|a| format!(":{a}")).unwrap_or_default()
+                )
+            })
+            .collect()
+    };
+    let gm = names(&t, &Seat::Gm);
+    assert!(gm.contains(&"start_encounter".to_owned()) && gm.contains(&"attack:n".to_owned()));
+    assert!(!gm.contains(&"end_encounter".to_owned()));
+    assert!(names(&t, &player("a")).iter().all(|n| n.ends_with(":a")));
+    assert!(names(&t, &Seat::Spectator("s".into())).is_empty());
+    // In the encounter, off-turn characters keep only checks and techniques.
+    t.gm("start_encounter", Args::default(), &[10, 2, 1])
+        .unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    let b = names(&t, &player("b"));
+    assert_eq!(b, ["check:b", "technique:b"]);
+    assert!(names(&t, &player("a")).contains(&"attack:a".to_owned()));
+}
+
+/// Applying the events of a whole fight to the in-memory state and to a copy-on-write scratch
+/// over an empty state gives the same result: `apply` depends on nothing but the event and
+/// works the same through every `StateMut`.
+#[test]
+fn apply_gives_the_same_state_through_every_state_store() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(2, 1, 3, 0, 4, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        8,
+        12,
+        KNIFE,
+    ));
+    let mut log: Vec<Event> = Vec::new();
+    let empty = t.state.clone();
+    log.extend(t.gm("start_encounter", Args::default(), &[3, 12]).unwrap());
+    log.extend(
+        t.act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            &[14, 4],
+        )
+        .unwrap(),
+    );
+    log.extend(
+        t.act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            &[20, 3],
+        )
+        .unwrap(),
+    );
+    log.extend(
+        t.act(player("p"), "p", "end_turn", Args::default(), &[])
+            .unwrap(),
+    );
+    // The dying NPC cannot attack; its turn only costs it 1 Condition.
+    assert_eq!(
+        refusal(t.act(Seat::Gm, "n", "attack", args(&[("target", text("p"))]), &[])).code(),
+        "cannot_act"
+    );
+    log.extend(
+        t.act(Seat::Gm, "n", "end_turn", Args::default(), &[])
+            .unwrap(),
+    );
+    let mut replayed = empty.clone();
+    let mut scratch = crate::state::Scratch::new(&empty);
+    for e in &log {
+        crate::apply::apply(&mut replayed, e).unwrap();
+        crate::apply::apply(&mut scratch, e).unwrap();
+    }
+    assert_eq!(replayed, t.state);
+    for id in t.state.combatant_ids() {
+        assert_eq!(scratch.combatant(&id), t.state.combatant(&id));
+    }
+    assert_eq!(scratch.encounter(), t.state.encounter());
+    // The knife hits: 4 + 2 = 6, then a natural 20: (3 + 2) x 2 = 10; 12 - 16 = -4, dying,
+    // and the start of its turn takes it to -5.
+    assert_eq!(t.res("n", CONDITION), -5);
+    assert_eq!(t.state.encounter().round, 2);
+}
