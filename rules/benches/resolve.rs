@@ -7,7 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use tablehold_rules::dice::CounterStream;
 use tablehold_rules::options::TableOptions;
 use tablehold_rules::{
-    ArgValue, Args, Command, MemoryState, RuleSystem as _, Seat, StateMut, SystemId, apply, decide,
+    ArgValue, Args, Command, MemoryState, Seat, StateMut, SystemId, apply, decide,
 };
 
 const FIGHTER: &str = r#"
