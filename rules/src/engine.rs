@@ -12,18 +12,21 @@ use crate::refusal::Refusal;
 use crate::state::{Scratch, StateView, Status};
 use crate::system::RuleSystem;
 
-/// Why `decide` produced no events. `Refused` goes back to the seat; the other two are
+/// Why `decide` produced no events. `Refused` goes back to the seat; the others are
 /// failures of the caller (a dice script too short) or of the program.
+///
+/// The inner errors are part of the message and deliberately not exposed as `source()`, so
+/// a `{:#}` chain prints each reason once.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecideError {
     #[error("refused ({code}): {refusal}", code = .0.code(), refusal = .0)]
-    Refused(#[from] Refusal),
+    Refused(Refusal),
     /// The dice source could not supply a draw; with the fair stream this cannot happen.
     #[error("dice: {0}")]
-    Dice(#[from] DiceError),
+    Dice(DiceError),
     /// An event built by `decide` did not apply to its own scratch state: a bug.
     #[error("internal: an event built by decide does not apply: {0}")]
-    Inconsistent(#[from] ApplyError),
+    Inconsistent(ApplyError),
     /// A pending step lacks data its rule step needs: a bug in the system that built it (or a
     /// corrupt log), never the seat's fault. Log it; the prompt stays open.
     #[error("internal: prompt {prompt_id} ({rule}) is malformed: {problem}")]
@@ -32,6 +35,24 @@ pub enum DecideError {
         rule: String,
         problem: String,
     },
+}
+
+impl From<Refusal> for DecideError {
+    fn from(r: Refusal) -> Self {
+        DecideError::Refused(r)
+    }
+}
+
+impl From<DiceError> for DecideError {
+    fn from(e: DiceError) -> Self {
+        DecideError::Dice(e)
+    }
+}
+
+impl From<ApplyError> for DecideError {
+    fn from(e: ApplyError) -> Self {
+        DecideError::Inconsistent(e)
+    }
 }
 
 /// What a system's step functions work with: the state as changed by the events built so far,

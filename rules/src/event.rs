@@ -53,14 +53,21 @@ impl Modifier {
 pub enum Outcome {
     Success,
     Failure,
+    /// Nothing was compared (initiative, an open roll the GM reads): the total is the result.
+    Unjudged,
 }
 
 /// What a check's total was compared with, as this part's audience may know it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Against {
-    /// An open target number; the total must reach it.
+    /// An open target number; the total must reach it (equal succeeds).
     Target(i64),
+    /// An open number the total must beat (equal fails), as vigor's Guard or 10acity's
+    /// challenge rating.
+    Exceed(i64),
+    /// No comparison: see [`Outcome::Unjudged`].
+    Nothing,
     /// A target number only the GM knows; see the GM-only [`Fact::HiddenTarget`].
     Hidden,
     /// An opposed roll: the other side's total.

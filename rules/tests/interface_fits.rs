@@ -427,7 +427,7 @@ impl RuleSystem for Vigor {
             "attack",
             attack.clone(),
             vec![],
-            Against::Target(guard),
+            Against::Exceed(guard),
         );
         ctx.emit(Event::public(Fact::Checked(CheckRecord {
             outcome: verdict(hits),
@@ -589,7 +589,7 @@ fn open_dodge_prompt(table: &mut Table) -> u64 {
     let attack = checks(&events)[0];
     assert_eq!(
         (attack.total, &attack.against, attack.outcome),
-        (17, &Against::Target(15), Outcome::Success)
+        (17, &Against::Exceed(15), Outcome::Success)
     );
     let prompt = table.prompt();
     assert_eq!(prompt.rule, VIGOR_DODGE);
@@ -1439,7 +1439,7 @@ impl Tenacity {
     ) -> Result<(), DecideError> {
         let mut modifiers = vec![Modifier::new(skill, rank)];
         modifiers.extend(extra_hero.map(|face| Modifier::new("extra hero die", face)));
-        let record = checked(actor, skill, pool, modifiers, Against::Target(cr));
+        let record = checked(actor, skill, pool, modifiers, Against::Exceed(cr));
         // The roll must beat the challenge number; a tie fails.
         let success = record.total > cr;
         ctx.emit(Event::public(Fact::Checked(CheckRecord {
@@ -1678,7 +1678,7 @@ fn tenacity_critical_extra_hero_die_is_drawn_after_the_answer_and_added() {
     );
     assert_eq!(
         (check.total, &check.against, check.outcome),
-        (18, &Against::Target(16), Outcome::Success)
+        (18, &Against::Exceed(16), Outcome::Success)
     );
     let impact: Vec<&Roll> = facts(&events)
         .into_iter()

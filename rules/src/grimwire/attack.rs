@@ -184,6 +184,13 @@ pub fn attack(
     if tn_override.is_some() && !seat.is_gm() {
         return Err(Refusal::forbidden("target numbers are set by the GM").into());
     }
+    if tn_override.is_some() && is_pc(&attacker) && is_pc(&target) {
+        return Err(Refusal::bad_argument(
+            "tn",
+            "does not apply: PC against PC is an opposed roll, with no TN to override",
+        )
+        .into());
+    }
     let situation = args.int("modifier")?.unwrap_or(0);
     let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
     pay_for_attack(ctx, who, &weapon)?;
@@ -274,6 +281,7 @@ pub fn attack(
         let misfire = r.natural <= threshold;
         if is_pc(&target) {
             // PC against PC: opposed; the defender evades; ties halve the damage.
+
             let d = roll_d20(ctx, &target_id, evade_attr, &[])?;
             let verdict = opposed(&r, &d, misfire);
             let (a_out, a_why) = match &verdict {

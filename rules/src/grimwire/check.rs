@@ -125,7 +125,8 @@ pub fn record(
 ) -> Result<(), DecideError> {
     let against = match target {
         Target::Tn { tn, hidden: false } => Against::Target(tn),
-        Target::Tn { hidden: true, .. } | Target::None => Against::Hidden,
+        Target::Tn { hidden: true, .. } => Against::Hidden,
+        Target::None => Against::Nothing,
     };
     let mut event = Event::public(Fact::Checked(CheckRecord {
         actor: Some(who.clone()),
@@ -187,16 +188,7 @@ pub fn called_check(
                 why,
             )
         }
-        None => {
-            ctx.emit(Event::public(Fact::Rolled {
-                by: Some(who.clone()),
-                purpose: format!("{label} (no TN)"),
-                roll: r.roll.clone(),
-            }))?;
-            ctx.emit(Event::public(Fact::Noted {
-                text: format!("{who} rolled {label}: total {}", r.total),
-            }))
-        }
+        None => record(ctx, who, &label, &r, Target::None, Outcome::Unjudged, None),
     }
 }
 

@@ -227,8 +227,9 @@ pub fn ruling(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     if args.flag("ignore_armour")? {
         input.armour = 0;
     }
+    let ty_name = format!("{ty:?}").to_lowercase();
     ctx.emit(Event::public(Fact::Ruled {
-        text: format!("GM deals {amount} {ty:?} damage to {target}").to_lowercase(),
+        text: format!("GM deals {amount} {ty_name} damage to {target}"),
     }))?;
     let (steps, total) = if amount == 0 {
         (vec![], 0)

@@ -51,7 +51,7 @@ pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             "PER initiative",
             &r,
             Target::None,
-            crate::event::Outcome::Success,
+            crate::event::Outcome::Unjudged,
             None,
         )?;
         ctx.set_resource(id, INITIATIVE, r.total)?;

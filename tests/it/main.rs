@@ -1,0 +1,4 @@
+//! The one end-to-end test binary (`e2e`): every test here runs the real, already-built
+//! binaries as processes. Run `cargo build --bins` first.
+
+mod calculator;
