@@ -18,7 +18,7 @@ use crate::refusal::Refusal;
 use crate::state::Combatant;
 use crate::state::StateView;
 
-use super::check::{Rolled, Target, gm_tn_hidden, judge, record, roll_d20};
+use super::check::{Rolled, Target, check_tn, gm_tn_hidden, record, roll_d20};
 use super::content::tables;
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
 use super::economy::{self, ATTACKS, SINGLE_ATTACK};
@@ -202,20 +202,11 @@ pub fn attack(
 
     if weapon.tog_req > 0 && weapon.tog_req > tog {
         let tn = options::int_of(ctx.state.options(), HEAVY_TOG_TN);
-        let r = roll_d20(ctx, who, Attribute::TOG, &[])?;
-        let (outcome, why) = judge(&r, tn);
-        record(
-            ctx,
-            who,
-            &format!(
-                "TOG to wield {} (needs TOG {})",
-                weapon.name, weapon.tog_req
-            ),
-            &r,
-            Target::Tn { tn, hidden: false },
-            outcome,
-            why,
-        )?;
+        let label = format!(
+            "TOG to wield {} (needs TOG {})",
+            weapon.name, weapon.tog_req
+        );
+        let outcome = check_tn(ctx, who, Attribute::TOG, &[], &label, tn, false)?;
         if outcome == Outcome::Failure {
             return ctx.emit(Event::public(Fact::Noted {
                 text: format!("{who} is not strong enough to swing the {}", weapon.name),
@@ -257,16 +248,15 @@ pub fn attack(
             .iter()
             .map(|m| Modifier::new(m.label.clone(), -m.value))
             .collect();
-        let r = roll_d20(ctx, &target_id, evade_attr, &evade_extra)?;
-        let (outcome, why) = judge(&r, tn);
-        record(
+        let label = format!("{evade_attr} evade");
+        let outcome = check_tn(
             ctx,
             &target_id,
-            &format!("{evade_attr} evade"),
-            &r,
-            Target::Tn { tn, hidden },
-            outcome,
-            why,
+            evade_attr,
+            &evade_extra,
+            &label,
+            tn,
+            hidden,
         )?;
         if outcome == Outcome::Success {
             Verdict::Miss { misfire: false }
@@ -656,17 +646,8 @@ pub fn resume_collateral_spare(
     };
     let tn = COLLATERAL_TN - lowered;
     let tog = a_sheet.attribute(Attribute::TOG);
-    let r = roll_d20(ctx, &picked, evade, &[])?;
-    let (outcome, why) = judge(&r, tn);
-    record(
-        ctx,
-        &picked,
-        &format!("{evade} avoid a stray attack"),
-        &r,
-        Target::Tn { tn, hidden: false },
-        outcome,
-        why,
-    )?;
+    let label = format!("{evade} avoid a stray attack");
+    let outcome = check_tn(ctx, &picked, evade, &[], &label, tn, false)?;
     if outcome == Outcome::Failure {
         deal(ctx, &who, &picked, &weapon, tog, false, false)?;
     }

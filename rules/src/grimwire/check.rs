@@ -150,6 +150,24 @@ pub fn record(
     ctx.emit(event)
 }
 
+/// Rolls `who`'s d20 + `attribute` + `extra` against `tn`, writes it as one event, and returns
+/// the outcome: the whole of an ordinary check.
+#[allow(clippy::too_many_arguments)]
+pub fn check_tn(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    attribute: Attribute,
+    extra: &[Modifier],
+    label: &str,
+    tn: i64,
+    hidden: bool,
+) -> Result<Outcome, DecideError> {
+    let r = roll_d20(ctx, who, attribute, extra)?;
+    let (outcome, why) = judge(&r, tn);
+    record(ctx, who, label, &r, Target::Tn { tn, hidden }, outcome, why)?;
+    Ok(outcome)
+}
+
 /// Whether a TN given by the GM is hidden from players under the table's options.
 pub fn gm_tn_hidden(state: &dyn StateView, args: &Args) -> Result<bool, Refusal> {
     Ok(match args.0.get("hidden") {
@@ -172,23 +190,17 @@ pub fn called_check(
         return Err(Refusal::forbidden("target numbers are set by the GM").into());
     }
     let modifier = args.int("modifier")?.unwrap_or(0);
-    let r = roll_d20(ctx, who, attribute, &[Modifier::new("situation", modifier)])?;
+    let extra = [Modifier::new("situation", modifier)];
     let label = format!("{attribute_name} check");
     match tn {
         Some(tn) => {
             let hidden = gm_tn_hidden(&ctx.state, args)?;
-            let (outcome, why) = judge(&r, tn);
-            record(
-                ctx,
-                who,
-                &label,
-                &r,
-                Target::Tn { tn, hidden },
-                outcome,
-                why,
-            )
+            check_tn(ctx, who, attribute, &extra, &label, tn, hidden).map(|_| ())
         }
-        None => record(ctx, who, &label, &r, Target::None, Outcome::Unjudged, None),
+        None => {
+            let r = roll_d20(ctx, who, attribute, &extra)?;
+            record(ctx, who, &label, &r, Target::None, Outcome::Unjudged, None)
+        }
     }
 }
 
@@ -223,16 +235,14 @@ pub fn stabilise(
         "medkit" | "knowledge" => {}
         "int" => {
             let int = resolve_attribute(ctx.state.options(), "INT")?;
-            let r = roll_d20(ctx, who, int, std::slice::from_ref(&modifier))?;
-            let (outcome, why) = judge(&r, tn);
-            record(
+            let outcome = check_tn(
                 ctx,
                 who,
+                int,
+                std::slice::from_ref(&modifier),
                 "INT stabilise",
-                &r,
-                Target::Tn { tn, hidden },
-                outcome,
-                why,
+                tn,
+                hidden,
             )?;
             if outcome == Outcome::Failure {
                 return Ok(());
@@ -246,16 +256,14 @@ pub fn stabilise(
             .into());
         }
     }
-    let r = roll_d20(ctx, who, Attribute::COR, &[modifier])?;
-    let (outcome, why) = judge(&r, tn);
-    record(
+    let outcome = check_tn(
         ctx,
         who,
+        Attribute::COR,
+        &[modifier],
         "COR stabilise",
-        &r,
-        Target::Tn { tn, hidden },
-        outcome,
-        why,
+        tn,
+        hidden,
     )?;
     if outcome == Outcome::Success {
         let max = sheet_of(&patient)?.condition_max;
