@@ -4,6 +4,7 @@
 //! through the system's validation, so an error always names the field and the rule.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -13,11 +14,10 @@ use crate::grimwire;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "system", rename_all = "snake_case")]
 pub enum SystemSheet {
-    Grimwire(Box<grimwire::Sheet>),
+    /// Shared, because `decide` copies combatants often and the sheet never changes in play.
+    Grimwire(Arc<grimwire::Sheet>),
     /// Named numbers only, for systems defined outside this crate (the interface tests).
-    Generic {
-        stats: BTreeMap<String, i64>,
-    },
+    Generic { stats: BTreeMap<String, i64> },
 }
 
 impl SystemSheet {

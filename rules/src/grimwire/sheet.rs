@@ -512,7 +512,7 @@ impl Sheet {
             resources,
             statuses: BTreeMap::new(),
             turn: BTreeMap::new(),
-            sheet: SystemSheet::Grimwire(Box::new(self)),
+            sheet: SystemSheet::Grimwire(std::sync::Arc::new(self)),
         }
     }
 }
