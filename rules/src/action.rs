@@ -21,6 +21,14 @@ pub enum ArgKind {
     Cell,
 }
 
+/// The largest magnitude of any integer argument or cell coordinate, unless the argument's
+/// spec narrows it. Every sum the rules build from arguments stays far inside `i64`, so no
+/// client value can overflow the arithmetic.
+pub const ARG_INT_LIMIT: i64 = 1_000_000;
+
+/// The longest text argument, in characters: ids, names and log lines, never documents.
+pub const ARG_TEXT_LIMIT: usize = 1_000;
+
 /// One argument of an action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArgSpec {
@@ -28,8 +36,80 @@ pub struct ArgSpec {
     pub kind: ArgKind,
     pub required: bool,
     pub help: String,
-    /// Allowed values for text arguments (weapon ids, attributes), empty when free.
+    /// Allowed values for text arguments (weapon ids, attributes), empty when free. Matched
+    /// without regard to ASCII case.
     pub choices: Vec<String>,
+    /// Bounds of an integer argument; `±ARG_INT_LIMIT` when absent.
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+}
+
+impl ArgSpec {
+    pub fn new(name: &str, kind: ArgKind, required: bool, help: &str) -> Self {
+        ArgSpec {
+            name: name.to_owned(),
+            kind,
+            required,
+            help: help.to_owned(),
+            choices: Vec::new(),
+            min: None,
+            max: None,
+        }
+    }
+
+    pub fn choices(mut self, choices: &[&str]) -> Self {
+        self.choices = choices.iter().map(|c| (*c).to_owned()).collect();
+        self
+    }
+
+    pub fn range(mut self, min: i64, max: i64) -> Self {
+        self.min = Some(min);
+        self.max = Some(max);
+        self
+    }
+
+    /// Checks one given value against this spec.
+    fn check(&self, value: &ArgValue) -> Result<(), Refusal> {
+        let bad = |reason: String| Refusal::bad_argument(&self.name, &reason);
+        match (self.kind, value) {
+            (ArgKind::Int, ArgValue::Int(i)) => {
+                let (min, max) = (
+                    self.min.unwrap_or(-ARG_INT_LIMIT),
+                    self.max.unwrap_or(ARG_INT_LIMIT),
+                );
+                if !(min..=max).contains(i) {
+                    return Err(bad(format!("must be in {min}..={max}, got {i}")));
+                }
+            }
+            (ArgKind::Flag, ArgValue::Flag(_)) => {}
+            (ArgKind::Cell, ArgValue::Cell(c)) => {
+                let limit = ARG_INT_LIMIT;
+                if i64::from(c.x).abs() > limit || i64::from(c.y).abs() > limit {
+                    return Err(bad(format!("coordinates must be within ±{limit}")));
+                }
+            }
+            (ArgKind::Text | ArgKind::Entity, ArgValue::Text(t)) => {
+                if t.chars().count() > ARG_TEXT_LIMIT {
+                    return Err(bad(format!("is longer than {ARG_TEXT_LIMIT} characters")));
+                }
+                if !self.choices.is_empty()
+                    && !self.choices.iter().any(|c| c.eq_ignore_ascii_case(t))
+                {
+                    return Err(bad(format!(
+                        "`{t}` must be one of {}",
+                        self.choices.join(", ")
+                    )));
+                }
+            }
+            (ArgKind::Int, _) => return Err(bad("must be an integer".into())),
+            (ArgKind::Flag, _) => return Err(bad("must be true or false".into())),
+            (ArgKind::Cell, _) => return Err(bad("must be a cell {x, y}".into())),
+            (ArgKind::Text | ArgKind::Entity, _) => return Err(bad("must be text".into())),
+        }
+        Ok(())
+    }
 }
 
 /// One action a seat may take now.
@@ -116,17 +196,22 @@ impl Args {
             .ok_or_else(|| Refusal::bad_argument(name, "is required"))
     }
 
-    /// Refuses any argument the action does not declare, so a typo is not silently ignored.
-    pub fn only(&self, declared: &[ArgSpec]) -> Result<(), Refusal> {
-        match self
-            .0
-            .keys()
-            .find(|k| !declared.iter().any(|a| &a.name == *k))
+    /// Checks every given argument against the action's specs: no unknown names (a typo is not
+    /// silently ignored), every required one present, each of the declared kind, within its
+    /// bounds and among its choices. Run before any rule reads the arguments.
+    pub fn validate(&self, declared: &[ArgSpec]) -> Result<(), Refusal> {
+        for (name, value) in &self.0 {
+            let spec = declared
+                .iter()
+                .find(|a| &a.name == name)
+                .ok_or_else(|| Refusal::bad_argument(name, "is not an argument of this action"))?;
+            spec.check(value)?;
+        }
+        match declared
+            .iter()
+            .find(|a| a.required && !self.0.contains_key(&a.name))
         {
-            Some(k) => Err(Refusal::bad_argument(
-                k,
-                "is not an argument of this action",
-            )),
+            Some(a) => Err(Refusal::bad_argument(&a.name, "is required")),
             None => Ok(()),
         }
     }

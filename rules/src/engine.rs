@@ -267,11 +267,13 @@ pub fn actions(system: &dyn RuleSystem, state: &dyn StateView, seat: &Seat) -> V
                 help: top.question.clone(),
                 actor: top.actor.clone(),
                 args: vec![ArgSpec {
-                    name: "choice".into(),
-                    kind: ArgKind::Text,
-                    required: true,
-                    help: format!("default if unanswered: {}", top.default),
                     choices: top.options.clone(),
+                    ..ArgSpec::new(
+                        "choice",
+                        ArgKind::Text,
+                        true,
+                        &format!("default if unanswered: {}", top.default),
+                    )
                 }],
                 costs: vec![],
             });
@@ -311,13 +313,7 @@ fn resolve(
 pub const RULING_PREFIX: &str = "rule.";
 
 fn ruling_specs() -> Vec<ActionSpec> {
-    let arg = |name: &str, kind, required, help: &str| ArgSpec {
-        name: name.into(),
-        kind,
-        required,
-        help: help.into(),
-        choices: vec![],
-    };
+    let arg = ArgSpec::new;
     let spec = |name: &str, help: &str, args| ActionSpec {
         name: format!("{RULING_PREFIX}{name}"),
         help: help.into(),
@@ -358,7 +354,8 @@ fn ruling_specs() -> Vec<ActionSpec> {
                     ArgKind::Int,
                     false,
                     "rounds until it ends by itself",
-                ),
+                )
+                .range(0, 10_000),
                 arg("reason", ArgKind::Text, false, "shown in the log"),
             ],
         ),
@@ -405,7 +402,7 @@ fn generic_ruling(
         }
         .into());
     };
-    args.only(&spec.args)?;
+    args.validate(&spec.args)?;
     let reason = args.text("reason")?.unwrap_or("GM ruling").to_owned();
     let ruled = |text: String| Event::public(Fact::Ruled { text });
     match name {

@@ -244,11 +244,8 @@ fn controlled(state: &dyn StateView, seat: &Seat) -> Vec<Combatant> {
 
 fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
     ArgSpec {
-        name: name.into(),
-        kind,
-        required: true,
-        help: help.into(),
         choices,
+        ..ArgSpec::new(name, kind, true, help)
     }
 }
 

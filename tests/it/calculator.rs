@@ -715,7 +715,10 @@ fn an_unknown_attribute_is_refused() {
     req["action"]["args"]["attribute"] = json!("LUCK");
     assert_fails(
         &resolve_stdin(&req, "15", &[]),
-        &["refused (unknown_name)", "`LUCK` is not an attribute"],
+        &[
+            "refused (bad_request)",
+            "`LUCK` must be one of TOG, AGL, COR",
+        ],
     );
 
     let mut req = request("check-hidden-tn");

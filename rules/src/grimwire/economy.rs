@@ -49,23 +49,24 @@ pub struct ActionDef {
 }
 
 fn arg(name: &str, kind: ArgKind, required: bool, help: &str) -> ArgSpec {
-    ArgSpec {
-        name: name.into(),
-        kind,
-        required,
-        help: help.into(),
-        choices: vec![],
-    }
+    ArgSpec::new(name, kind, required, help)
 }
 
 fn arg_choices(name: &str, required: bool, help: &str, choices: &[&str]) -> ArgSpec {
-    ArgSpec {
-        name: name.into(),
-        kind: ArgKind::Text,
-        required,
-        help: help.into(),
-        choices: choices.iter().map(|c| (*c).to_owned()).collect(),
-    }
+    ArgSpec::new(name, ArgKind::Text, required, help).choices(choices)
+}
+
+/// Bounds of the integer arguments. Generous (a knowledge penalty may put a task out of reach
+/// of a natural 20) but finite, so no argument can push a total out of its meaning.
+const MODIFIER: (i64, i64) = (-1_000, 1_000);
+const TN: (i64, i64) = (-10_000, 10_000);
+
+fn modifier_arg(help: &str) -> ArgSpec {
+    arg("modifier", ArgKind::Int, false, help).range(MODIFIER.0, MODIFIER.1)
+}
+
+fn tn_arg(help: &str) -> ArgSpec {
+    arg("tn", ArgKind::Int, false, help).range(TN.0, TN.1)
 }
 
 const ATTRS: [&str; 9] = [
@@ -105,14 +106,14 @@ fn build_definitions() -> Vec<ActionDef> {
             costs: &[],
             args: vec![
                 arg_choices("attribute", true, "the attribute rolled", &ATTRS),
-                arg("tn", Int, false, "target number (GM only)"),
+                tn_arg("target number (GM only)"),
                 arg(
                     "hidden",
                     Flag,
                     false,
                     "hide the TN from players (GM only; default from the table)",
                 ),
-                arg("modifier", Int, false, "situational modifier"),
+                modifier_arg("situational modifier"),
             ],
         },
         ActionDef {
@@ -135,18 +136,14 @@ fn build_definitions() -> Vec<ActionDef> {
                     false,
                     "situational modifier to the roll being made",
                 ),
-                arg(
-                    "tn",
-                    Int,
-                    false,
-                    "GM override of the target number for this roll",
-                ),
+                tn_arg("GM override of the target number for this roll"),
                 arg(
                     "distance_m",
                     Int,
                     false,
                     "distance in metres when the tokens have no positions",
-                ),
+                )
+                .range(0, 100_000),
             ],
         },
         ActionDef {
@@ -207,14 +204,9 @@ fn build_definitions() -> Vec<ActionDef> {
                     "medkit (default), knowledge, or int",
                     &["medkit", "knowledge", "int"],
                 ),
-                arg(
-                    "tn",
-                    Int,
-                    false,
-                    "target number (GM only; default from the table's base and the wound)",
-                ),
+                tn_arg("target number (GM only; default from the table's base and the wound)"),
                 arg("hidden", Flag, false, "hide the TN from players (GM only)"),
-                arg("modifier", Int, false, "situational modifier"),
+                modifier_arg("situational modifier"),
             ],
         },
         ActionDef {
@@ -225,7 +217,7 @@ fn build_definitions() -> Vec<ActionDef> {
             costs: &[],
             args: vec![
                 arg("target", Entity, true, "who takes it"),
-                arg("amount", Int, true, "damage before armour"),
+                arg("amount", Int, true, "damage before armour").range(0, 100_000),
                 arg("type", Text, false, "damage type (default blunt)"),
                 arg("ignore_armour", Flag, false, "skip armour"),
             ],

@@ -88,7 +88,7 @@ impl RuleSystem for Grimwire {
             system: ID.into(),
             action: action.to_owned(),
         })?;
-        args.only(&spec.args)?;
+        args.validate(&spec.args)?;
         if spec.gm_only && !seat.is_gm() {
             return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
         }

@@ -597,7 +597,35 @@ fn players_cannot_set_target_numbers_or_act_for_others() {
         args(&[("attribute", text("LUCK"))]),
         &[],
     ));
-    assert_eq!(r.code(), "unknown_name");
+    assert_eq!(r.code(), "bad_request");
+    assert!(
+        r.to_string()
+            .starts_with("argument `attribute` `LUCK` must be one of TOG"),
+        "{r}"
+    );
+    // Bounds keep every total far from overflow, and a typo is never silently ignored.
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[
+            ("attribute", text("agl")),
+            ("modifier", ArgValue::Int(i64::MIN)),
+        ]),
+        &[],
+    ));
+    assert_eq!(r.code(), "bad_request");
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[("attribute", text("AGL")), ("modifer", ArgValue::Int(1))]),
+        &[],
+    ));
+    assert_eq!(
+        r.to_string(),
+        "argument `modifer` is not an argument of this action"
+    );
     let r = refusal(t.act(player("p"), "p", "fireball", Args::default(), &[]));
     assert_eq!(r.code(), "unknown_action");
 }
