@@ -240,7 +240,7 @@ pub fn decide(
                 if !command.seat.is_gm() {
                     return Err(Refusal::forbidden("rulings are the GM's").into());
                 }
-                generic_ruling(&mut ctx, rest, actor.as_ref(), args)?;
+                generic_ruling(system, &mut ctx, rest, args)?;
             } else {
                 if let Some(top) = state.encounter().pending.last() {
                     return Err(Refusal::AwaitingDecision {
@@ -312,7 +312,7 @@ fn resolve(
 /// Actions whose name starts with this are the GM's system-independent rulings.
 pub const RULING_PREFIX: &str = "rule.";
 
-fn ruling_specs() -> Vec<ActionSpec> {
+pub(crate) fn ruling_specs() -> Vec<ActionSpec> {
     let arg = ArgSpec::new;
     let spec = |name: &str, help: &str, args| ActionSpec {
         name: format!("{RULING_PREFIX}{name}"),
@@ -386,9 +386,9 @@ fn ruling_specs() -> Vec<ActionSpec> {
 }
 
 fn generic_ruling(
+    system: &dyn RuleSystem,
     ctx: &mut Ctx<'_>,
     name: &str,
-    _actor: Option<&EntityId>,
     args: &Args,
 ) -> Result<(), DecideError> {
     let specs = ruling_specs();
@@ -412,6 +412,23 @@ fn generic_ruling(
             let resource = args.require_text("resource")?.to_owned();
             let value = args.require_int("value")?;
             ctx.combatant(&target)?;
+            let known = system.resources();
+            if !known.is_empty() {
+                let spec = known.iter().find(|r| r.key == resource).ok_or_else(|| {
+                    Refusal::UnknownName {
+                        system: system.id().into(),
+                        what: "a resource".into(),
+                        name: resource.clone(),
+                    }
+                })?;
+                if !(spec.min..=spec.max).contains(&value) {
+                    return Err(Refusal::bad_argument(
+                        "value",
+                        &format!("{resource} must be in {}..={}", spec.min, spec.max),
+                    )
+                    .into());
+                }
+            }
             ctx.emit(ruled(format!(
                 "{target}: {resource} set to {value} ({reason})"
             )))?;

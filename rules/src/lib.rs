@@ -29,4 +29,4 @@ pub use ids::{EntityId, Seat, SeatId};
 pub use refusal::Refusal;
 pub use sheet::{SheetError, SystemSheet};
 pub use state::{Combatant, Encounter, Kind, MemoryState, Scratch, StateMut, StateView, Status};
-pub use system::{RuleSystem, SystemId, UnknownSystem};
+pub use system::{ResourceSpec, RuleSystem, SystemId, UnknownSystem};

@@ -20,6 +20,12 @@ pub trait RuleSystem: Sync {
     /// Every table option, shared ones included, with its default.
     fn options(&self) -> Vec<OptionSpec>;
 
+    /// The resources a GM ruling may set, with their bounds. Empty (the default) means any
+    /// name and any value within the argument limits.
+    fn resources(&self) -> Vec<ResourceSpec> {
+        Vec::new()
+    }
+
     /// Loads and validates a sheet written in TOML.
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError>;
 
@@ -47,6 +53,14 @@ pub trait RuleSystem: Sync {
         step: &PendingStep,
         choice: &str,
     ) -> Result<(), DecideError>;
+}
+
+/// A resource a system keeps on combatants, and the values it can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceSpec {
+    pub key: &'static str,
+    pub min: i64,
+    pub max: i64,
 }
 
 /// The shipped systems.

@@ -138,6 +138,12 @@ fn build_definitions() -> Vec<ActionDef> {
                 ),
                 tn_arg("GM override of the target number for this roll"),
                 arg(
+                    "hidden",
+                    Flag,
+                    false,
+                    "hide the TN from players (GM only; default from the table)",
+                ),
+                arg(
                     "distance_m",
                     Int,
                     false,

@@ -31,7 +31,7 @@ use crate::options::OptionSpec;
 use crate::refusal::Refusal;
 use crate::sheet::{SheetError, SystemSheet};
 use crate::state::{Combatant, Kind, StateView};
-use crate::system::RuleSystem;
+use crate::system::{ResourceSpec, RuleSystem};
 
 pub const ID: &str = "grimwire";
 
@@ -62,6 +62,17 @@ impl RuleSystem for Grimwire {
 
     fn options(&self) -> Vec<OptionSpec> {
         options::specs()
+    }
+
+    fn resources(&self) -> Vec<ResourceSpec> {
+        let spec = |key, min, max| ResourceSpec { key, min, max };
+        vec![
+            spec(CONDITION, DEAD_BELOW - 1, 10_000),
+            spec(FOCUS, -10_000, 10_000),
+            spec(BURNOUT, 0, 4),
+            spec(ACTION_SPENT, 0, 1),
+            spec(ACTION_OWED, 0, 1),
+        ]
     }
 
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::action::{ArgValue, Args, Command};
+use crate::action::{ArgSpec, ArgValue, Args, Command};
 use crate::dice::ScriptedDice;
 use crate::engine::{DecideError, decide};
 use crate::event::{Against, Event, Fact, Outcome};
@@ -1516,4 +1516,289 @@ fn apply_gives_the_same_state_through_every_state_store() {
     // and the start of its turn takes it to -5.
     assert_eq!(t.res("n", CONDITION), -5);
     assert_eq!(t.state.encounter().round, 2);
+}
+
+// ---- Nothing a client sends may panic or corrupt the table ---------------------------------
+
+mod random_commands {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::dice::CounterStream;
+
+    fn seat() -> impl Strategy<Value = Seat> {
+        prop_oneof![
+            Just(Seat::Gm),
+            Just(player("a")),
+            Just(player("b")),
+            Just(Seat::Spectator("s".into())),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = ArgValue> {
+        prop_oneof![
+            any::<i64>().prop_map(ArgValue::Int),
+            (-30i64..30).prop_map(ArgValue::Int),
+            any::<bool>().prop_map(ArgValue::Flag),
+            (any::<i32>(), any::<i32>()).prop_map(|(x, y)| ArgValue::Cell(Cell::new(x, y))),
+            (-8i32..8, -8i32..8).prop_map(|(x, y)| ArgValue::Cell(Cell::new(x, y))),
+            prop::sample::select(vec![
+                "a",
+                "b",
+                "n",
+                "ghost",
+                "knife",
+                "hammer",
+                "pistol",
+                "surge",
+                "AGL",
+                "int",
+                "COR",
+                "short",
+                "long",
+                "heat",
+                "dying",
+                "condition",
+                "",
+                "é",
+            ])
+            .prop_map(|s| ArgValue::Text(s.to_owned())),
+        ]
+    }
+
+    /// A value that fits an argument of this name most of the time, and any value otherwise.
+    fn value_for(name: &'static str) -> BoxedStrategy<ArgValue> {
+        let text = |choices: Vec<&'static str>| {
+            prop::sample::select(choices)
+                .prop_map(|s| ArgValue::Text(s.to_owned()))
+                .boxed()
+        };
+        let fitting = match name {
+            "target" => text(vec!["a", "b", "n", "ghost"]),
+            "weapon" => text(vec!["knife", "hammer", "pistol", "unarmed", "spoon"]),
+            "attribute" => text(vec!["AGL", "cor", "INT", "PER", "LUCK"]),
+            "technique" => text(vec!["surge", "nap"]),
+            "method" => text(vec!["medkit", "int", "prayer"]),
+            "type" => text(vec!["heat", "edged", "fire"]),
+            "kind" => text(vec!["short", "long"]),
+            "resource" => text(vec!["condition", "focus", "burnout", "luck"]),
+            "status" => text(vec!["dying", "out_cold", "dead", "stun"]),
+            "text" | "what" | "reason" => text(vec!["hm", ""]),
+            "push" | "hidden" | "ignore_armour" => any::<bool>().prop_map(ArgValue::Flag).boxed(),
+            "to" => (-12i32..12, -12i32..12)
+                .prop_map(|(x, y)| ArgValue::Cell(Cell::new(x, y)))
+                .boxed(),
+            "distance_m" | "amount" | "rounds" => (0i64..40).prop_map(ArgValue::Int).boxed(),
+            _ => (-25i64..40).prop_map(ArgValue::Int).boxed(),
+        };
+        prop_oneof![19 => fitting, 1 => value()].boxed()
+    }
+
+    const ARG_NAMES: [&str; 20] = [
+        "target",
+        "weapon",
+        "attribute",
+        "tn",
+        "modifier",
+        "to",
+        "push",
+        "technique",
+        "method",
+        "amount",
+        "type",
+        "kind",
+        "hidden",
+        "distance_m",
+        "resource",
+        "value",
+        "status",
+        "rounds",
+        "text",
+        "what",
+    ];
+
+    fn command() -> impl Strategy<Value = (Seat, Option<&'static str>, &'static str, Args)> {
+        let action = prop::sample::select(vec![
+            "start_encounter",
+            "end_encounter",
+            "check",
+            "attack",
+            "attack",
+            "attack",
+            "move",
+            "dash",
+            "auxiliary",
+            "free_action",
+            "technique",
+            "stabilise",
+            "damage",
+            "damage",
+            "rest",
+            "end_turn",
+            "end_turn",
+            "end_turn",
+            "rule.set-resource",
+            "rule.set-status",
+            "rule.clear-status",
+            "rule.move",
+            "rule.note",
+            "fireball",
+        ]);
+        let actor =
+            prop::sample::select(vec![Some("a"), Some("b"), Some("n"), Some("ghost"), None]);
+        let all: Vec<BoxedStrategy<(String, ArgValue)>> = ARG_NAMES
+            .iter()
+            .map(|n| value_for(n).prop_map(move |v| ((*n).to_owned(), v)).boxed())
+            .collect();
+        // A required argument is given with probability 19/20, an optional one with 1/2; one command in
+        // eight also carries one stray argument. Most commands come from the seat that may
+        // give them, so that they get past the permission checks and exercise the rules.
+        let keep = prop::collection::vec(
+            (prop::bool::weighted(0.5), prop::bool::weighted(0.95)),
+            ARG_NAMES.len(),
+        );
+        let rightful = prop::bool::weighted(0.7);
+        (
+            seat(),
+            actor,
+            action,
+            all,
+            keep,
+            prop::bool::weighted(0.125),
+            rightful,
+        )
+            .prop_map(|(s, a, n, values, keep, stray, rightful)| {
+                let (required, optional) = declared_args(n);
+                let mut stray_left = stray;
+                let args = values
+                    .into_iter()
+                    .zip(keep)
+                    .filter(|((name, _), (k, often))| {
+                        if required.contains(name) {
+                            return *often;
+                        }
+                        if optional.contains(name) {
+                            return *k;
+                        }
+                        let take = stray_left && *often;
+                        stray_left &= !take;
+                        take
+                    })
+                    .map(|(pair, _)| pair)
+                    .collect();
+                let seat = match (rightful, a) {
+                    (false, _) => s,
+                    (true, Some("a")) => player("a"),
+                    (true, Some("b")) => player("b"),
+                    (true, _) => Seat::Gm,
+                };
+                let seat = if n.starts_with("rule.")
+                    || matches!(n, "damage" | "rest" | "start_encounter" | "end_encounter")
+                        && rightful
+                {
+                    Seat::Gm
+                } else {
+                    seat
+                };
+                (seat, a, n, Args(args))
+            })
+    }
+
+    /// The declared arguments of an action, required ones first in the returned pair.
+    fn declared_args(action: &str) -> (Vec<String>, Vec<String>) {
+        let names = |args: &[ArgSpec]| {
+            let (req, opt): (Vec<&ArgSpec>, Vec<&ArgSpec>) = args.iter().partition(|a| a.required);
+            let n = |v: Vec<&ArgSpec>| v.into_iter().map(|a| a.name.clone()).collect();
+            (n(req), n(opt))
+        };
+        match super::economy::spec(action) {
+            Some(def) => names(&def.args),
+            None => crate::engine::ruling_specs()
+                .into_iter()
+                .find(|s| s.name == action)
+                .map(|s| names(&s.args))
+                .unwrap_or_default(),
+        }
+    }
+
+    fn table() -> Table {
+        let tech = "[[techniques]]\nid = \"surge\"\nname = \"Surge\"\nfocus_cost = 4\ntiming = \"reaction\"\n";
+        let mut t = Table::new(&[("grimwire.collateral", OptionValue::Choice("always".into()))]);
+        t.add(&pc(
+            "a",
+            &attrs(1, 2, 3, 0, 1, 1),
+            &format!("{KNIFE}{PISTOL}{tech}"),
+        ));
+        t.add(&pc("b", &attrs(-2, 0, 1, 2, 0, -1), HAMMER));
+        t.add(&npc("n", &attrs(2, 0, 1, 0, 0, 0), 11, 12, KNIFE));
+        t.place("a", 0, 0).place("b", 1, 0).place("n", 2, 0);
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Any sequence of commands, valid or not, from any seat: `decide` never panics, what
+        /// it accepts always applies, a refusal changes nothing, open prompts get answered or
+        /// time out, and the numbers stay within the rules' bounds.
+        #[test]
+        fn random_commands_never_panic_and_keep_the_state_sound(
+            key in any::<[u8; 32]>(),
+            commands in prop::collection::vec(command(), 1..40),
+            answers in prop::collection::vec(any::<prop::sample::Index>(), 40),
+        ) {
+            let mut t = table();
+            let mut dice = CounterStream::new(key, 1);
+            for (i, (seat, actor, action, args)) in commands.into_iter().enumerate() {
+                let cmd = match t.state.encounter().pending.last() {
+                    Some(top) if i % 3 == 0 => Command::time_out(top.prompt_id),
+                    Some(top) => {
+                        let choice = answers[i].get(&top.options).clone();
+                        Command::answer(seat, top.prompt_id, &choice)
+                    }
+                    None => Command::act(seat, actor, action, args),
+                };
+                let before = t.state.clone();
+                match decide(&Grimwire, &t.state, &cmd, &mut dice) {
+                    Ok(events) => {
+                        for e in &events {
+                            crate::apply::apply(&mut t.state, e).expect("accepted events apply");
+                        }
+                    }
+                    Err(DecideError::Refused(_)) => prop_assert_eq!(&t.state, &before),
+                    Err(other) => prop_assert!(false, "{cmd:?} failed: {other}"),
+                }
+                for id in t.state.combatant_ids() {
+                    let c = t.state.combatant(&id).expect("listed");
+                    prop_assert!((0..=4).contains(&c.resource(BURNOUT)), "{c:?}");
+                    // Death by the rules ends dying; a GM may still rule statuses as they see fit.
+                    let by_rules = |key: &str| c.statuses.get(key).is_some_and(|st| st.source != "ruling");
+                    prop_assert!(!(by_rules(DEAD) && by_rules(DYING)), "{c:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gm_resource_rulings_stay_within_the_systems_bounds() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""));
+    let set = |resource: &str, value: i64| {
+        args(&[
+            ("target", text("p")),
+            ("resource", text(resource)),
+            ("value", ArgValue::Int(value)),
+        ])
+    };
+    t.gm("rule.set-resource", set(BURNOUT, 4), &[]).unwrap();
+    assert_eq!(t.res("p", BURNOUT), 4);
+    let r = refusal(t.gm("rule.set-resource", set(BURNOUT, 5), &[]));
+    assert_eq!(r.to_string(), "argument `value` burnout must be in 0..=4");
+    let r = refusal(t.gm("rule.set-resource", set("luck", 1), &[]));
+    assert_eq!(r.code(), "unknown_name");
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "rule.set-resource", set(FOCUS, 1), &[])).code(),
+        "forbidden"
+    );
 }
