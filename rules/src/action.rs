@@ -44,6 +44,9 @@ pub struct ArgSpec {
     pub min: Option<i64>,
     #[serde(default)]
     pub max: Option<i64>,
+    /// Only the GM may give it (target numbers, situational modifiers, hiding).
+    #[serde(default)]
+    pub gm_only: bool,
 }
 
 impl ArgSpec {
@@ -56,7 +59,13 @@ impl ArgSpec {
             choices: Vec::new(),
             min: None,
             max: None,
+            gm_only: false,
         }
+    }
+
+    pub fn gm_only(mut self) -> Self {
+        self.gm_only = true;
+        self
     }
 
     pub fn choices(mut self, choices: &[&str]) -> Self {
@@ -197,14 +206,18 @@ impl Args {
     }
 
     /// Checks every given argument against the action's specs: no unknown names (a typo is not
-    /// silently ignored), every required one present, each of the declared kind, within its
-    /// bounds and among its choices. Run before any rule reads the arguments.
-    pub fn validate(&self, declared: &[ArgSpec]) -> Result<(), Refusal> {
+    /// silently ignored), GM-only ones from the GM alone, every required one present, each of
+    /// the declared kind, within its bounds and among its choices. Run before any rule reads
+    /// the arguments.
+    pub fn validate(&self, declared: &[ArgSpec], seat: &Seat) -> Result<(), Refusal> {
         for (name, value) in &self.0 {
             let spec = declared
                 .iter()
                 .find(|a| &a.name == name)
                 .ok_or_else(|| Refusal::bad_argument(name, "is not an argument of this action"))?;
+            if spec.gm_only && !seat.is_gm() {
+                return Err(Refusal::forbidden(format!("`{name}` is the GM's to give")));
+            }
             spec.check(value)?;
         }
         match declared

@@ -402,7 +402,7 @@ fn generic_ruling(
         }
         .into());
     };
-    args.validate(&spec.args)?;
+    args.validate(&spec.args, &Seat::Gm)?;
     let reason = args.text("reason")?.unwrap_or("GM ruling").to_owned();
     let ruled = |text: String| Event::public(Fact::Ruled { text });
     match name {

@@ -21,10 +21,10 @@ use crate::state::StateView;
 use super::check::{Rolled, Target, check_tn, gm_tn_hidden, record, roll_d20};
 use super::content::tables;
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
-use super::economy::{self, ATTACKS, SINGLE_ATTACK};
+use super::economy::{self, ACTION_OVER, ATTACKS, SINGLE_ATTACK};
 use super::options::{self, COLLATERAL, COLLATERAL_POOL, HEAVY_MISFIRE, HEAVY_TOG_TN};
 use super::sheet::{Attribute, DamageType, Weapon, WeaponClass};
-use super::{DEAD, DYING, ID, deciding_seats, is_pc, sheet_of};
+use super::{DEAD, DYING, ID, OUT_COLD, deciding_seats, is_pc, sheet_of};
 
 pub const STEP_COLLATERAL_RULING: &str = "grimwire.collateral.ruling";
 pub const STEP_COLLATERAL_SPARE: &str = "grimwire.collateral.spare";
@@ -133,6 +133,13 @@ fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<
             }
             .into());
         }
+        if c.turn_counter(ACTION_OVER) != 0 {
+            return Err(Refusal::NoneLeft {
+                actor: who.clone(),
+                slot: "attack (moving after attacking ended the action)".into(),
+            }
+            .into());
+        }
         if !weapon.class.is_light() || c.turn_counter(SINGLE_ATTACK) != 0 {
             return Err(Refusal::NoneLeft {
                 actor: who.clone(),
@@ -164,12 +171,7 @@ enum Verdict {
     Miss { misfire: bool },
 }
 
-pub fn attack(
-    ctx: &mut Ctx<'_>,
-    seat: &Seat,
-    who: &EntityId,
-    args: &Args,
-) -> Result<(), DecideError> {
+pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
     let target_id = args.require_entity("target")?;
     if target_id == *who {
         return Err(Refusal::Rule("a character cannot attack themselves".into()).into());
@@ -181,9 +183,6 @@ pub fn attack(
     }
     let weapon = weapon_of(&attacker, args.text("weapon")?)?;
     let tn_override = args.int("tn")?;
-    if tn_override.is_some() && !seat.is_gm() {
-        return Err(Refusal::forbidden("target numbers are set by the GM").into());
-    }
     if tn_override.is_some() && is_pc(&attacker) && is_pc(&target) {
         return Err(Refusal::bad_argument(
             "tn",
@@ -231,9 +230,9 @@ pub fn attack(
     let hidden = gm_tn_hidden(&ctx.state, args)?;
     let threshold = misfire_threshold(ctx, tog, &weapon);
 
-    let verdict = if target.has_status(DYING) {
+    let verdict = if cannot_defend(&target) {
         ctx.emit(Event::public(Fact::Noted {
-            text: format!("{target_id} is dying and cannot defend: the attack hits"),
+            text: format!("{target_id} is out cold and cannot defend: the attack hits"),
         }))?;
         Verdict::Hit {
             natural_20: false,
@@ -244,10 +243,10 @@ pub fn attack(
         // the attacker helps the evader instead.
         let tn =
             tn_override.unwrap_or_else(|| a_sheet.npc.as_ref().map(|n| n.attack_tn).unwrap_or(11));
-        let evade_extra: Vec<Modifier> = extra
-            .iter()
-            .map(|m| Modifier::new(m.label.clone(), -m.value))
-            .collect();
+        let mut evade_extra = vec![Modifier::new("situation", situation)];
+        if range != 0 {
+            evade_extra.push(Modifier::new("attacker beyond range", -range));
+        }
         let label = format!("{evade_attr} evade");
         let outcome = check_tn(
             ctx,
@@ -354,6 +353,11 @@ pub fn attack(
         Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
         Verdict::Miss { misfire: false } => Ok(()),
     }
+}
+
+/// The dying are out cold, and whoever is out cold makes no defensive roll.
+fn cannot_defend(c: &Combatant) -> bool {
+    c.has_status(DYING) || c.has_status(OUT_COLD)
 }
 
 fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
@@ -646,8 +650,15 @@ pub fn resume_collateral_spare(
     };
     let tn = COLLATERAL_TN - lowered;
     let tog = a_sheet.attribute(Attribute::TOG);
-    let label = format!("{evade} avoid a stray attack");
-    let outcome = check_tn(ctx, &picked, evade, &[], &label, tn, false)?;
+    let outcome = if cannot_defend(&ctx.combatant(&picked)?) {
+        ctx.emit(Event::public(Fact::Noted {
+            text: format!("{picked} is out cold and cannot avoid it"),
+        }))?;
+        Outcome::Failure
+    } else {
+        let label = format!("{evade} avoid a stray attack");
+        check_tn(ctx, &picked, evade, &[], &label, tn, false)?
+    };
     if outcome == Outcome::Failure {
         deal(ctx, &who, &picked, &weapon, tog, false, false)?;
     }

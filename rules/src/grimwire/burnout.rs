@@ -20,7 +20,7 @@ pub fn roll_penalty(level: i64) -> i64 {
 /// Maximum Condition at a burnout level: x0.8 at level 2 and x0.5 at level 3, rounded down.
 pub fn condition_cap(max: i64, level: i64) -> i64 {
     match level {
-        2 => max * 4 / 5,
+        2 => max.saturating_mul(4) / 5,
         l if l >= 3 => max / 2,
         _ => max,
     }

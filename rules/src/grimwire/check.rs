@@ -13,7 +13,7 @@ use crate::state::StateView;
 use super::burnout::{add_level, roll_penalty};
 use super::options::{self, ALIAS_INT, ALIAS_SOC, ALIAS_STR, HIDE_TNS, STABILISE_TN_BASE};
 use super::sheet::Attribute;
-use super::{BURNOUT, CONDITION, DYING, FOCUS, ID, economy, sheet_of};
+use super::{BURNOUT, CONDITION, DEAD, DYING, FOCUS, ID, economy, sheet_of};
 
 /// A single d20, the only die a GRIMWIRE check draws.
 pub fn d20() -> DiceExpr {
@@ -183,12 +183,22 @@ pub fn called_check(
     who: &EntityId,
     args: &Args,
 ) -> Result<(), DecideError> {
+    if ctx.combatant(who)?.has_status(DEAD) {
+        return Err(Refusal::CannotAct {
+            actor: who.clone(),
+            reason: "dead".into(),
+        }
+        .into());
+    }
+    // A roll a player makes of their own accord (an info roll) is an auxiliary action on
+    // their turn; a check the GM calls for costs nothing and may come at any time.
+    if !seat.is_gm() {
+        economy::require_turn(ctx, who)?;
+        economy::spend_auxiliary(ctx, who)?;
+    }
     let attribute_name = args.require_text("attribute")?;
     let attribute = resolve_attribute(ctx.state.options(), attribute_name)?;
     let tn = args.int("tn")?;
-    if tn.is_some() && !seat.is_gm() {
-        return Err(Refusal::forbidden("target numbers are set by the GM").into());
-    }
     let modifier = args.int("modifier")?.unwrap_or(0);
     let extra = [Modifier::new("situation", modifier)];
     let label = format!("{attribute_name} check");
@@ -207,12 +217,7 @@ pub fn called_check(
 /// Stabilising a dying character: optionally an INT roll (when there is no medkit or medical
 /// knowledge), then a COR roll, both against the GM's TN (by default the table's base plus how
 /// far below 0 the dying character is). Success: Condition 1, Focus 0, out cold, +1 burnout.
-pub fn stabilise(
-    ctx: &mut Ctx<'_>,
-    seat: &Seat,
-    who: &EntityId,
-    args: &Args,
-) -> Result<(), DecideError> {
+pub fn stabilise(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
     let target = args.require_entity("target")?;
     let patient = ctx.combatant(&target)?;
     if !patient.has_status(DYING) {
@@ -221,16 +226,14 @@ pub fn stabilise(
     economy::require_reach(ctx, who, &target, 3)?;
     economy::spend_action(ctx, who)?;
     let given = args.int("tn")?;
-    if given.is_some() && !seat.is_gm() {
-        return Err(Refusal::forbidden("target numbers are set by the GM").into());
-    }
     let tn = given.unwrap_or_else(|| {
         options::int_of(ctx.state.options(), STABILISE_TN_BASE)
             + (-patient.resource(CONDITION)).max(0)
     });
     let hidden = given.is_some() && gm_tn_hidden(&ctx.state, args)?;
     let modifier = Modifier::new("situation", args.int("modifier")?.unwrap_or(0));
-    let method = args.text("method")?.unwrap_or("medkit");
+    // Without a word about a medkit or medical knowledge, the INT roll is owed.
+    let method = args.text("method")?.unwrap_or("int");
     match method {
         "medkit" | "knowledge" => {}
         "int" => {

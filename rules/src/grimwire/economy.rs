@@ -23,8 +23,10 @@ pub const DASHED: &str = "dashed";
 pub const ATTACKS: &str = "attacks";
 /// 1 once a weapon that is not light attacked this turn: no further attacks by COR then.
 pub const SINGLE_ATTACK: &str = "single_attack";
+/// 1 once the character moved after attacking: the action is over, so no further attacks.
+pub const ACTION_OVER: &str = "action_over";
 /// Every turn counter, reset at the start of the character's turn.
-pub const TURN_COUNTERS: [&str; 7] = [
+pub const TURN_COUNTERS: [&str; 8] = [
     MOVED_M,
     MOVE_CLOSED,
     AUX_USED,
@@ -32,6 +34,7 @@ pub const TURN_COUNTERS: [&str; 7] = [
     DASHED,
     ATTACKS,
     SINGLE_ATTACK,
+    ACTION_OVER,
 ];
 
 /// How far a character crawls per turn at burnout level 3 (the text gives the knocked-down
@@ -61,12 +64,28 @@ fn arg_choices(name: &str, required: bool, help: &str, choices: &[&str]) -> ArgS
 const MODIFIER: (i64, i64) = (-1_000, 1_000);
 const TN: (i64, i64) = (-10_000, 10_000);
 
+/// Situational modifiers, target numbers and what players see of them are the GM's: a
+/// player who could set them could decide their own rolls.
 fn modifier_arg(help: &str) -> ArgSpec {
-    arg("modifier", ArgKind::Int, false, help).range(MODIFIER.0, MODIFIER.1)
+    arg("modifier", ArgKind::Int, false, help)
+        .range(MODIFIER.0, MODIFIER.1)
+        .gm_only()
 }
 
 fn tn_arg(help: &str) -> ArgSpec {
-    arg("tn", ArgKind::Int, false, help).range(TN.0, TN.1)
+    arg("tn", ArgKind::Int, false, help)
+        .range(TN.0, TN.1)
+        .gm_only()
+}
+
+fn hidden_arg() -> ArgSpec {
+    arg(
+        "hidden",
+        ArgKind::Flag,
+        false,
+        "hide the TN from players (default from the table's grimwire.hide_tns)",
+    )
+    .gm_only()
 }
 
 const ATTRS: [&str; 9] = [
@@ -107,12 +126,7 @@ fn build_definitions() -> Vec<ActionDef> {
             args: vec![
                 arg_choices("attribute", true, "the attribute rolled", &ATTRS),
                 tn_arg("target number (GM only)"),
-                arg(
-                    "hidden",
-                    Flag,
-                    false,
-                    "hide the TN from players (GM only; default from the table)",
-                ),
+                hidden_arg(),
                 modifier_arg("situational modifier"),
             ],
         },
@@ -130,26 +144,17 @@ fn build_definitions() -> Vec<ActionDef> {
                     false,
                     "weapon id from the sheet; unarmed when absent",
                 ),
-                arg(
-                    "modifier",
-                    Int,
-                    false,
-                    "situational modifier to the roll being made",
-                ),
+                modifier_arg("situational modifier to the roll being made"),
                 tn_arg("GM override of the target number for this roll"),
-                arg(
-                    "hidden",
-                    Flag,
-                    false,
-                    "hide the TN from players (GM only; default from the table)",
-                ),
+                hidden_arg(),
                 arg(
                     "distance_m",
                     Int,
                     false,
                     "distance in metres when the tokens have no positions",
                 )
-                .range(0, 100_000),
+                .range(0, 100_000)
+                .gm_only(),
             ],
         },
         ActionDef {
@@ -211,7 +216,7 @@ fn build_definitions() -> Vec<ActionDef> {
                     &["medkit", "knowledge", "int"],
                 ),
                 tn_arg("target number (GM only; default from the table's base and the wound)"),
-                arg("hidden", Flag, false, "hide the TN from players (GM only)"),
+                hidden_arg(),
                 modifier_arg("situational modifier"),
             ],
         },
@@ -283,19 +288,46 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         let Some(c) = state.combatant(&id) else {
             continue;
         };
-        let mine = match seat {
-            Seat::Gm => c.kind != Kind::Pc || enc.current.as_ref() == Some(&id),
+        if c.has_status(DEAD) {
+            continue;
+        }
+        let current = enc.current.as_ref() == Some(&id);
+        let controls = match seat {
+            Seat::Gm => c.kind != Kind::Pc || current,
             Seat::Player(s) => c.owner.as_ref() == Some(s),
             Seat::Spectator(_) => false,
         };
-        if !mine || c.has_status(DEAD) || c.has_status(OUT_COLD) {
-            continue;
-        }
-        let on_turn = !enc.active || enc.current.as_ref() == Some(&id);
-        for d in defs.iter().filter(|d| d.needs_actor) {
-            if on_turn || matches!(d.name, "technique" | "check") {
-                out.push(to_spec(d, Some(id.clone())));
+        let names: Vec<&str> = if c.has_status(OUT_COLD) || c.has_status(DYING) {
+            // They cannot act, but their turn still has to end.
+            if controls && current {
+                vec!["end_turn"]
+            } else {
+                vec![]
             }
+        } else if !controls {
+            vec![]
+        } else if !enc.active || current {
+            defs.iter()
+                .filter(|d| d.needs_actor && (enc.active || d.name != "end_turn"))
+                .map(|d| d.name)
+                .collect()
+        } else {
+            // Off their turn, only reactions.
+            vec!["technique"]
+        };
+        // The GM may call a check on anyone at any time.
+        let gm_check = seat.is_gm() && !names.contains(&"check");
+        for d in defs
+            .iter()
+            .filter(|d| names.contains(&d.name) || (gm_check && d.name == "check"))
+        {
+            out.push(to_spec(d, Some(id.clone())));
+        }
+    }
+    // Players are not shown what only the GM may give.
+    if !seat.is_gm() {
+        for spec in &mut out {
+            spec.args.retain(|a| !a.gm_only);
         }
     }
     out
@@ -335,6 +367,21 @@ pub fn require_turn(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
 /// Spends the character's action for this round (in an encounter; outside one, nothing is
 /// counted). Movement already begun is closed: it may come before or after the action only.
 pub fn spend_action(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    take_action(ctx, who, true)
+}
+
+/// Gives the action up for something that is not an action (a dash, a second auxiliary
+/// action): spent all the same, but movement stays open, since the rule that movement comes
+/// before or after the action, not both, is about an action taken.
+pub fn give_up_action(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    take_action(ctx, who, false)
+}
+
+fn take_action(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    closes_movement: bool,
+) -> Result<(), DecideError> {
     require_turn(ctx, who)?;
     if !in_encounter(ctx) {
         return Ok(());
@@ -353,7 +400,7 @@ pub fn spend_action(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError
         .into());
     }
     ctx.set_resource(who, ACTION_SPENT, 1)?;
-    if c.turn_counter(MOVED_M) > 0 {
+    if closes_movement && c.turn_counter(MOVED_M) > 0 {
         ctx.set_turn_counter(who, MOVE_CLOSED, 1)?;
     }
     Ok(())
@@ -392,7 +439,7 @@ pub fn spend_auxiliary(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideEr
     let used = ctx.combatant(who)?.turn_counter(AUX_USED);
     match used {
         0 => {}
-        1 => spend_action(ctx, who)?,
+        1 => give_up_action(ctx, who)?,
         _ => {
             return Err(Refusal::NoneLeft {
                 actor: who.clone(),
@@ -445,16 +492,12 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
         .cell("to")?
         .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
     let c = ctx.combatant(who)?;
+    // Placing a token is the GM's (`rule.move`): a free placement would be a free move.
     let Some(from) = c.position else {
-        ctx.emit(Event::public(Fact::Noted {
-            text: format!("{who} is placed on the grid"),
-        }))?;
-        ctx.emit(Event::public(Fact::Moved {
-            entity: who.clone(),
-            from: None,
-            to: Some(to),
-        }))?;
-        return Ok(());
+        return Err(Refusal::Rule(format!(
+            "{who} is not on the grid yet; the GM places tokens with rule.move"
+        ))
+        .into());
     };
     if in_encounter(ctx) && c.turn_counter(MOVE_CLOSED) != 0 {
         return Err(Refusal::NoneLeft {
@@ -476,6 +519,9 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
             .into());
         }
         ctx.set_turn_counter(who, MOVED_M, used + d)?;
+        if c.turn_counter(ATTACKS) > 0 {
+            ctx.set_turn_counter(who, ACTION_OVER, 1)?;
+        }
     }
     ctx.emit(Event::public(Fact::Moved {
         entity: who.clone(),
@@ -485,7 +531,7 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
 }
 
 pub fn dash(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
-    spend_action(ctx, who)?;
+    give_up_action(ctx, who)?;
     ctx.set_turn_counter(who, DASHED, 1)
 }
 

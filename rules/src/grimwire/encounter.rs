@@ -171,7 +171,7 @@ pub fn resume_tie(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result
 }
 
 /// Starts round `round`: this round's action is free again unless a reaction already spent it.
-fn begin_round(ctx: &mut Ctx<'_>, round: u32) -> Result<(), DecideError> {
+fn start_round(ctx: &mut Ctx<'_>, round: u32) -> Result<(), DecideError> {
     ctx.emit(Event::public(Fact::RoundStarted { round }))?;
     for id in ctx.state.encounter().order.clone() {
         let c = ctx.combatant(&id)?;
@@ -179,11 +179,41 @@ fn begin_round(ctx: &mut Ctx<'_>, round: u32) -> Result<(), DecideError> {
         ctx.set_resource(&id, ACTION_SPENT, owed)?;
         ctx.set_resource(&id, ACTION_OWED, 0)?;
     }
-    let first = ctx.state.encounter().order.first().cloned();
-    match first {
-        Some(id) => begin_turn(ctx, id),
-        None => Ok(()),
+    Ok(())
+}
+
+/// The first round begins with the first character in the order.
+fn begin_round(ctx: &mut Ctx<'_>, round: u32) -> Result<(), DecideError> {
+    start_round(ctx, round)?;
+    advance(ctx, 0)
+}
+
+/// Gives the turn to the first character at or after position `at` in the order who is alive
+/// once their turn has started (a dying character may die of the tick at its start, and then
+/// loses the turn), wrapping into new rounds. Two passes at most: if nobody can take a turn,
+/// nobody gets one.
+fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
+    let order = ctx.state.encounter().order.clone();
+    let n = order.len();
+    for _ in 0..=2 * n {
+        if at >= n {
+            at = 0;
+            let round = ctx.state.encounter().round + 1;
+            start_round(ctx, round)?;
+        }
+        let id = order[at].clone();
+        if !ctx.combatant(&id)?.has_status(DEAD) {
+            begin_turn(ctx, id.clone())?;
+            if !ctx.combatant(&id)?.has_status(DEAD) {
+                return Ok(());
+            }
+        }
+        at += 1;
     }
+    ctx.emit(Event::public(Fact::TurnStarted { entity: None }))?;
+    ctx.emit(Event::public(Fact::Noted {
+        text: "nobody left who can take a turn".into(),
+    }))
 }
 
 fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {
@@ -217,33 +247,20 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
         dying_tick(ctx, who)?;
     }
     let at = enc.order.iter().position(|id| id == who).unwrap_or(0);
-    let n = enc.order.len();
-    for step in 1..=n {
-        let idx = (at + step) % n;
-        let next = enc.order[idx].clone();
-        if ctx.combatant(&next)?.has_status(DEAD) {
-            continue;
-        }
-        if at + step >= n {
-            let round = enc.round + 1;
-            ctx.emit(Event::public(Fact::RoundStarted { round }))?;
-            for id in &enc.order {
-                let c = ctx.combatant(id)?;
-                let owed = c.resource(ACTION_OWED);
-                ctx.set_resource(id, ACTION_SPENT, owed)?;
-                ctx.set_resource(id, ACTION_OWED, 0)?;
-            }
-        }
-        return begin_turn(ctx, next);
-    }
-    ctx.emit(Event::public(Fact::Noted {
-        text: "nobody left who can take a turn".into(),
-    }))
+    advance(ctx, at + 1)
 }
 
+/// Ends the encounter. Reaction debts and turn counters do not outlive it.
 pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     if !ctx.state.encounter().active {
         return Err(Refusal::NoEncounter.into());
+    }
+    for id in ctx.state.encounter().order.clone() {
+        ctx.set_resource(&id, ACTION_SPENT, 0)?;
+        ctx.set_resource(&id, ACTION_OWED, 0)?;
+        for counter in TURN_COUNTERS {
+            ctx.set_turn_counter(&id, counter, 0)?;
+        }
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

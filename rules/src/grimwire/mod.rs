@@ -99,7 +99,7 @@ impl RuleSystem for Grimwire {
             system: ID.into(),
             action: action.to_owned(),
         })?;
-        args.validate(&spec.args)?;
+        args.validate(&spec.args, seat)?;
         if spec.gm_only && !seat.is_gm() {
             return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
         }
@@ -116,13 +116,13 @@ impl RuleSystem for Grimwire {
             ("start_encounter", _) => encounter::start(ctx),
             ("end_encounter", _) => encounter::end(ctx),
             ("check", Some(a)) => check::called_check(ctx, seat, &a, args),
-            ("attack", Some(a)) => attack::attack(ctx, seat, &a, args),
+            ("attack", Some(a)) => attack::attack(ctx, &a, args),
             ("move", Some(a)) => economy::movement(ctx, &a, args),
             ("dash", Some(a)) => economy::dash(ctx, &a),
             ("auxiliary", Some(a)) => economy::auxiliary(ctx, &a, args),
             ("free_action", Some(a)) => economy::free_action(ctx, &a, args),
             ("technique", Some(a)) => technique::use_technique(ctx, &a, args),
-            ("stabilise", Some(a)) => check::stabilise(ctx, seat, &a, args),
+            ("stabilise", Some(a)) => check::stabilise(ctx, &a, args),
             ("damage", _) => damage::ruling(ctx, args),
             ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),

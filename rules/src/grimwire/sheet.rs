@@ -13,7 +13,7 @@ use crate::dice::{DiceExpr, DieKind, TermKind};
 use crate::grimwire::content::tables;
 use crate::ids::{EntityId, SeatId};
 use crate::sheet::{SheetError, SystemSheet};
-use crate::state::{Combatant, Kind};
+use crate::state::{Combatant, Kind, Status};
 
 /// The six attributes the text defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -313,6 +313,11 @@ pub struct Sheet {
 pub const ATTRIBUTE_MIN: i64 = -10;
 pub const ATTRIBUTE_MAX: i64 = 10;
 
+/// The largest maximum Condition or Focus a sheet may give. Far above any character of the
+/// levels table (+5 at most per level), and small enough that no rule's arithmetic on it
+/// can overflow.
+pub const RESOURCE_MAX: i64 = 10_000;
+
 impl Sheet {
     pub fn attribute(&self, a: Attribute) -> i64 {
         self.attributes.get(&a.to_string()).copied().unwrap_or(0)
@@ -378,11 +383,17 @@ impl Sheet {
                 format!("is {}, but {} XP makes level {earned}", self.level, self.xp),
             ));
         }
-        if self.condition_max < 1 {
-            return Err(SheetError::invalid("condition_max", "must be at least 1"));
+        if !(1..=RESOURCE_MAX).contains(&self.condition_max) {
+            return Err(SheetError::invalid(
+                "condition_max",
+                format!("must be 1..={RESOURCE_MAX}"),
+            ));
         }
-        if self.focus_max < 0 {
-            return Err(SheetError::invalid("focus_max", "must be 0 or more"));
+        if !(0..=RESOURCE_MAX).contains(&self.focus_max) {
+            return Err(SheetError::invalid(
+                "focus_max",
+                format!("must be 0..={RESOURCE_MAX}"),
+            ));
         }
         if !(0..=4).contains(&self.burnout) {
             return Err(SheetError::invalid("burnout", "must be 0..=4"));
@@ -406,7 +417,7 @@ impl Sheet {
             }
         }
         if let Some(f) = self.focus
-            && f > self.focus_max
+            && !(-RESOURCE_MAX..=self.focus_max).contains(&f)
         {
             return Err(SheetError::invalid(
                 "focus",
@@ -489,10 +500,26 @@ impl Sheet {
     }
 
     /// The combatant this sheet puts on the table, at full (or the given) Condition and Focus.
+    /// A sheet written at 0 Condition or less, or at burnout 4, puts a dying character on the
+    /// table, exactly as if play had brought them there.
     pub fn into_combatant(self) -> Combatant {
         let mut resources = BTreeMap::new();
         let cap = super::burnout::condition_cap(self.condition_max, self.burnout);
-        resources.insert(super::CONDITION.to_owned(), self.condition.unwrap_or(cap));
+        let mut condition = self.condition.unwrap_or(cap);
+        if self.burnout >= 4 {
+            condition = condition.min(0);
+        }
+        resources.insert(super::CONDITION.to_owned(), condition);
+        let mut statuses = BTreeMap::new();
+        if condition <= 0 {
+            let status = Status {
+                source: "sheet: Condition at 0 or below".into(),
+                magnitude: 0,
+                rounds_left: None,
+            };
+            statuses.insert(super::DYING.to_owned(), status.clone());
+            statuses.insert(super::OUT_COLD.to_owned(), status);
+        }
         resources.insert(
             super::FOCUS.to_owned(),
             self.focus.unwrap_or(self.focus_max),
@@ -510,7 +537,7 @@ impl Sheet {
             side,
             position: None,
             resources,
-            statuses: BTreeMap::new(),
+            statuses,
             turn: BTreeMap::new(),
             sheet: SystemSheet::Grimwire(std::sync::Arc::new(self)),
         }

@@ -608,6 +608,14 @@ fn players_cannot_set_target_numbers_or_act_for_others() {
         player("p"),
         "p",
         "check",
+        args(&[("attribute", text("agl")), ("modifier", ArgValue::Int(-2))]),
+        &[],
+    ));
+    assert_eq!(r.to_string(), "forbidden: `modifier` is the GM's to give");
+    let r = refusal(t.act(
+        Seat::Gm,
+        "p",
+        "check",
         args(&[
             ("attribute", text("agl")),
             ("modifier", ArgValue::Int(i64::MIN)),
@@ -1039,7 +1047,7 @@ fn stabilising_leaves_1_condition_0_focus_out_cold_and_one_more_burnout() {
     .unwrap();
     assert_eq!((t.res("hurt", CONDITION), t.res("hurt", BURNOUT)), (-4, 1));
     // Default TN: 10 + 4 = 14. COR roll 10 + 3 = 13 fails; 11 + 3 = 14 succeeds.
-    let a = || args(&[("target", text("hurt"))]);
+    let a = || args(&[("target", text("hurt")), ("method", text("medkit"))]);
     let ev = t
         .act(player("medic"), "medic", "stabilise", a(), &[10])
         .unwrap();
@@ -1262,8 +1270,7 @@ fn movement_is_base_plus_agl_before_or_after_the_action_not_both() {
         }
     );
     t.act(player("p"), "p", "move", to(5, 0), &[]).unwrap();
-    t.act(player("p"), "p", "auxiliary", Args::default(), &[])
-        .unwrap();
+    // A PER roll of the player's own is the turn's auxiliary action.
     t.act(
         player("p"),
         "p",
@@ -1272,16 +1279,23 @@ fn movement_is_base_plus_agl_before_or_after_the_action_not_both() {
         &[3],
     )
     .unwrap();
+    assert_eq!(
+        t.state
+            .combatant(&"p".into())
+            .unwrap()
+            .turn_counter(economy::AUX_USED),
+        1
+    );
     t.act(player("p"), "p", "move", to(8, 0), &[]).unwrap();
-    // The action after moving closes movement for the turn.
-    t.act(
+    // The target is 12 m away: out of reach, and a player may not claim a distance.
+    let r = refusal(t.act(
         player("p"),
         "p",
         "attack",
         args(&[("target", text("n")), ("distance_m", ArgValue::Int(2))]),
         &[],
-    )
-    .unwrap_err();
+    ));
+    assert_eq!(r.code(), "forbidden");
     t.place("n", 9, 0);
     t.act(
         player("p"),
@@ -1448,7 +1462,7 @@ fn the_catalogue_offers_each_seat_only_what_it_may_do_now() {
         .unwrap();
     assert_eq!(t.state.encounter().current, Some("a".into()));
     let b = names(&t, &player("b"));
-    assert_eq!(b, ["check:b", "technique:b"]);
+    assert_eq!(b, ["technique:b"]);
     assert!(names(&t, &player("a")).contains(&"attack:a".to_owned()));
 }
 
@@ -1800,5 +1814,400 @@ fn gm_resource_rulings_stay_within_the_systems_bounds() {
     assert_eq!(
         refusal(t.act(player("p"), "p", "rule.set-resource", set(FOCUS, 1), &[])).code(),
         "forbidden"
+    );
+}
+
+// ---- Procedure details the review pinned down -------------------------------------------
+
+const THROWN_AXE: &str = "[[weapons]]\nid = \"axe\"\nname = \"Axe\"\nclass = \"thrown\"\ndamage = \"1d6\"\ndamage_type = \"edged\"\n";
+
+fn hidden_targets(events: &[Event], seat: &Seat) -> Vec<i64> {
+    events
+        .iter()
+        .filter_map(|e| e.view(seat))
+        .flat_map(|e| e.parts)
+        .filter_map(|p| match p.fact {
+            Fact::HiddenTarget { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn pc_attacks_npc_with_cor_against_its_hidden_defence_tn() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 5, 2, 0, 0, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        13,
+        9,
+        "",
+    ));
+    let a = || args(&[("target", text("n")), ("weapon", text("knife"))]);
+    // COR 2: 10 + 2 = 12 misses 13 (with AGL 5 it would have hit); 11 + 2 = 13 hits.
+    let ev = t.act(player("p"), "p", "attack", a(), &[10]).unwrap();
+    let c = &checks(&ev)[0];
+    assert_eq!(
+        (c.label.as_str(), c.total, c.outcome),
+        ("COR attack", 12, Outcome::Failure)
+    );
+    assert_eq!(c.against, Against::Hidden);
+    assert_eq!(hidden_targets(&ev, &Seat::Gm), [13]);
+    assert!(hidden_targets(&ev, &player("p")).is_empty());
+    let ev = t.act(player("p"), "p", "attack", a(), &[11, 2]).unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Success);
+    // A player cannot ask for the TN to be shown, nor give a modifier.
+    for (arg, value) in [
+        ("hidden", ArgValue::Flag(false)),
+        ("modifier", ArgValue::Int(38)),
+    ] {
+        let r = refusal(t.act(player("p"), "p", "attack", a().with(arg, value), &[]));
+        assert_eq!(r.code(), "forbidden", "{arg}");
+    }
+}
+
+#[test]
+fn npc_attack_tn_not_defence_tn_is_what_the_pc_must_evade() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 2, 0, 0, 0, 0), "")).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        14,
+        KNIFE,
+    ));
+    // 10 + 2 = 12: enough against defence_tn 10, not against attack_tn 14. 1d4 = 1.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "n",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("knife"))]),
+            &[10, 1],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Failure);
+    assert_eq!(hidden_targets(&ev, &Seat::Gm), [14]);
+    // The GM's modifier counts on the roll being made, with its own sign: 13 + 2 - 2 = 13 < 14.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "n",
+            "attack",
+            args(&[
+                ("target", text("p")),
+                ("weapon", text("knife")),
+                ("modifier", ArgValue::Int(-2)),
+            ]),
+            &[13, 1],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].total, 13);
+}
+
+#[test]
+fn npc_against_npc_rolls_cor_against_the_targets_defence_tn() {
+    let mut t = Table::new(&[]);
+    t.add(&npc("a", &attrs(0, 0, 1, 0, 0, 0), 10, 10, KNIFE))
+        .add(&npc("b", &attrs(0, 0, 0, 0, 0, 0), 12, 8, ""));
+    // 10 + 1 = 11: would reach b's attack_tn 8, not its defence_tn 12.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "a",
+            "attack",
+            args(&[("target", text("b")), ("weapon", text("knife"))]),
+            &[10],
+        )
+        .unwrap();
+    assert_eq!(checks(&ev)[0].outcome, Outcome::Failure);
+    assert_eq!(hidden_targets(&ev, &Seat::Gm), [12]);
+}
+
+#[test]
+fn out_cold_characters_make_no_defensive_roll() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 9, 0, 0, 0, 0), "")).add(&npc(
+        "n",
+        &attrs(1, 0, 0, 0, 0, 0),
+        10,
+        12,
+        KNIFE,
+    ));
+    t.gm(
+        "rule.set-status",
+        args(&[("target", text("p")), ("status", text(OUT_COLD))]),
+        &[],
+    )
+    .unwrap();
+    // No evade roll is drawn: only the knife's 1d4 = 2, + TOG 1.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "n",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("knife"))]),
+            &[2],
+        )
+        .unwrap();
+    assert!(checks(&ev).is_empty());
+    assert_eq!(t.res("p", CONDITION), 17);
+}
+
+#[test]
+fn a_dash_after_moving_keeps_the_movement_open_and_doubles_it() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "")).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0);
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    let to = |x| args(&[("to", ArgValue::Cell(Cell::new(x, 0)))]);
+    t.act(player("p"), "p", "move", to(4), &[]).unwrap();
+    t.act(player("p"), "p", "dash", Args::default(), &[])
+        .unwrap();
+    // 6 m base, doubled: 12 m in all, 4 already used.
+    t.act(player("p"), "p", "move", to(12), &[]).unwrap();
+    let r = refusal(t.act(player("p"), "p", "move", to(13), &[]));
+    assert_eq!(r.code(), "out_of_range");
+}
+
+#[test]
+fn a_second_auxiliary_action_is_allowed_while_the_action_is_unspent() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "")).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        10,
+        10,
+        "",
+    ));
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    t.act(player("p"), "p", "auxiliary", Args::default(), &[])
+        .unwrap();
+    t.act(player("p"), "p", "auxiliary", Args::default(), &[])
+        .unwrap();
+    assert_eq!(t.res("p", ACTION_SPENT), 1);
+    assert_eq!(
+        refusal(t.act(player("p"), "p", "auxiliary", Args::default(), &[])).code(),
+        "none_left"
+    );
+}
+
+#[test]
+fn moving_between_light_weapon_attacks_ends_the_action() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 3, 0, 5, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        30,
+        10,
+        "",
+    ));
+    t.place("p", 0, 0).place("n", 1, 0);
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    let knife = || args(&[("target", text("n")), ("weapon", text("knife"))]);
+    t.act(player("p"), "p", "attack", knife(), &[2]).unwrap();
+    t.act(
+        player("p"),
+        "p",
+        "move",
+        args(&[("to", ArgValue::Cell(Cell::new(0, 1)))]),
+        &[],
+    )
+    .unwrap();
+    let r = refusal(t.act(player("p"), "p", "attack", knife(), &[]));
+    assert_eq!(
+        r.to_string(),
+        "p has no attack (moving after attacking ended the action) left this turn"
+    );
+}
+
+#[test]
+fn thrown_weapons_add_tog_to_damage() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(3, 0, 0, 0, 0, 0), THROWN_AXE))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    t.place("p", 0, 0).place("n", 8, 0);
+    // 1d6 = 2, + TOG 3 = 5.
+    let ev = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("axe"))]),
+            &[10, 2],
+        )
+        .unwrap();
+    assert_eq!(damage_of(&ev), vec![5]);
+}
+
+#[test]
+fn dying_tick_at_turn_end_is_a_table_option() {
+    let mut t = Table::new(&[("grimwire.dying_tick", text_opt("turn_end"))]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -2"))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    // p's turn starts without a loss, and ends with one.
+    assert_eq!(t.res("p", CONDITION), -2);
+    t.act(player("p"), "p", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!(t.res("p", CONDITION), -3);
+}
+
+#[test]
+fn a_character_killed_by_the_dying_tick_loses_the_turn() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -10"))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    // p would go first, dies at the start of the turn (-11), and n gets the turn.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    assert!(t.has("p", DEAD));
+    assert_eq!(t.state.encounter().current, Some("n".into()));
+}
+
+#[test]
+fn a_dying_character_on_turn_is_offered_only_end_turn() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -1"))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+    assert!(t.has("p", DYING), "a sheet at -1 Condition starts dying");
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    let names: Vec<String> = crate::engine::actions(&Grimwire, &t.state, &player("p"))
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["end_turn"]);
+    let r = refusal(t.act(
+        player("p"),
+        "p",
+        "check",
+        args(&[("attribute", text("AGL"))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "cannot_act");
+}
+
+#[test]
+fn a_reaction_before_the_characters_turn_uses_this_rounds_action() {
+    let kneecap = "[[techniques]]\nid = \"kneecap\"\nname = \"Kneecap\"\nfocus_cost = 2\ntiming = \"reaction\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("cyrus", &attrs(0, 0, 0, 0, 0, 0), kneecap))
+        .add(&npc("thug", &attrs(0, 0, 0, 0, 5, 0), 10, 10, ""));
+    // The thug goes first; Cyrus reacts during the thug's turn, before his own.
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    t.act(
+        player("cyrus"),
+        "cyrus",
+        "technique",
+        args(&[("technique", text("kneecap"))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        (t.res("cyrus", ACTION_SPENT), t.res("cyrus", ACTION_OWED)),
+        (1, 0)
+    );
+    t.act(Seat::Gm, "thug", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!(
+        refusal(t.act(player("cyrus"), "cyrus", "dash", Args::default(), &[])).code(),
+        "none_left"
+    );
+    t.act(player("cyrus"), "cyrus", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Next round his action is his again.
+    assert_eq!(t.res("cyrus", ACTION_SPENT), 0);
+    // And ending the encounter clears any debt: a reaction after acting, then the end.
+    t.act(Seat::Gm, "thug", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(player("cyrus"), "cyrus", "dash", Args::default(), &[])
+        .unwrap();
+    t.act(
+        player("cyrus"),
+        "cyrus",
+        "technique",
+        args(&[("technique", text("kneecap"))]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.res("cyrus", ACTION_OWED), 1);
+    t.gm("end_encounter", Args::default(), &[]).unwrap();
+    assert_eq!(
+        (t.res("cyrus", ACTION_SPENT), t.res("cyrus", ACTION_OWED)),
+        (0, 0)
+    );
+}
+
+#[test]
+fn dead_characters_roll_nothing_and_tokens_are_placed_by_the_gm() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("q", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm(
+        "damage",
+        args(&[("target", text("p")), ("amount", ArgValue::Int(31))]),
+        &[],
+    )
+    .unwrap();
+    assert!(t.has("p", DEAD));
+    let r = refusal(t.act(
+        Seat::Gm,
+        "p",
+        "check",
+        args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(5))]),
+        &[],
+    ));
+    assert_eq!(r.code(), "cannot_act");
+    let r = refusal(t.act(
+        player("q"),
+        "q",
+        "move",
+        args(&[("to", ArgValue::Cell(Cell::new(500, 500)))]),
+        &[],
+    ));
+    assert!(r.to_string().contains("the GM places tokens"), "{r}");
+}
+
+#[test]
+fn stabilising_without_a_named_medkit_owes_the_int_roll() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("medic", &attrs(0, 0, 3, 1, 0, 0), "")).add(&pc(
+        "hurt",
+        &attrs(0, 0, 0, 0, 0, 0),
+        "condition = -3",
+    ));
+    // TN 13: INT (MND 1) 12 + 1 = 13 passes, then COR 10 + 3 = 13 passes.
+    let ev = t
+        .act(
+            player("medic"),
+            "medic",
+            "stabilise",
+            args(&[("target", text("hurt"))]),
+            &[12, 10],
+        )
+        .unwrap();
+    let labels: Vec<String> = checks(&ev).into_iter().map(|c| c.label).collect();
+    assert_eq!(labels, ["INT stabilise", "COR stabilise"]);
+    assert_eq!(t.res("hurt", CONDITION), 1);
+}
+
+#[test]
+fn sheets_with_absurd_maxima_are_refused_not_overflowed() {
+    let sheet = pc("p", &attrs(0, 0, 0, 0, 0, 0), "burnout = 2");
+    let huge = sheet.replace("condition_max = 20", "condition_max = 9223372036854775807");
+    let err = Grimwire.sheet_from_toml(&huge).unwrap_err().to_string();
+    assert_eq!(err, "`condition_max`: must be 1..=10000");
+    let huge = sheet.replace("focus_max = 10", "focus_max = 9223372036854775807");
+    assert!(
+        Grimwire
+            .sheet_from_toml(&huge)
+            .unwrap_err()
+            .to_string()
+            .starts_with("`focus_max`")
     );
 }
