@@ -21,6 +21,15 @@ pub enum SystemSheet {
 }
 
 impl SystemSheet {
+    /// The sheet as TOML, in the schema it was loaded from (for showing it to those who may
+    /// see it).
+    pub fn to_toml(&self) -> Option<String> {
+        match self {
+            SystemSheet::Grimwire(s) => toml::to_string(&**s).ok(),
+            SystemSheet::Generic { stats } => toml::to_string(stats).ok(),
+        }
+    }
+
     /// A number from a generic sheet; 0 when absent.
     pub fn generic_stat(&self, key: &str) -> i64 {
         match self {

@@ -2,3 +2,4 @@
 //! binaries as processes. Run `cargo build --bins` first.
 
 mod calculator;
+mod server;

@@ -2,6 +2,8 @@
 //! them as real processes. Tests never run cargo themselves (DESIGN.md, "Testing"): `.ci/run`
 //! or `cargo build --bins` builds them once, in the profile the tests use.
 
+pub mod server;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,228 @@
+//! The messages. Client to server: [`ClientMsg`]. Server to client: [`ServerMsg`]. Field names
+//! are the wire names; enums are tagged by a named field (`type`, `op`, `reply`) so that a
+//! client in another language can dispatch on a string.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use tablehold_rules::options::OptionValue;
+use tablehold_rules::{ActionSpec, Args, Part};
+
+use crate::error::ErrorCode;
+
+/// Client to server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first frame of a connection.
+    Hello { protocol: u32, client: String },
+    /// Every later frame. The response echoes `id`.
+    Request { id: u64, op: Op },
+}
+
+/// What a request asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// Create a table. Needs no seat; the reply carries the GM's token and the invites.
+    CreateTable {
+        system: String,
+        name: String,
+        #[serde(default)]
+        options: BTreeMap<String, OptionValue>,
+        /// How many player and spectator invites to issue now (more later with `invite`).
+        players: u32,
+        spectators: u32,
+    },
+    /// Claim a seat with an invite code. The connection is then that seat.
+    Join {
+        table: String,
+        invite: String,
+        name: String,
+    },
+    /// Become a seat again with its token (the GM's, or one a `join` returned).
+    Auth { table: String, token: String },
+    /// Receive every event after `after` that this seat may see, then each new one live.
+    Subscribe { after: u64 },
+    /// The table's seats, revoked ones included.
+    Seats,
+    /// GM: issue one more invite.
+    Invite { role: Role },
+    /// GM: revoke a seat; its token stops working and its connections close.
+    RevokeSeat { seat: String },
+    /// Add a character sheet (TOML). Players add their own characters; the GM adds NPCs.
+    AddSheet { sheet: String },
+    /// One combatant as this seat may see it.
+    ShowSheet { entity: String },
+    /// Take an action from the seat's catalogue.
+    Act {
+        #[serde(default)]
+        actor: Option<String>,
+        action: String,
+        #[serde(default)]
+        args: Args,
+    },
+    /// Answer the open prompt.
+    Answer { prompt_id: u64, choice: String },
+    /// Roll dice in the open: anyone; in secret: the GM only.
+    Roll {
+        dice: String,
+        #[serde(default)]
+        secret: bool,
+    },
+    /// The table as this seat may see it.
+    State,
+    /// What this seat may do now.
+    Actions,
+    /// Answered by `pong`. WebSocket pings keep a connection alive; this one goes through
+    /// the server's request path.
+    Ping,
+}
+
+/// The kind of seat an invite gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Gm,
+    Player,
+    Spectator,
+}
+
+/// Server to client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a message is built to be encoded at once, never stored in bulk; boxing `reply` \
+              would change the type every sender matches on"
+)]
+pub enum ServerMsg {
+    /// The answer to a hello.
+    Welcome { protocol: u32, server: String },
+    /// The answer to request `id`.
+    Response { id: u64, reply: Reply },
+    /// A request failed (`id` set) or the connection is being refused (`id` absent).
+    Error {
+        id: Option<u64>,
+        code: ErrorCode,
+        message: String,
+    },
+    /// An event of a subscribed table, as this seat may see it.
+    Event(EventEnvelope),
+}
+
+/// The body of a successful response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "snake_case")]
+pub enum Reply {
+    /// The answer to `create_table`. `auth` with `gm_token` to act as the GM.
+    TableCreated {
+        table: String,
+        gm_token: String,
+        invites: Vec<Invite>,
+    },
+    /// The seat is claimed; keep `token` to come back with `auth`.
+    Joined {
+        table: String,
+        seat: SeatInfo,
+        token: String,
+    },
+    /// The answer to `auth`.
+    Authed {
+        table: String,
+        seat: SeatInfo,
+        /// The table's latest sequence number.
+        head: u64,
+    },
+    /// Events after the requested sequence follow as `event` frames.
+    Subscribed { head: u64 },
+    /// The answer to `seats`.
+    Seats { seats: Vec<SeatInfo> },
+    /// The answer to `invite`.
+    Invited { invite: Invite },
+    /// The request was applied; its events are durable and carry these sequence numbers.
+    Applied { first_seq: u64, last_seq: u64 },
+    /// The answer to `show_sheet`.
+    Sheet { sheet: CombatantView },
+    /// The answer to `state`.
+    State { state: TableView },
+    /// The answer to `actions`: the catalogue clients build commands and help from.
+    Actions { actions: Vec<ActionSpec> },
+    /// The answer to `ping`.
+    Pong,
+}
+
+/// A code that claims one seat of `role` with `join`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    pub code: String,
+    pub role: Role,
+}
+
+/// A seat at a table. `id` is the name audiences and prompts use for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+    pub revoked: bool,
+}
+
+/// One event of a table's log as one seat receives it: only the parts it may see. A seat's
+/// sequence numbers have gaps where events hid everything from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventEnvelope {
+    pub table: String,
+    pub seq: u64,
+    /// The event format's version ([`crate::EVENT_VERSION`] when written today).
+    pub version: u32,
+    /// Wall-clock milliseconds since the Unix epoch when the table task built the event, for
+    /// display only: no rule reads it.
+    pub at_ms: u64,
+    pub parts: Vec<Part>,
+}
+
+/// A table as one seat may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableView {
+    pub table: String,
+    pub name: String,
+    pub system: String,
+    /// The sequence number of the last event this view includes.
+    pub head: u64,
+    pub encounter: bool,
+    pub round: u32,
+    pub current: Option<String>,
+    pub order: Vec<String>,
+    pub combatants: Vec<CombatantView>,
+    /// The open prompt, if any, whoever it is for.
+    pub prompt: Option<PromptView>,
+}
+
+/// A combatant as one seat may see it. NPC numbers are the GM's: other seats get `None`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantView {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub side: String,
+    pub owner: Option<String>,
+    /// `[x, y]` in grid cells: a two-element array, unlike the rules' `{x, y}` cells.
+    pub position: Option<(i32, i32)>,
+    pub statuses: Vec<String>,
+    pub resources: Option<BTreeMap<String, i64>>,
+    /// The sheet's fixed numbers, as TOML, for those who may see them.
+    pub sheet: Option<String>,
+}
+
+/// The open prompt: the top pending step, without its rule data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptView {
+    pub prompt_id: u64,
+    pub question: String,
+    pub options: Vec<String>,
+    pub default: String,
+    pub seats: Vec<String>,
+    /// Milliseconds since the Unix epoch after which the default applies.
+    pub deadline_ms: u64,
+}

@@ -1,0 +1,295 @@
+//! One connection's session: the hello, who the connection is (after `join` or `auth`), the
+//! rate limit, and routing each request to the registry or to its table. The handler never
+//! touches a table's state; it only sends messages.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tablehold_protocol::{ClientMsg, ErrorCode, Op, PROTOCOL_VERSION, Reply, ServerMsg, encode};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_tungstenite::WebSocketStream;
+
+use crate::connection::{self, Incoming};
+use crate::registry::Registry;
+use crate::shutdown::Shutdown;
+use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A token bucket: `rate` requests a second, bursts of twice that.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32) -> Self {
+        let rate = f64::from(rate.max(1));
+        Bucket {
+            tokens: rate * 2.0,
+            rate,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.rate * 2.0);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+pub async fn serve<S>(ws: WebSocketStream<S>, registry: Registry, mut shutdown: Shutdown)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let settings = registry.settings().clone();
+    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let (out_tx, out_rx) = mpsc::channel::<Outbound>(settings.outbox_frames);
+    let (mut reader, writer) = connection::split(ws, out_rx, settings.ping_every);
+    let kick = Arc::new(Notify::new());
+    let mut session = Session {
+        conn,
+        registry,
+        out: out_tx,
+        kick: kick.clone(),
+        hello: false,
+        seat: None,
+        subscribed: false,
+        bucket: Bucket::new(settings.requests_per_second),
+    };
+    loop {
+        tokio::select! {
+            incoming = tokio::time::timeout(settings.idle_timeout, reader.read()) => {
+                match incoming {
+                    Err(_) => {
+                        session.close("idle for too long").await;
+                        break;
+                    }
+                    Ok(Incoming::Closed) => break,
+                    Ok(Incoming::Bad(code, message)) => session.send_error(None, code, message).await,
+                    Ok(Incoming::Msg(msg)) => {
+                        if !session.on_message(msg).await {
+                            break;
+                        }
+                    }
+                }
+            }
+            () = kick.notified() => {
+                // The outbox is full: the client stopped reading. Drop it without waiting on
+                // a socket that does not drain.
+                writer.abort();
+                break;
+            }
+            () = shutdown.recv() => {
+                session.close("the server is shutting down").await;
+                break;
+            }
+        }
+    }
+    session.leave().await;
+    drop(session);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+}
+
+struct Session {
+    conn: u64,
+    registry: Registry,
+    out: mpsc::Sender<Outbound>,
+    kick: Arc<Notify>,
+    hello: bool,
+    seat: Option<SeatKey>,
+    subscribed: bool,
+    bucket: Bucket,
+}
+
+impl Session {
+    async fn send(&self, msg: &ServerMsg) {
+        let _ = self.out.send(Outbound::Frame(encode(msg))).await;
+    }
+
+    async fn send_error(&self, id: Option<u64>, code: ErrorCode, message: String) {
+        self.send(&ServerMsg::Error { id, code, message }).await;
+    }
+
+    async fn close(&self, reason: &str) {
+        let _ = self.out.send(Outbound::Close(reason.to_owned())).await;
+    }
+
+    /// Stops this connection's subscription so the table stops sending to it.
+    async fn leave(&mut self) {
+        if let (true, Some(seat)) = (self.subscribed, &self.seat) {
+            let _ = self
+                .registry
+                .send(&seat.table, TableMsg::Unsubscribe { conn: self.conn })
+                .await;
+        }
+    }
+
+    /// Handles one message; `false` ends the connection.
+    async fn on_message(&mut self, msg: ClientMsg) -> bool {
+        match msg {
+            ClientMsg::Hello { protocol, .. } if !self.hello => {
+                if protocol != PROTOCOL_VERSION {
+                    let message = format!(
+                        "this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}; upgrade the one that is older"
+                    );
+                    self.send_error(None, ErrorCode::VersionMismatch, message)
+                        .await;
+                    self.close("protocol version mismatch").await;
+                    return false;
+                }
+                self.hello = true;
+                let server = format!("tablehold-server/{}", env!("CARGO_PKG_VERSION"));
+                self.send(&ServerMsg::Welcome {
+                    protocol: PROTOCOL_VERSION,
+                    server,
+                })
+                .await;
+                true
+            }
+            ClientMsg::Hello { .. } => {
+                self.send_error(
+                    None,
+                    ErrorCode::HelloFirst,
+                    "hello comes once, first".into(),
+                )
+                .await;
+                true
+            }
+            ClientMsg::Request { id, .. } if !self.hello => {
+                self.send_error(Some(id), ErrorCode::HelloFirst, "send hello first".into())
+                    .await;
+                true
+            }
+            ClientMsg::Request { id, op } => {
+                if !self.bucket.take() {
+                    let message = "too many requests; slow down".to_owned();
+                    self.send_error(Some(id), ErrorCode::RateLimited, message)
+                        .await;
+                    return true;
+                }
+                match self.request(id, op).await {
+                    Ok(Some(reply)) => self.send(&ServerMsg::Response { id, reply }).await,
+                    // The table wrote the response itself (subscribe).
+                    Ok(None) => {}
+                    Err(e) => self.send_error(Some(id), e.code, e.message).await,
+                }
+                true
+            }
+        }
+    }
+
+    async fn ask<T>(
+        &self,
+        table: &str,
+        make: impl FnOnce(oneshot::Sender<Result<T, WireError>>) -> TableMsg,
+    ) -> Result<T, WireError> {
+        let (tx, rx) = oneshot::channel();
+        self.registry.send(table, make(tx)).await?;
+        rx.await
+            .unwrap_or_else(|_| Err(WireError::new(ErrorCode::Internal, "the table stopped")))
+    }
+
+    async fn request(&mut self, id: u64, op: Op) -> Result<Option<Reply>, WireError> {
+        match op {
+            Op::CreateTable {
+                system,
+                name,
+                options,
+                players,
+                spectators,
+            } => {
+                let req = NewTable {
+                    system,
+                    name,
+                    options,
+                    players,
+                    spectators,
+                };
+                self.registry.create(req).await.map(Some)
+            }
+            Op::Join {
+                table,
+                invite,
+                name,
+            } => {
+                let (seat, token) = self
+                    .ask(&table, |reply| TableMsg::Join {
+                        invite,
+                        name,
+                        reply,
+                    })
+                    .await?;
+                self.switch_seat(seat.clone()).await;
+                Ok(Some(Reply::Joined {
+                    table,
+                    seat: seat.info,
+                    token,
+                }))
+            }
+            Op::Auth { table, token } => {
+                let (seat, head) = self
+                    .ask(&table, |reply| TableMsg::Auth { token, reply })
+                    .await?;
+                self.switch_seat(seat.clone()).await;
+                Ok(Some(Reply::Authed {
+                    table,
+                    seat: seat.info,
+                    head,
+                }))
+            }
+            Op::Subscribe { after } => {
+                let seat = self.seat()?;
+                let (outbox, kick, conn) = (self.out.clone(), self.kick.clone(), self.conn);
+                let table = seat.table.clone();
+                self.ask(&table, |reply| TableMsg::Subscribe {
+                    seat,
+                    conn,
+                    id,
+                    after,
+                    outbox,
+                    kick,
+                    reply,
+                })
+                .await?;
+                self.subscribed = true;
+                Ok(None)
+            }
+            op => {
+                let seat = self.seat()?;
+                let table = seat.table.clone();
+                self.ask(&table, |reply| TableMsg::Request { seat, op, reply })
+                    .await
+                    .map(Some)
+            }
+        }
+    }
+
+    fn seat(&self) -> Result<SeatKey, WireError> {
+        self.seat.clone().ok_or_else(|| {
+            WireError::new(
+                ErrorCode::Unauthorized,
+                "join a table or authenticate with a seat token first",
+            )
+        })
+    }
+
+    /// A connection is one seat at a time; becoming another ends the old one's subscription.
+    async fn switch_seat(&mut self, seat: SeatKey) {
+        self.leave().await;
+        self.subscribed = false;
+        self.seat = Some(seat);
+    }
+}

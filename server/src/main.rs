@@ -1,0 +1,189 @@
+//! `tablehold-server`: runs the server until SIGINT or SIGTERM.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Parser;
+use tablehold_server::registry::Registry;
+use tablehold_server::server::Listener;
+use tablehold_server::settings::Settings;
+use tablehold_server::shutdown::Shutdown;
+use tablehold_server::store::SqliteStore;
+use tokio::net::TcpListener;
+use tokio::sync::broadcast;
+
+/// The Tablehold server: hosts tables for remote tabletop encounters.
+///
+/// With no arguments it listens on 127.0.0.1:7878 and keeps its data in ./tablehold.db.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about = None)]
+struct Args {
+    /// Address to listen on; port 0 picks a free port (the line `listening on ...` says which).
+    #[arg(long, env = "TABLEHOLD_LISTEN", default_value = "127.0.0.1:7878")]
+    listen: SocketAddr,
+    /// The data file (SQLite); created if absent.
+    #[arg(long, env = "TABLEHOLD_DATA", default_value = "tablehold.db")]
+    data: PathBuf,
+    /// Log filter, e.g. `info`, `debug`, `tablehold_server=trace`.
+    #[arg(long, env = "TABLEHOLD_LOG", default_value = "info")]
+    log: String,
+    /// PEM certificate chain, to serve wss:// (with --tls-key).
+    #[arg(long, env = "TABLEHOLD_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key for --tls-cert.
+    #[arg(long, env = "TABLEHOLD_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// FOR TESTS ONLY: seed every dice epoch with these 32 bytes (64 hex digits) instead of
+    /// the OS, so rolls are known in advance. Logs record that a test seed was used.
+    #[arg(long, value_name = "HEX")]
+    insecure_test_seed: Option<String>,
+    /// Milliseconds a table with no connections stays loaded.
+    #[arg(long, default_value_t = 300_000, hide = true)]
+    table_idle_ms: u64,
+    /// Milliseconds of silence after which a connection is closed.
+    #[arg(long, default_value_t = 90_000, hide = true)]
+    idle_timeout_ms: u64,
+    /// Milliseconds between pings.
+    #[arg(long, default_value_t = 30_000, hide = true)]
+    ping_ms: u64,
+    /// Frames a connection may have waiting before it counts as not reading.
+    #[arg(long, default_value_t = 512, hide = true)]
+    outbox_frames: usize,
+    /// Requests per second per connection.
+    #[arg(long, default_value_t = 20, hide = true)]
+    requests_per_second: u32,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.log)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse_seed(hex_seed: &str) -> anyhow::Result<[u8; 32]> {
+    let bytes = hex::decode(hex_seed).context("--insecure-test-seed must be 64 hex digits")?;
+    match <[u8; 32]>::try_from(bytes.as_slice()) {
+        Ok(seed) => Ok(seed),
+        Err(_) => bail!(
+            "--insecure-test-seed must be 32 bytes (64 hex digits), got {}",
+            bytes.len()
+        ),
+    }
+}
+
+async fn run(args: Args) -> anyhow::Result<()> {
+    let test_seed = args
+        .insecure_test_seed
+        .as_deref()
+        .map(parse_seed)
+        .transpose()?;
+    if test_seed.is_some() {
+        tracing::warn!("INSECURE: dice come from a test seed; never use this for a real game");
+    }
+    let settings = Arc::new(Settings {
+        test_seed,
+        table_idle: Duration::from_millis(args.table_idle_ms),
+        idle_timeout: Duration::from_millis(args.idle_timeout_ms),
+        ping_every: Duration::from_millis(args.ping_ms.max(1)),
+        outbox_frames: args.outbox_frames.max(8),
+        requests_per_second: args.requests_per_second,
+        ..Settings::default()
+    });
+    let store = tokio::task::spawn_blocking({
+        let path = args.data.clone();
+        move || SqliteStore::open(&path)
+    })
+    .await
+    .context("opening the store")??;
+    let (journal, sync) = store.durability();
+    tracing::info!(data = %args.data.display(), journal, synchronous = sync, "store open");
+    let store = Arc::new(store);
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            Some(tablehold_server::tls::acceptor(cert, key).map_err(anyhow::Error::msg)?)
+        }
+        _ => None,
+    };
+    let listener = TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let local = listener
+        .local_addr()
+        .context("reading the listening address")?;
+    let scheme = if tls.is_some() { "wss" } else { "ws" };
+    // Tests read this line to learn the port.
+    println!("listening on {scheme}://{local}");
+    let registry = Registry::new(store.clone(), settings);
+    let (notify_shutdown, _) = broadcast::channel(1);
+    let server = Listener {
+        listener,
+        tls,
+        registry,
+        notify_shutdown: notify_shutdown.clone(),
+    };
+    let shutdown = Shutdown::new(notify_shutdown.subscribe());
+    tokio::select! {
+        () = server.run(shutdown) => {}
+        () = signal() => tracing::info!("shutting down"),
+    }
+    let _ = notify_shutdown.send(());
+    // Give connections a moment to send their close frames.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let counters = store.counters();
+    let (commits, events) = counters.snapshot();
+    // A stable line for tests and operators: group commit shows as events > commits.
+    println!("store: {commits} commits, {events} events");
+    match Arc::try_unwrap(store) {
+        Ok(store) => tokio::task::spawn_blocking(move || store.close())
+            .await
+            .context("closing the store")??,
+        Err(_) => {
+            tracing::warn!("store still in use at shutdown; it is flushed as the process exits")
+        }
+    }
+    Ok(())
+}
+
+async fn signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = match signal(SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => return std::future::pending().await,
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,115 @@
+//! The tables a server holds: handles to running table tasks, loaded from the store on first
+//! use. The map holds only handles (senders); the state lives in each table's task.
+
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use tablehold_protocol::{ErrorCode, Reply};
+use tokio::sync::mpsc::error::SendError;
+
+use crate::settings::Settings;
+use crate::store::SqliteStore;
+use crate::table::{self, NewTable, TableHandle, TableMsg, WireError};
+
+#[derive(Clone)]
+pub struct Registry {
+    tables: Arc<DashMap<String, TableHandle>>,
+    store: Arc<SqliteStore>,
+    settings: Arc<Settings>,
+}
+
+impl Registry {
+    pub fn new(store: Arc<SqliteStore>, settings: Arc<Settings>) -> Self {
+        Registry {
+            tables: Arc::new(DashMap::new()),
+            store,
+            settings,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Creates a table. The reply goes out only once its records are durable.
+    pub async fn create(&self, req: NewTable) -> Result<Reply, WireError> {
+        let (table, gm_token, invites, writes) = table::create(req, &self.settings)?;
+        match self.store.submit(writes).await {
+            Ok(Ok(())) => {
+                tracing::info!(table = %table, "table created");
+                Ok(Reply::TableCreated {
+                    table,
+                    gm_token,
+                    invites,
+                })
+            }
+            Ok(Err(e)) => Err(WireError::new(
+                ErrorCode::Internal,
+                format!("the table could not be stored: {e}"),
+            )),
+            Err(_) => Err(WireError::new(ErrorCode::Internal, "the store has stopped")),
+        }
+    }
+
+    /// The running task of `table`, loading it from the store if it is not running.
+    fn handle(&self, table: &str) -> Result<TableHandle, WireError> {
+        if let Some(h) = self.tables.get(table) {
+            return Ok(h.clone());
+        }
+        let valid = !table.is_empty()
+            && table.len() <= 64
+            && table.chars().all(|c| c.is_ascii_alphanumeric());
+        if !valid {
+            return Err(unknown(table));
+        }
+        // The entry lock makes sure only one task is ever started for a table. Loading is a
+        // short read on the store's read connection.
+        let entry = self.tables.entry(table.to_owned());
+        let handle = entry.or_try_insert_with(|| {
+            let loaded = tokio::task::block_in_place(|| self.store.load_table(table))
+                .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
+                .ok_or_else(|| unknown(table))?;
+            table::spawn(
+                loaded,
+                self.store.clone(),
+                self.settings.clone(),
+                self.tables.clone(),
+            )
+            .map_err(|e| {
+                WireError::new(
+                    ErrorCode::Internal,
+                    format!("table {table} cannot be rebuilt: {e}"),
+                )
+            })
+        })?;
+        Ok(handle.clone())
+    }
+
+    /// Sends a message to a table, starting its task if needed. A task that has just stopped
+    /// after idling refuses the message; it is then sent to a fresh one.
+    pub async fn send(&self, table: &str, msg: TableMsg) -> Result<(), WireError> {
+        let mut msg = msg;
+        for _ in 0..3 {
+            let handle = self.handle(table)?;
+            match handle.tx.send(msg).await {
+                Ok(()) => return Ok(()),
+                Err(SendError(back)) => {
+                    self.tables
+                        .remove_if(table, |_, h| h.tx.same_channel(&handle.tx));
+                    msg = back;
+                }
+            }
+        }
+        Err(WireError::new(
+            ErrorCode::Internal,
+            "the table keeps stopping; try again",
+        ))
+    }
+}
+
+fn unknown(table: &str) -> WireError {
+    WireError::new(
+        ErrorCode::UnknownTable,
+        format!("no table `{table}` on this server"),
+    )
+}

@@ -1,0 +1,41 @@
+//! Limits and knobs shared by the listener, connections and tables. Each has a reason.
+
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Seed every new dice epoch from this instead of the OS (`--insecure-test-seed`): tests
+    /// need exact dice. The epoch records that a test seed was used.
+    pub test_seed: Option<[u8; 32]>,
+    /// A table with no connections and no messages for this long stops and frees its memory;
+    /// the next request loads it again from the log.
+    pub table_idle: Duration,
+    /// Frames a connection may have waiting to be written. A client that stays connected but
+    /// stops reading fills it and is disconnected, so it cannot slow its table down.
+    pub outbox_frames: usize,
+    /// Requests per second a connection may make, with a burst of twice that.
+    pub requests_per_second: u32,
+    /// Failed joins (wrong invite) per minute per table before joins there are refused.
+    pub failed_joins_per_minute: usize,
+    /// Seats a table may have, the GM's included.
+    pub max_seats: usize,
+    /// A connection that sends nothing (not even a pong) for this long is closed.
+    pub idle_timeout: Duration,
+    /// How often the server pings a connection.
+    pub ping_every: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            test_seed: None,
+            table_idle: Duration::from_secs(300),
+            outbox_frames: 512,
+            requests_per_second: 20,
+            failed_joins_per_minute: 10,
+            max_seats: 16,
+            idle_timeout: Duration::from_secs(90),
+            ping_every: Duration::from_secs(30),
+        }
+    }
+}

@@ -1,0 +1,732 @@
+//! The table task: the single owner of a table's state. It takes one message at a time,
+//! decides commands through the rules, makes the resulting events durable, and only then
+//! applies them, answers, and sends each subscriber its view (invariant 2).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use tablehold_protocol::{
+    EVENT_VERSION, ErrorCode, EventEnvelope, Op, Reply, Role, ServerMsg, encode,
+};
+use tablehold_rules::dice::{CounterStream, DiceExpr, roll};
+use tablehold_rules::{
+    Audience, Command, DecideError, Event, Fact, Kind, Part, Seat, StateView, SystemId, actions,
+    apply, decide,
+};
+use tokio::sync::{Notify, mpsc};
+use tokio::time::Instant;
+
+use crate::auth;
+use crate::clock::now_ms;
+use crate::settings::Settings;
+use crate::store::{EventRecord, InviteRecord, LoadedTable, SeatRecord, SqliteStore, Write};
+
+use super::load::{self, GM_SEAT, LoggedEvent, encode_parts, rebuild};
+use super::seats::{info, new_seat_id, rules_seat};
+use super::view::{combatant_view, table_view};
+use super::world::TableWorld;
+use super::{Outbound, SeatKey, TableHandle, TableMsg, WireError};
+
+/// The depth of a table's mailbox: enough for every seat to have a few requests in flight.
+const MAILBOX: usize = 256;
+
+struct Subscriber {
+    seat: SeatKey,
+    outbox: mpsc::Sender<Outbound>,
+    kick: Arc<Notify>,
+}
+
+/// The open prompt and when its default applies.
+struct Deadline {
+    prompt_id: u64,
+    at: Instant,
+    at_ms: u64,
+}
+
+struct Table {
+    id: String,
+    name: String,
+    system: SystemId,
+    world: TableWorld,
+    events: Vec<LoggedEvent>,
+    stream: CounterStream,
+    epoch: u64,
+    seats: BTreeMap<String, SeatRecord>,
+    invites: Vec<InviteRecord>,
+    subscribers: BTreeMap<u64, Subscriber>,
+    deadline: Option<Deadline>,
+    failed_joins: VecDeque<Instant>,
+    store: Arc<SqliteStore>,
+    settings: Arc<Settings>,
+}
+
+/// Starts the task of a table loaded from the store and registers its handle.
+pub fn spawn(
+    loaded: LoadedTable,
+    store: Arc<SqliteStore>,
+    settings: Arc<Settings>,
+    tables: Arc<DashMap<String, TableHandle>>,
+) -> Result<TableHandle, String> {
+    let rebuilt = rebuild(&loaded)?;
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let mut table = Table {
+        id: loaded.table.id.clone(),
+        name: loaded.table.name.clone(),
+        system: rebuilt.system,
+        world: rebuilt.world,
+        events: rebuilt.events,
+        stream: rebuilt.stream,
+        epoch: rebuilt.epoch,
+        seats: load::seat_records(&loaded),
+        invites: loaded.invites,
+        subscribers: BTreeMap::new(),
+        deadline: None,
+        failed_joins: VecDeque::new(),
+        store,
+        settings,
+    };
+    table.track_prompt();
+    let handle = TableHandle { tx };
+    let mine = handle.tx.clone();
+    tokio::spawn(async move {
+        table.run(rx, &tables, &mine).await;
+    });
+    Ok(handle)
+}
+
+fn err(code: ErrorCode, message: impl Into<String>) -> WireError {
+    WireError::new(code, message)
+}
+
+impl Table {
+    async fn run(
+        &mut self,
+        mut rx: mpsc::Receiver<TableMsg>,
+        tables: &DashMap<String, TableHandle>,
+        mine: &mpsc::Sender<TableMsg>,
+    ) {
+        tracing::debug!(table = %self.id, events = self.events.len(), "table loaded");
+        loop {
+            let deadline = self.deadline.as_ref().map(|d| d.at);
+            let idle = self.subscribers.is_empty();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                () = sleep_until(deadline) => self.time_out().await,
+                () = tokio::time::sleep(self.settings.table_idle), if idle => {
+                    // Unregister first, so new requests load a fresh task; then serve what is
+                    // already queued here before stopping.
+                    tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
+                    rx.close();
+                    while let Some(msg) = rx.recv().await {
+                        self.handle(msg).await;
+                    }
+                    tracing::debug!(table = %self.id, "table unloaded after idling");
+                    break;
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: TableMsg) {
+        match msg {
+            TableMsg::Join {
+                invite,
+                name,
+                reply,
+            } => {
+                let _ = reply.send(self.join(&invite, &name).await);
+            }
+            TableMsg::Auth { token, reply } => {
+                let head = self.head();
+                let _ = reply.send(self.auth(&token).map(|seat| (seat, head)));
+            }
+            TableMsg::Subscribe {
+                seat,
+                conn,
+                id,
+                after,
+                outbox,
+                kick,
+                reply,
+            } => {
+                let _ = reply.send(self.subscribe(seat, conn, id, after, outbox, kick));
+            }
+            TableMsg::Unsubscribe { conn } => {
+                self.subscribers.remove(&conn);
+            }
+            TableMsg::Request { seat, op, reply } => {
+                let result = match self.current_seat(&seat) {
+                    Ok(seat) => self.request(&seat, op).await,
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn head(&self) -> u64 {
+        self.events.last().map(|e| e.seq).unwrap_or(0)
+    }
+
+    /// The seat as the table knows it now: a revoked seat's connections lose their rights at once.
+    fn current_seat(&self, seat: &SeatKey) -> Result<SeatKey, WireError> {
+        match self.seats.get(&seat.info.id) {
+            Some(r) if !r.revoked => Ok(SeatKey {
+                table: self.id.clone(),
+                info: info(r),
+            }),
+            _ => Err(err(
+                ErrorCode::Unauthorized,
+                "this seat was revoked by the GM",
+            )),
+        }
+    }
+
+    fn join_rate_limited(&mut self) -> bool {
+        let window = Duration::from_secs(60);
+        let now = Instant::now();
+        while self
+            .failed_joins
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > window)
+        {
+            self.failed_joins.pop_front();
+        }
+        self.failed_joins.len() >= self.settings.failed_joins_per_minute
+    }
+
+    async fn join(&mut self, code: &str, name: &str) -> Result<(SeatKey, String), WireError> {
+        if self.join_rate_limited() {
+            return Err(err(
+                ErrorCode::RateLimited,
+                "too many failed joins at this table; wait a minute",
+            ));
+        }
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            return Err(err(
+                ErrorCode::BadRequest,
+                "a display name has 1 to 40 characters",
+            ));
+        }
+        let Some(at) = self
+            .invites
+            .iter()
+            .position(|i| i.used_by.is_none() && auth::matches(code, &i.code_hash))
+        else {
+            self.failed_joins.push_back(Instant::now());
+            return Err(err(
+                ErrorCode::BadCredentials,
+                "no unused invite with that code at this table",
+            ));
+        };
+        if self.seats.len() >= self.settings.max_seats {
+            return Err(err(ErrorCode::TableFull, "the table has no free seat"));
+        }
+        let seat_id = new_seat_id(name, &self.seats);
+        let token = auth::new_token();
+        let seat = SeatRecord {
+            table: self.id.clone(),
+            seat: seat_id.clone(),
+            name: name.to_owned(),
+            role: self.invites[at].role.clone(),
+            token_hash: auth::hash(&token),
+            revoked: false,
+        };
+        let mut invite = self.invites[at].clone();
+        invite.used_by = Some(seat_id.clone());
+        self.durable(vec![
+            Write::Seat(seat.clone()),
+            Write::Invite(invite.clone()),
+        ])
+        .await?;
+        self.invites[at] = invite;
+        self.seats.insert(seat_id, seat.clone());
+        Ok((
+            SeatKey {
+                table: self.id.clone(),
+                info: info(&seat),
+            },
+            token,
+        ))
+    }
+
+    fn auth(&mut self, token: &str) -> Result<SeatKey, WireError> {
+        if self.join_rate_limited() {
+            return Err(err(
+                ErrorCode::RateLimited,
+                "too many failed attempts at this table; wait a minute",
+            ));
+        }
+        // Every seat is compared, each in constant time, so timing says nothing of which.
+        let found = self
+            .seats
+            .values()
+            .fold(None, |found, s| {
+                if auth::matches(token, &s.token_hash) {
+                    Some(s)
+                } else {
+                    found
+                }
+            })
+            .cloned();
+        match found {
+            Some(s) if !s.revoked => Ok(SeatKey {
+                table: self.id.clone(),
+                info: info(&s),
+            }),
+            Some(_) => Err(err(
+                ErrorCode::Unauthorized,
+                "this seat was revoked by the GM",
+            )),
+            None => {
+                self.failed_joins.push_back(Instant::now());
+                Err(err(
+                    ErrorCode::BadCredentials,
+                    "no seat at this table has that token",
+                ))
+            }
+        }
+    }
+
+    fn subscribe(
+        &mut self,
+        seat: SeatKey,
+        conn: u64,
+        id: u64,
+        after: u64,
+        outbox: mpsc::Sender<Outbound>,
+        kick: Arc<Notify>,
+    ) -> Result<(), WireError> {
+        let seat = self.current_seat(&seat)?;
+        let rules_seat = rules_seat(&seat.info);
+        let mut frames = vec![encode(&ServerMsg::Response {
+            id,
+            reply: Reply::Subscribed { head: self.head() },
+        })];
+        for e in self.events.iter().filter(|e| e.seq > after) {
+            if let Some(frame) = self.frame_for(e, &rules_seat) {
+                frames.push(frame);
+            }
+        }
+        // The backlog must fit the outbox; a client far behind reads it in pages with `after`.
+        if frames.len() > outbox.capacity() {
+            return Err(err(
+                ErrorCode::TooLarge,
+                format!(
+                    "{} events are waiting; subscribe from a later sequence (at most {} at once)",
+                    frames.len() - 1,
+                    outbox.capacity().saturating_sub(1)
+                ),
+            ));
+        }
+        for frame in frames {
+            if outbox.try_send(Outbound::Frame(frame)).is_err() {
+                return Err(err(
+                    ErrorCode::TooLarge,
+                    "the connection cannot take the backlog",
+                ));
+            }
+        }
+        self.subscribers
+            .insert(conn, Subscriber { seat, outbox, kick });
+        Ok(())
+    }
+
+    fn frame_for(&self, e: &LoggedEvent, seat: &Seat) -> Option<Vec<u8>> {
+        let event = Event {
+            parts: e.parts.clone(),
+        };
+        let view = event.view(seat)?;
+        Some(encode(&ServerMsg::Event(EventEnvelope {
+            table: self.id.clone(),
+            seq: e.seq,
+            version: EVENT_VERSION,
+            at_ms: e.at_ms,
+            parts: view.parts,
+        })))
+    }
+
+    async fn request(&mut self, seat: &SeatKey, op: Op) -> Result<Reply, WireError> {
+        let rules_seat = rules_seat(&seat.info);
+        let gm = seat.info.role == Role::Gm;
+        let gm_only = |what: &str| err(ErrorCode::Forbidden, format!("{what} is the GM's"));
+        match op {
+            Op::Ping => Ok(Reply::Pong),
+            Op::Seats => Ok(Reply::Seats {
+                seats: self.seats.values().map(info).collect(),
+            }),
+            Op::State => Ok(Reply::State {
+                state: table_view(
+                    &self.id,
+                    &self.name,
+                    self.system.as_str(),
+                    self.head(),
+                    &self.world,
+                    &rules_seat,
+                    self.deadline.as_ref().map(|d| d.at_ms).unwrap_or(0),
+                ),
+            }),
+            Op::Actions => Ok(Reply::Actions {
+                actions: actions(self.system.system(), &self.world, &rules_seat),
+            }),
+            Op::ShowSheet { entity } => {
+                let c = self
+                    .world
+                    .combatant(&entity.as_str().into())
+                    .ok_or_else(|| {
+                        err(
+                            ErrorCode::Refused,
+                            format!("no one called `{entity}` is at the table"),
+                        )
+                    })?;
+                Ok(Reply::Sheet {
+                    sheet: combatant_view(c, &rules_seat),
+                })
+            }
+            Op::Invite { role } => {
+                if !gm {
+                    return Err(gm_only("inviting"));
+                }
+                if role == Role::Gm {
+                    return Err(err(ErrorCode::BadRequest, "a table has one GM"));
+                }
+                let open = self.invites.iter().filter(|i| i.used_by.is_none()).count();
+                if self.seats.len() + open >= self.settings.max_seats {
+                    return Err(err(ErrorCode::TableFull, "no room for another seat"));
+                }
+                let (invite, write) = load::new_invite(&self.id, role);
+                self.durable(vec![write.clone()]).await?;
+                if let Write::Invite(record) = write {
+                    self.invites.push(record);
+                }
+                Ok(Reply::Invited { invite })
+            }
+            Op::RevokeSeat { seat: target } => {
+                if !gm {
+                    return Err(gm_only("revoking a seat"));
+                }
+                if target == GM_SEAT {
+                    return Err(err(
+                        ErrorCode::BadRequest,
+                        "the GM's seat cannot be revoked",
+                    ));
+                }
+                let mut record = self.seats.get(&target).cloned().ok_or_else(|| {
+                    err(
+                        ErrorCode::BadRequest,
+                        format!("no seat `{target}` at this table"),
+                    )
+                })?;
+                record.revoked = true;
+                self.durable(vec![Write::Seat(record.clone())]).await?;
+                self.seats.insert(target.clone(), record);
+                let gone: Vec<u64> = self
+                    .subscribers
+                    .iter()
+                    .filter(|(_, s)| s.seat.info.id == target)
+                    .map(|(c, _)| *c)
+                    .collect();
+                for conn in gone {
+                    if let Some(s) = self.subscribers.remove(&conn) {
+                        let _ = s
+                            .outbox
+                            .try_send(Outbound::Close("your seat was revoked by the GM".into()));
+                        s.kick.notify_one();
+                    }
+                }
+                Ok(Reply::Seats {
+                    seats: self.seats.values().map(info).collect(),
+                })
+            }
+            Op::AddSheet { sheet } => self.add_sheet(seat, &sheet).await,
+            Op::Act {
+                actor,
+                action,
+                args,
+            } => {
+                let cmd = Command::act(rules_seat, actor.as_deref(), &action, args);
+                self.command(cmd).await
+            }
+            Op::Answer { prompt_id, choice } => {
+                self.command(Command::answer(rules_seat, prompt_id, &choice))
+                    .await
+            }
+            Op::Roll { dice, secret } => {
+                if secret && !gm {
+                    return Err(gm_only("a secret roll"));
+                }
+                let expr = DiceExpr::parse(&dice)
+                    .map_err(|e| err(ErrorCode::BadRequest, e.to_string()))?;
+                let mut stream = self.stream.clone();
+                let r = roll(&expr, &mut stream)
+                    .map_err(|e| err(ErrorCode::Internal, e.to_string()))?;
+                let fact = Fact::Rolled {
+                    by: None,
+                    purpose: format!("roll by {}", seat.info.name),
+                    roll: r,
+                };
+                let audience = if secret {
+                    Audience::GmOnly
+                } else {
+                    Audience::Everyone
+                };
+                self.commit(
+                    vec![Event {
+                        parts: vec![Part { audience, fact }],
+                    }],
+                    stream,
+                )
+                .await
+            }
+            Op::CreateTable { .. } | Op::Join { .. } | Op::Auth { .. } | Op::Subscribe { .. } => {
+                Err(err(
+                    ErrorCode::BadRequest,
+                    "this request is not for a table's seat",
+                ))
+            }
+        }
+    }
+
+    async fn add_sheet(&mut self, seat: &SeatKey, text: &str) -> Result<Reply, WireError> {
+        let mut c = self
+            .system
+            .system()
+            .sheet_from_toml(text)
+            .map_err(|e| err(ErrorCode::BadRequest, format!("sheet: {e}")))?;
+        match seat.info.role {
+            Role::Gm => {}
+            Role::Player => {
+                if c.kind != Kind::Pc {
+                    return Err(err(
+                        ErrorCode::Forbidden,
+                        "players add player characters; NPCs are the GM's",
+                    ));
+                }
+                if self.world.encounter().active {
+                    return Err(err(
+                        ErrorCode::Forbidden,
+                        "characters join between encounters, or by the GM",
+                    ));
+                }
+                c.owner = Some(tablehold_rules::SeatId(seat.info.id.clone()));
+            }
+            Role::Spectator => {
+                return Err(err(ErrorCode::Forbidden, "spectators add no characters"));
+            }
+        }
+        if self.world.combatant(&c.id).is_some() {
+            return Err(err(
+                ErrorCode::BadRequest,
+                format!("`{}` is already at the table", c.id),
+            ));
+        }
+        let public = Fact::Noted {
+            text: format!("{} joins the table", c.name),
+        };
+        let added = Fact::CombatantAdded {
+            combatant: Box::new(c.clone()),
+        };
+        // Everyone learns that someone arrived; an NPC's numbers stay with the GM.
+        let parts = if c.kind == Kind::Pc {
+            vec![Part {
+                audience: Audience::Everyone,
+                fact: added,
+            }]
+        } else {
+            vec![
+                Part {
+                    audience: Audience::Everyone,
+                    fact: public,
+                },
+                Part {
+                    audience: Audience::GmOnly,
+                    fact: added,
+                },
+            ]
+        };
+        let stream = self.stream.clone();
+        self.commit(vec![Event { parts }], stream).await
+    }
+
+    /// Decides a command on a copy of the dice stream: a refused command draws nothing that
+    /// counts, so no die escapes the log (invariant 5).
+    async fn command(&mut self, cmd: Command) -> Result<Reply, WireError> {
+        let mut stream = self.stream.clone();
+        let events = match decide(self.system.system(), &self.world, &cmd, &mut stream) {
+            Ok(events) => events,
+            Err(DecideError::Refused(r)) => {
+                return Err(err(ErrorCode::for_refusal(r.code()), r.to_string()));
+            }
+            Err(other) => {
+                tracing::error!(table = %self.id, error = %other, "decide failed");
+                return Err(err(ErrorCode::Internal, other.to_string()));
+            }
+        };
+        self.commit(events, stream).await
+    }
+
+    /// Makes `events` durable, then applies them, sends each subscriber its view, and adopts
+    /// the dice stream that produced them.
+    async fn commit(
+        &mut self,
+        events: Vec<Event>,
+        stream: CounterStream,
+    ) -> Result<Reply, WireError> {
+        let head = self.head();
+        if events.is_empty() {
+            return Ok(Reply::Applied {
+                first_seq: head,
+                last_seq: head,
+            });
+        }
+        let at_ms = now_ms();
+        let counter_after = stream.counter();
+        let writes = events
+            .iter()
+            .zip(head + 1..)
+            .map(|(e, seq)| {
+                Write::Event(EventRecord {
+                    table: self.id.clone(),
+                    seq,
+                    version: EVENT_VERSION,
+                    at_ms,
+                    epoch: self.epoch,
+                    counter_after,
+                    parts: encode_parts(&e.parts),
+                })
+            })
+            .collect();
+        if let Err(e) = self.durable(writes).await {
+            // The log is the truth: whatever this task believed, start again from it.
+            self.reload();
+            return Err(e);
+        }
+        for (event, seq) in events.into_iter().zip(head + 1..) {
+            if let Err(e) = apply(&mut self.world, &event) {
+                tracing::error!(table = %self.id, seq, error = %e, "a logged event does not apply; rebuilding");
+                self.reload();
+                return Err(err(
+                    ErrorCode::Internal,
+                    format!("event {seq} does not apply: {e}"),
+                ));
+            }
+            let logged = LoggedEvent {
+                seq,
+                at_ms,
+                parts: event.parts,
+            };
+            self.fan_out(&logged);
+            self.events.push(logged);
+        }
+        self.stream = stream;
+        self.track_prompt();
+        Ok(Reply::Applied {
+            first_seq: head + 1,
+            last_seq: self.head(),
+        })
+    }
+
+    async fn durable(&self, writes: Vec<Write>) -> Result<(), WireError> {
+        let receipt = self.store.submit(writes);
+        match receipt.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                tracing::error!(table = %self.id, error = %e, "append failed");
+                Err(err(
+                    ErrorCode::Internal,
+                    format!("the log could not be written: {e}"),
+                ))
+            }
+            Err(_) => Err(err(ErrorCode::Internal, "the store has stopped")),
+        }
+    }
+
+    fn reload(&mut self) {
+        match self
+            .store
+            .load_table(&self.id)
+            .map_err(|e| e.to_string())
+            .and_then(|l| {
+                let l = l.ok_or_else(|| "the table is gone from the store".to_owned())?;
+                Ok((rebuild(&l)?, l))
+            }) {
+            Ok((r, loaded)) => {
+                self.world = r.world;
+                self.events = r.events;
+                self.stream = r.stream;
+                self.epoch = r.epoch;
+                self.seats = load::seat_records(&loaded);
+                self.invites = loaded.invites;
+                self.track_prompt();
+            }
+            Err(e) => {
+                tracing::error!(table = %self.id, error = %e, "could not rebuild the table from its log")
+            }
+        }
+    }
+
+    /// Sends an event to every subscriber that may see some of it. A subscriber whose outbox is
+    /// full is dropped and its connection told to close: one slow reader must not hold up the
+    /// table.
+    fn fan_out(&mut self, e: &LoggedEvent) {
+        let mut slow = Vec::new();
+        for (conn, sub) in &self.subscribers {
+            let Some(frame) = self.frame_for(e, &rules_seat(&sub.seat.info)) else {
+                continue;
+            };
+            if sub.outbox.try_send(Outbound::Frame(frame)).is_err() {
+                slow.push(*conn);
+            }
+        }
+        for conn in slow {
+            if let Some(sub) = self.subscribers.remove(&conn) {
+                tracing::info!(table = %self.id, conn, "dropping a subscriber that stopped reading");
+                sub.kick.notify_one();
+            }
+        }
+    }
+
+    /// Keeps the open prompt's deadline in step with the state.
+    fn track_prompt(&mut self) {
+        let top = self
+            .world
+            .encounter()
+            .pending
+            .last()
+            .map(|p| (p.prompt_id, p.timeout_ms));
+        match (top, &self.deadline) {
+            (None, _) => self.deadline = None,
+            (Some((id, _)), Some(d)) if d.prompt_id == id => {}
+            (Some((id, timeout_ms)), _) => {
+                self.deadline = Some(Deadline {
+                    prompt_id: id,
+                    at: Instant::now() + Duration::from_millis(timeout_ms),
+                    at_ms: now_ms().saturating_add(timeout_ms),
+                });
+            }
+        }
+    }
+
+    async fn time_out(&mut self) {
+        let Some(d) = self.deadline.take() else {
+            return;
+        };
+        if let Err(e) = self.command(Command::time_out(d.prompt_id)).await {
+            tracing::warn!(table = %self.id, prompt = d.prompt_id, error = %e.message, "timeout not applied");
+            self.track_prompt();
+        }
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

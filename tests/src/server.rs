@@ -1,0 +1,266 @@
+//! A real `tablehold-server` process on a free port with its own data file, and a raw protocol
+//! client that speaks MessagePack over WebSocket with no help from the `tablehold` client, so
+//! tests see exactly the frames a seat receives.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tablehold_protocol::{
+    ClientMsg, ErrorCode, Op, PROTOCOL_VERSION, Reply, ServerMsg, decode_server, encode,
+};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::bin;
+
+/// The seed every test server uses, so that its dice are the same on every run.
+pub const TEST_SEED: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+/// How long a test waits for any one frame.
+pub const FRAME_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct TestServer {
+    child: Option<Child>,
+    pub url: String,
+    pub data: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+    pub stdout_rest: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl TestServer {
+    /// Starts a server on a fresh data file with the test seed and `extra` flags.
+    pub fn start(extra: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().join("tablehold.db");
+        let mut s = TestServer::start_on(&data, extra);
+        s._dir = Some(dir);
+        s
+    }
+
+    /// Starts a server on an existing data file (restart after a crash).
+    pub fn start_on(data: &std::path::Path, extra: &[&str]) -> TestServer {
+        let mut child = Command::new(bin("tablehold-server"))
+            .arg("--listen")
+            .arg("127.0.0.1:0")
+            .arg("--data")
+            .arg(data)
+            .arg("--insecure-test-seed")
+            .arg(TEST_SEED)
+            .arg("--log")
+            .arg("warn")
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tablehold-server (run `cargo build --bins` first)");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix("listening on ") {
+                        break url.to_owned();
+                    }
+                }
+                _ => {
+                    let _ = child.kill();
+                    panic!("the server exited before listening");
+                }
+            }
+        };
+        let rest = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = rest.clone();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                if let Ok(mut v) = sink.lock() {
+                    v.push(line);
+                }
+            }
+        });
+        TestServer {
+            child: Some(child),
+            url,
+            data: data.to_owned(),
+            _dir: None,
+            stdout_rest: rest,
+        }
+    }
+
+    /// SIGKILL: no chance to flush anything.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// SIGTERM, then wait for a clean exit; returns the lines it printed after `listening on`.
+    pub fn stop(&mut self) -> Vec<String> {
+        if let Some(mut c) = self.child.take() {
+            let pid = c.id().to_string();
+            let _ = Command::new("kill").arg("-TERM").arg(&pid).status();
+            let deadline = std::time::Instant::now() + Duration::from_secs(15);
+            loop {
+                match c.try_wait() {
+                    Ok(Some(_)) => break,
+                    _ if std::time::Instant::now() > deadline => {
+                        let _ = c.kill();
+                        let _ = c.wait();
+                        panic!("the server did not stop within 15 s of SIGTERM");
+                    }
+                    _ => std::thread::sleep(Duration::from_millis(20)),
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        self.stdout_rest
+            .lock()
+            .map(|v| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// Takes the data directory so it outlives this server (for a restart on the same file).
+    pub fn keep_dir(&mut self) -> Option<tempfile::TempDir> {
+        self._dir.take()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A protocol client at the level of frames.
+pub struct Raw {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+    /// Events received while waiting for a response, in order.
+    pub events: Vec<tablehold_protocol::EventEnvelope>,
+    /// Every frame received, raw, for tests that inspect bytes.
+    pub raw_frames: Vec<Vec<u8>>,
+}
+
+/// What a request got back.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant, reason = "a test value, built once per request")]
+pub enum Got {
+    Reply(Reply),
+    Error(ErrorCode, String),
+}
+
+impl Got {
+    pub fn reply(self) -> Reply {
+        match self {
+            Got::Reply(r) => r,
+            Got::Error(code, m) => panic!("expected a reply, got {code:?}: {m}"),
+        }
+    }
+    pub fn code(&self) -> Option<ErrorCode> {
+        match self {
+            Got::Error(code, _) => Some(*code),
+            Got::Reply(_) => None,
+        }
+    }
+}
+
+impl Raw {
+    /// Connects and says hello.
+    pub async fn connect(url: &str) -> Raw {
+        let mut raw = Raw::connect_silent(url).await;
+        raw.send(&ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            client: "e2e".into(),
+        })
+        .await;
+        match raw.next().await {
+            Some(ServerMsg::Welcome { .. }) => raw,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    /// Connects without the hello.
+    pub async fn connect_silent(url: &str) -> Raw {
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect");
+        Raw {
+            ws,
+            next_id: 1,
+            events: Vec::new(),
+            raw_frames: Vec::new(),
+        }
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsg) {
+        self.send_bytes(encode(msg)).await;
+    }
+
+    pub async fn send_bytes(&mut self, bytes: Vec<u8>) {
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next protocol message, or `None` when the connection closed.
+    pub async fn next(&mut self) -> Option<ServerMsg> {
+        loop {
+            let item = tokio::time::timeout(FRAME_TIMEOUT, self.ws.next())
+                .await
+                .expect("a frame within the timeout")?;
+            match item {
+                Ok(Message::Binary(b)) => {
+                    self.raw_frames.push(b.to_vec());
+                    return Some(decode_server(&b).expect("the server sends valid frames"));
+                }
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    /// Sends a request and waits for its response, keeping events that arrive meanwhile.
+    pub async fn request(&mut self, op: Op) -> Got {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&ClientMsg::Request { id, op }).await;
+        loop {
+            match self.next().await {
+                Some(ServerMsg::Response { id: rid, reply }) if rid == id => {
+                    return Got::Reply(reply);
+                }
+                Some(ServerMsg::Error {
+                    id: Some(rid),
+                    code,
+                    message,
+                }) if rid == id => return Got::Error(code, message),
+                Some(ServerMsg::Event(e)) => self.events.push(e),
+                Some(other) => panic!("unexpected frame while waiting for {id}: {other:?}"),
+                None => panic!("connection closed while waiting for response {id}"),
+            }
+        }
+    }
+
+    /// Waits until an event with `seq >= at_least` has arrived.
+    pub async fn wait_seq(&mut self, at_least: u64) {
+        while self.events.last().map(|e| e.seq).unwrap_or(0) < at_least {
+            match self.next().await {
+                Some(ServerMsg::Event(e)) => self.events.push(e),
+                Some(_) => {}
+                None => panic!("closed before seq {at_least}"),
+            }
+        }
+    }
+}
