@@ -74,6 +74,9 @@ impl<'a> Ctx<'a> {
 
     /// Records `event` and applies it to the scratch state so later steps see its values.
     pub fn emit(&mut self, event: Event) -> Result<(), DecideError> {
+        // Facts about a combatant that arrives in this very event are judged by the fact
+        // itself; all others by the state so far.
+        let event = crate::redact::hide_gm_numbers(event, &self.state);
         apply(&mut self.state, &event)?;
         self.events.push(event);
         Ok(())
@@ -114,6 +117,26 @@ impl<'a> Ctx<'a> {
             }))?;
         }
         Ok(())
+    }
+
+    /// A line for the log about `who`: public, unless it concerns a combatant whose numbers
+    /// are the GM's (an NPC taking burnout says something about its state).
+    pub fn note_about(&mut self, who: &EntityId, text: String) -> Result<(), DecideError> {
+        let hidden = self
+            .state
+            .combatant(who)
+            .is_some_and(crate::redact::gm_only_numbers);
+        let audience = if hidden {
+            crate::event::Audience::GmOnly
+        } else {
+            crate::event::Audience::Everyone
+        };
+        self.emit(Event {
+            parts: vec![crate::event::Part {
+                audience,
+                fact: Fact::Noted { text },
+            }],
+        })
     }
 
     /// Opens a prompt for `step` (its `prompt_id` is assigned here).

@@ -20,12 +20,16 @@ pub enum Audience {
     GmOnly,
     /// These seats and the GM.
     Seats(BTreeSet<SeatId>),
+    /// Every seat but the GM's: the public stand-in for a fact whose whole form the GM has in
+    /// a GM-only part of the same event, so the GM does not see it twice.
+    AllButGm,
 }
 
 impl Audience {
     pub fn admits(&self, seat: &Seat) -> bool {
         match (self, seat) {
-            (_, Seat::Gm) | (Audience::Everyone, _) => true,
+            (Audience::AllButGm, Seat::Gm) => false,
+            (_, Seat::Gm) | (Audience::Everyone | Audience::AllButGm, _) => true,
             (Audience::GmOnly, _) => false,
             (Audience::Seats(seats), Seat::Player(s) | Seat::Spectator(s)) => seats.contains(s),
         }

@@ -15,6 +15,7 @@ pub mod grid;
 pub mod grimwire;
 pub mod ids;
 pub mod options;
+pub mod redact;
 pub mod refusal;
 pub mod sheet;
 pub mod state;

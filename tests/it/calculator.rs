@@ -266,12 +266,21 @@ fn melee_attack_pc_on_npc_takes_goblin_to_condition_5() {
         ),
         (Some("COR attack"), Some(15), Some("success"))
     );
+    // The player who asked does not see the goblin's Condition: NPC numbers are the GM's.
+    assert!(
+        r["final"]["goblin-1"]["resources"].is_null(),
+        "{:#}",
+        r["final"]
+    );
+    assert_eq!(r["unused_faces"], json!([]));
+    let mut req = request("melee-attack");
+    req["seat"] = json!("gm");
+    let r = report(&resolve_stdin(&req, "12,3", &["--json"]));
     assert_eq!(
         resource(&r, "goblin-1", "condition"),
         5,
         "10 - (1d4 3 + TOG 2)"
     );
-    assert_eq!(r["unused_faces"], json!([]));
 }
 
 #[test]

@@ -213,3 +213,259 @@ async fn a_table_is_created_joined_and_played_over_the_wire() {
         Some(&9137)
     );
 }
+
+/// Every value in a frame, as text, for sentinel searches.
+fn frame_text(frame: &[u8]) -> String {
+    let msg = tablehold_protocol::decode_server(frame).expect("valid frame");
+    format!("{msg:?}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_spectators_never_receive_hidden_values() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut aune, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    let (mut watcher, _) = join(&url, &t, Role::Spectator, 0, "Eve").await;
+    for c in [&mut gm, &mut aune, &mut watcher] {
+        assert!(c.request(Op::Subscribe { after: 0 }).await.code().is_none());
+    }
+    aune.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+    gm.request(Op::AddSheet {
+        sheet: NPC_GOBLIN.into(),
+    })
+    .await
+    .reply();
+    // A GM-called check with a hidden TN of 8311, a secret roll, and an attack on the goblin
+    // (whose defence TN is hidden) and back.
+    let check = act(
+        Some("aune"),
+        "check",
+        &[("attribute", text("AGL")), ("tn", ArgValue::Int(8311))],
+    );
+    gm.request(check).await.reply();
+    gm.request(Op::Roll {
+        dice: "3d6".into(),
+        secret: true,
+    })
+    .await
+    .reply();
+    gm.request(act(None, "start_encounter", &[])).await.reply();
+    for _ in 0..3 {
+        let s = state(gm.request(Op::State).await.reply());
+        let Some(current) = s.current else { break };
+        let (target, client) = if current == "aune" {
+            ("goblin-1", &mut aune)
+        } else {
+            ("aune", &mut gm)
+        };
+        let weapon = if current == "aune" {
+            "knife"
+        } else {
+            "cleaver"
+        };
+        let _ = client
+            .request(act(
+                Some(&current),
+                "attack",
+                &[("target", text(target)), ("weapon", text(weapon))],
+            ))
+            .await;
+        let _ = client.request(act(Some(&current), "end_turn", &[])).await;
+    }
+    // A player's refused request must not leak either.
+    let got = aune
+        .request(Op::ShowSheet {
+            entity: "goblin-1".into(),
+        })
+        .await
+        .reply();
+    assert!(!format!("{got:?}").contains("9137"));
+    let head = state(gm.request(Op::State).await.reply()).head;
+    gm.wait_seq(head).await;
+    let gm_text: String = gm.raw_frames.iter().map(|f| frame_text(f)).collect();
+    for sentinel in ["8311", "9137", "SECRET-7f3a"] {
+        assert!(gm_text.contains(sentinel), "the GM should see {sentinel}");
+    }
+    for (who, client) in [("player", &mut aune), ("spectator", &mut watcher)] {
+        let _ = client.request(Op::Ping).await;
+        for frame in &client.raw_frames {
+            let text = frame_text(frame);
+            for sentinel in ["8311", "9137", "SECRET-7f3a"] {
+                assert!(
+                    !text.contains(sentinel),
+                    "{who} received {sentinel}: {text}"
+                );
+            }
+        }
+        // The hidden events exist: the seat sees gaps, not their content.
+        assert!(
+            client.events.len() < gm.events.len(),
+            "{who} sees fewer events than the GM"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    gm.request(Op::Subscribe { after: 0 }).await;
+    let (mut aune, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    aune.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+
+    let expect_error = |msg: Option<ServerMsg>, want: ErrorCode| match msg {
+        Some(ServerMsg::Error { code, .. }) => assert_eq!(code, want),
+        other => panic!("expected {want:?}, got {other:?}"),
+    };
+    // Garbage, truncated MessagePack and a text frame: an error, and the connection lives on.
+    let mut bad = Raw::connect(&url).await;
+    bad.send_bytes(vec![0xc1, 0xff, 0x00, 0x13]).await;
+    expect_error(bad.next().await, ErrorCode::BadRequest);
+    let full = encode(&ClientMsg::Request {
+        id: 9,
+        op: Op::Ping,
+    });
+    bad.send_bytes(full[..full.len() - 2].to_vec()).await;
+    expect_error(bad.next().await, ErrorCode::BadRequest);
+    bad.send_text("{\"type\":\"hello\"}").await;
+    expect_error(bad.next().await, ErrorCode::BadRequest);
+    assert_eq!(
+        bad.request(Op::Ping).await,
+        Got::Error(
+            ErrorCode::Unauthorized,
+            "join a table or authenticate with a seat token first".into()
+        )
+    );
+    // Unknown table, bad token, bad invite.
+    let got = bad
+        .request(Op::Auth {
+            table: "ffffffffffffffff".into(),
+            token: "x".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::UnknownTable));
+    let got = bad
+        .request(Op::Auth {
+            table: t.id.clone(),
+            token: "0".repeat(32),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::BadCredentials));
+    let got = bad
+        .request(Op::Join {
+            table: t.id.clone(),
+            invite: "nope".into(),
+            name: "x".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::BadCredentials));
+    // An oversized frame.
+    bad.send_bytes(vec![0x80; 70 * 1024]).await;
+    match bad.next().await {
+        Some(ServerMsg::Error { code, .. }) => assert_eq!(code, ErrorCode::TooLarge),
+        None => {}
+        other => panic!("expected too_large or a close, got {other:?}"),
+    }
+    // A request before hello; a wrong protocol version closes the connection.
+    let mut early = Raw::connect_silent(&url).await;
+    early
+        .send(&ClientMsg::Request {
+            id: 1,
+            op: Op::Ping,
+        })
+        .await;
+    expect_error(early.next().await, ErrorCode::HelloFirst);
+    let mut old = Raw::connect_silent(&url).await;
+    old.send(&ClientMsg::Hello {
+        protocol: 99,
+        client: "old".into(),
+    })
+    .await;
+    expect_error(old.next().await, ErrorCode::VersionMismatch);
+    assert!(
+        old.next().await.is_none(),
+        "the connection closes after a version mismatch"
+    );
+    // Out of turn and for another seat's character, answering no prompt, moving out of range,
+    // a technique without Focus.
+    let got = aune.request(act(Some("aune"), "end_turn", &[])).await;
+    assert_eq!(got.code(), Some(ErrorCode::Refused));
+    let got = aune
+        .request(Op::Answer {
+            prompt_id: 0,
+            choice: "yes".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::Refused));
+    let got = aune
+        .request(act(
+            Some("aune"),
+            "check",
+            &[("attribute", text("AGL")), ("tn", ArgValue::Int(5))],
+        ))
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden));
+    // A flood of requests gets rate_limited, then the seat still works.
+    let mut limited = 0;
+    for _ in 0..80 {
+        if aune.request(Op::Ping).await.code() == Some(ErrorCode::RateLimited) {
+            limited += 1;
+        }
+    }
+    assert!(limited > 0, "a flood is rate limited");
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(aune.request(Op::Ping).await, Got::Reply(Reply::Pong));
+    // Through all this the table carried on.
+    let s = state(gm.request(Op::State).await.reply());
+    assert_eq!(s.combatants.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnecting_client_gets_every_missed_event_once_in_order() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut aune, token) = join(&url, &t, Role::Player, 0, "Ines").await;
+    aune.request(Op::Subscribe { after: 0 }).await;
+    aune.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+    aune.wait_seq(1).await;
+    let seen = aune.events.last().map(|e| e.seq).unwrap_or(0);
+    drop(aune);
+    // While she is away: five public rolls.
+    for _ in 0..5 {
+        gm.request(Op::Roll {
+            dice: "1d20".into(),
+            secret: false,
+        })
+        .await
+        .reply();
+    }
+    let mut back = Raw::connect(&url).await;
+    back.request(Op::Auth {
+        table: t.id.clone(),
+        token,
+    })
+    .await
+    .reply();
+    back.request(Op::Subscribe { after: seen }).await.reply();
+    back.wait_seq(seen + 5).await;
+    let seqs: Vec<u64> = back.events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (seen + 1..=seen + 5).collect::<Vec<_>>());
+}

@@ -147,7 +147,10 @@ pub struct Raw {
 
 /// What a request got back.
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant, reason = "a test value, built once per request")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a test value, built once per request"
+)]
 pub enum Got {
     Reply(Reply),
     Error(ErrorCode, String),

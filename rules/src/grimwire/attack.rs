@@ -207,9 +207,8 @@ pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Deci
         );
         let outcome = check_tn(ctx, who, Attribute::TOG, &[], &label, tn, false)?;
         if outcome == Outcome::Failure {
-            return ctx.emit(Event::public(Fact::Noted {
-                text: format!("{who} is not strong enough to swing the {}", weapon.name),
-            }));
+            let text = format!("{who} is not strong enough to swing the {}", weapon.name);
+            return ctx.note_about(who, text);
         }
     }
 

@@ -1,7 +1,6 @@
 //! Burnout: four levels of long-term harm, each with a roll penalty and a cap on Condition.
 
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 
 use super::{BURNOUT, CONDITION};
@@ -45,9 +44,7 @@ pub fn add_level(
     if to == from {
         return Ok(());
     }
-    ctx.emit(Event::public(Fact::Noted {
-        text: format!("{who} takes a level of burnout: {cause}"),
-    }))?;
+    ctx.note_about(who, format!("{who} takes a level of burnout: {cause}"))?;
     ctx.set_resource(who, BURNOUT, to)?;
     let condition = c.resource(CONDITION);
     let capped = if to >= 4 {

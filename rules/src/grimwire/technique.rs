@@ -4,7 +4,6 @@
 
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 
@@ -66,9 +65,10 @@ pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(
         .entity("target")?
         .map(|t| format!(" on {t}"))
         .unwrap_or_default();
-    ctx.emit(Event::public(Fact::Noted {
-        text: format!("{who} uses {}{target} for {cost} Focus", technique.name),
-    }))?;
+    ctx.note_about(
+        who,
+        format!("{who} uses {}{target} for {cost} Focus", technique.name),
+    )?;
     ctx.set_resource(who, FOCUS, focus - cost)?;
     if focus - cost < 0 {
         add_level(ctx, who, "pushed into negative Focus", sheet.condition_max)?;

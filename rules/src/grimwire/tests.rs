@@ -2211,3 +2211,74 @@ fn sheets_with_absurd_maxima_are_refused_not_overflowed() {
             .starts_with("`focus_max`")
     );
 }
+
+#[test]
+fn players_see_that_an_npc_was_hit_but_not_its_numbers() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(2, 0, 3, 0, 0, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 4, 0, 0, 0),
+        9,
+        11,
+        "armour = { value = 1 }",
+    ));
+    let ev = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            &[12, 3],
+        )
+        .unwrap();
+    let seen: Vec<Fact> = ev
+        .iter()
+        .filter_map(|e| e.view(&player("p")))
+        .flat_map(|e| e.parts)
+        .map(|p| p.fact)
+        .collect();
+    assert!(
+        seen.iter()
+            .any(|f| matches!(f, Fact::Noted { text } if text == "n takes damage"))
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|f| matches!(f, Fact::ResourceSet { .. } | Fact::DamageResolved { .. }))
+    );
+    // The GM sees the whole damage and not the stand-in: 3 + TOG 2 - armour 1 = 4.
+    let gm: Vec<Fact> = ev
+        .iter()
+        .filter_map(|e| e.view(&Seat::Gm))
+        .flat_map(|e| e.parts)
+        .map(|p| p.fact)
+        .collect();
+    assert!(
+        gm.iter()
+            .any(|f| matches!(f, Fact::DamageResolved { amount: 4, .. }))
+    );
+    assert!(
+        !gm.iter()
+            .any(|f| matches!(f, Fact::Noted { text } if text == "n takes damage"))
+    );
+    // An NPC's own roll shows its dice to players, not its attribute.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "n",
+            "check",
+            args(&[("attribute", text("COR")), ("tn", ArgValue::Int(5))]),
+            &[7],
+        )
+        .unwrap();
+    let seen: Vec<Fact> = ev
+        .iter()
+        .filter_map(|e| e.view(&player("p")))
+        .flat_map(|e| e.parts)
+        .map(|p| p.fact)
+        .collect();
+    assert!(
+        seen.iter().all(|f| matches!(f, Fact::Rolled { .. })),
+        "{seen:?}"
+    );
+}

@@ -11,6 +11,7 @@ use tablehold_protocol::{
     EVENT_VERSION, ErrorCode, EventEnvelope, Op, Reply, Role, ServerMsg, encode,
 };
 use tablehold_rules::dice::{CounterStream, DiceExpr, roll};
+use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
     Audience, Command, DecideError, Event, Fact, Kind, Part, Seat, StateView, SystemId, actions,
     apply, decide,
@@ -526,32 +527,13 @@ impl Table {
                 format!("`{}` is already at the table", c.id),
             ));
         }
-        let public = Fact::Noted {
-            text: format!("{} joins the table", c.name),
-        };
-        let added = Fact::CombatantAdded {
-            combatant: Box::new(c.clone()),
-        };
         // Everyone learns that someone arrived; an NPC's numbers stay with the GM.
-        let parts = if c.kind == Kind::Pc {
-            vec![Part {
-                audience: Audience::Everyone,
-                fact: added,
-            }]
-        } else {
-            vec![
-                Part {
-                    audience: Audience::Everyone,
-                    fact: public,
-                },
-                Part {
-                    audience: Audience::GmOnly,
-                    fact: added,
-                },
-            ]
-        };
+        let added = Event::public(Fact::CombatantAdded {
+            combatant: Box::new(c),
+        });
+        let event = hide_gm_numbers(added, &self.world);
         let stream = self.stream.clone();
-        self.commit(vec![Event { parts }], stream).await
+        self.commit(vec![event], stream).await
     }
 
     /// Decides a command on a copy of the dice stream: a refused command draws nothing that

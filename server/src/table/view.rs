@@ -2,6 +2,7 @@
 //! objects' numbers and sheets are the GM's; everything on the map is everyone's.
 
 use tablehold_protocol::{CombatantView, PromptView, TableView};
+use tablehold_rules::redact::gm_only_numbers;
 use tablehold_rules::{Combatant, Kind, Seat, StateView};
 
 use super::world::TableWorld;
@@ -46,7 +47,7 @@ pub fn table_view(
 
 /// Whether `seat` may see `c`'s numbers and sheet.
 pub fn sees_numbers(c: &Combatant, seat: &Seat) -> bool {
-    seat.is_gm() || c.kind == Kind::Pc
+    seat.is_gm() || !gm_only_numbers(c)
 }
 
 pub fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {

@@ -1,0 +1,83 @@
+//! Who may see a combatant's numbers, and the one pass that keeps them from everyone else.
+//!
+//! NPCs' and objects' numbers (resources, the modifiers their attributes add, the steps of
+//! damage against their armour, their weapons' names) are the GM's by default. Systems write
+//! facts without thinking about it; [`hide_gm_numbers`] runs on every event `decide` builds
+//! (and on events the server builds itself) and moves such facts to a GM-only part, leaving
+//! the other seats a public trace without the numbers: that a roll happened and its dice,
+//! that someone took damage.
+
+use crate::event::{Audience, Event, Fact, Part};
+use crate::ids::EntityId;
+use crate::state::{Combatant, Kind, StateView};
+
+/// Whether a combatant's numbers are for the GM alone.
+pub fn gm_only_numbers(c: &Combatant) -> bool {
+    c.kind != Kind::Pc
+}
+
+fn hidden(state: &dyn StateView, id: &EntityId) -> bool {
+    state.combatant(id).is_some_and(gm_only_numbers)
+}
+
+/// Splits every public fact that would show a GM-only combatant's numbers into a GM-only part
+/// with the whole fact and, where the table should still hear of it, a public part without
+/// the numbers. The public stand-ins change no state, so applying every part of the event is
+/// unchanged.
+pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
+    let mut parts = Vec::with_capacity(event.parts.len());
+    for part in event.parts {
+        if part.audience != Audience::Everyone {
+            parts.push(part);
+            continue;
+        }
+        let public_trace = match &part.fact {
+            Fact::ResourceSet { entity, .. } | Fact::TurnCounterSet { entity, .. }
+                if hidden(state, entity) =>
+            {
+                Some(None)
+            }
+            Fact::DamageResolved { target, .. } if hidden(state, target) => {
+                Some(Some(Fact::Noted {
+                    text: format!("{target} takes damage"),
+                }))
+            }
+            Fact::Checked(c) if c.actor.as_ref().is_some_and(|a| hidden(state, a)) => {
+                Some(Some(Fact::Rolled {
+                    by: c.actor.clone(),
+                    purpose: format!("a roll ({:?})", c.outcome).to_lowercase(),
+                    roll: c.roll.clone(),
+                }))
+            }
+            Fact::Rolled {
+                by: Some(by), roll, ..
+            } if hidden(state, by) => Some(Some(Fact::Rolled {
+                by: Some(by.clone()),
+                purpose: "a roll".into(),
+                roll: roll.clone(),
+            })),
+            Fact::CombatantAdded { combatant } if gm_only_numbers(combatant) => {
+                Some(Some(Fact::Noted {
+                    text: format!("{} ({}) joins the table", combatant.name, combatant.id),
+                }))
+            }
+            _ => None,
+        };
+        match public_trace {
+            None => parts.push(part),
+            Some(trace) => {
+                if let Some(fact) = trace {
+                    parts.push(Part {
+                        audience: Audience::AllButGm,
+                        fact,
+                    });
+                }
+                parts.push(Part {
+                    audience: Audience::GmOnly,
+                    fact: part.fact,
+                });
+            }
+        }
+    }
+    Event { parts }
+}
