@@ -252,6 +252,36 @@ impl Session {
             }
             Op::Subscribe { after } => {
                 let seat = self.seat()?;
+                // Far behind: read the backlog in pages, each written with backpressure, until
+                // what is left fits the outbox; the table then sends the rest and goes live.
+                let mut cursor = after;
+                let page = (self.out.max_capacity() / 2).max(1);
+                loop {
+                    let (table, s) = (seat.table.clone(), seat.clone());
+                    let (frames, covered, head) = self
+                        .ask(&table, |reply| TableMsg::Backlog {
+                            seat: s,
+                            after: cursor,
+                            limit: page,
+                            reply,
+                        })
+                        .await?;
+                    if head.saturating_sub(cursor) <= u64::try_from(page).unwrap_or(u64::MAX) {
+                        break;
+                    }
+                    for frame in frames {
+                        if self.out.send(Outbound::Frame(frame)).await.is_err() {
+                            return Ok(None);
+                        }
+                    }
+                    cursor = covered;
+                }
+                // Let the writer drain the pages, so the table's last few frames fit.
+                let drained = Instant::now() + Duration::from_secs(10);
+                while self.out.capacity() < page && Instant::now() < drained {
+                    tokio::time::sleep(Duration::from_millis(2)).await;
+                }
+                let after = cursor;
                 let (outbox, kick, conn) = (self.out.clone(), self.kick.clone(), self.conn);
                 let table = seat.table.clone();
                 self.ask(&table, |reply| TableMsg::Subscribe {

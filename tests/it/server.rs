@@ -469,3 +469,259 @@ async fn a_reconnecting_client_gets_every_missed_event_once_in_order() {
     let seqs: Vec<u64> = back.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (seen + 1..=seen + 5).collect::<Vec<_>>());
 }
+
+fn seed() -> [u8; 32] {
+    let hex = tablehold_tests::server::TEST_SEED;
+    let mut seed = [0u8; 32];
+    for (i, b) in seed.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex seed");
+    }
+    seed
+}
+
+/// Two PCs that tie on initiative with the test seed: the first d20s of a new table's stream
+/// are known, so `skip` NPCs (ids sorting first) draw the faces that do not suit and the PCs'
+/// PER makes up the difference.
+fn tying_sheets() -> Vec<(bool, String)> {
+    use tablehold_rules::dice::{CounterStream, DiceSource, Primitive};
+    let mut stream = CounterStream::new(seed(), 1);
+    let faces: Vec<i64> = (0..40)
+        .map(|_| i64::from(stream.draw(Primitive::D20).expect("draw")))
+        .collect();
+    let skip = (0..39)
+        .find(|&k| (faces[k] - faces[k + 1]).abs() <= 10)
+        .expect("two close faces");
+    let (fa, fb) = (faces[skip], faces[skip + 1]);
+    let (pa, pb) = if fa >= fb { (0, fa - fb) } else { (fb - fa, 0) };
+    let mut sheets = Vec::new();
+    for k in 0..skip {
+        sheets.push((
+            true,
+            NPC_GOBLIN.replace("goblin-1", &format!("0npc-{k:02}")),
+        ));
+    }
+    let pc = |id: &str, per: i64| {
+        PC_MARA
+            .replace("id = \"mara\"", &format!("id = \"{id}\""))
+            .replace("PER = 1", &format!("PER = {per}"))
+    };
+    sheets.push((false, pc("pc-a", pa)));
+    sheets.push((false, pc("pc-b", pb)));
+    sheets
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unanswered_prompt_times_out_with_its_default_logged() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let mut options = BTreeMap::new();
+    options.insert(
+        "decision.timeout_ms".to_owned(),
+        tablehold_rules::options::OptionValue::Int(300),
+    );
+    let t = create_table(&url, options).await;
+    let mut gm = gm(&url, &t).await;
+    gm.request(Op::Subscribe { after: 0 }).await.reply();
+    let (mut a, _) = join(&url, &t, Role::Player, 0, "A").await;
+    let (mut b, _) = join(&url, &t, Role::Player, 1, "B").await;
+    let sheets = tying_sheets();
+    let mut pcs = sheets.iter().filter(|(npc, _)| !npc);
+    a.request(Op::AddSheet {
+        sheet: pcs.next().expect("pc-a").1.clone(),
+    })
+    .await
+    .reply();
+    b.request(Op::AddSheet {
+        sheet: pcs.next().expect("pc-b").1.clone(),
+    })
+    .await
+    .reply();
+    for (_, sheet) in sheets.iter().filter(|(npc, _)| *npc) {
+        gm.request(Op::AddSheet {
+            sheet: sheet.clone(),
+        })
+        .await
+        .reply();
+    }
+    gm.request(act(None, "start_encounter", &[])).await.reply();
+    let s = state(gm.request(Op::State).await.reply());
+    let prompt = s.prompt.expect("the tie opens a prompt");
+    assert_eq!(prompt.options, ["pc-a", "pc-b"]);
+    assert_eq!(prompt.seats, ["a", "b"]);
+    // Nobody answers; after 300 ms the default (id order) applies and is logged as a timeout.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let s = state(gm.request(Op::State).await.reply());
+    assert!(s.prompt.is_none(), "the prompt timed out");
+    let order: Vec<&str> = s
+        .order
+        .iter()
+        .map(String::as_str)
+        .filter(|id| id.starts_with("pc-"))
+        .collect();
+    assert_eq!(order, ["pc-a", "pc-b"]);
+    gm.wait_seq(s.head).await;
+    let timed_out = gm.events.iter().flat_map(|e| &e.parts).any(|p| {
+        matches!(&p.fact, tablehold_rules::Fact::DecisionResolved { by: tablehold_rules::Resolver::TimedOut, choice, .. } if choice == "pc-a")
+    });
+    assert!(
+        timed_out,
+        "the log records the timeout and the default it applied"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_tables_acting_at_once_share_commits() {
+    let mut server = TestServer::start(&["--requests-per-second", "1000"]);
+    let url = server.url.clone();
+    let mut tasks = Vec::new();
+    for _ in 0..50 {
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            let t = create_table(&url, BTreeMap::new()).await;
+            let mut gm = gm(&url, &t).await;
+            for _ in 0..10 {
+                gm.request(Op::Roll {
+                    dice: "1d20".into(),
+                    secret: false,
+                })
+                .await
+                .reply();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.expect("table task");
+    }
+    let lines = server.stop();
+    let stats = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("store: "))
+        .expect("the store's counters at shutdown");
+    let numbers: Vec<u64> = stats
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let (commits, events) = (numbers[0], numbers[1]);
+    assert_eq!(events, 500, "{stats}");
+    assert!(
+        events > commits,
+        "group commit: {events} events in {commits} commits"
+    );
+    eprintln!("group commit: {events} events in {commits} commits");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
+    let mut server = TestServer::start(&["--requests-per-second", "1000"]);
+    let dir = server.keep_dir().expect("data dir");
+    let data = server.data.clone();
+    let mut url = server.url.clone();
+    let mut tables = Vec::new();
+    for _ in 0..4 {
+        tables.push(create_table(&url, BTreeMap::new()).await);
+    }
+    let tables = std::sync::Arc::new(tables);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(7);
+    let mut rng = u64::from(nanos) | 1;
+    for round in 0..5 {
+        // 20 clients, 5 per table, each rolling as fast as it can and remembering every
+        // sequence number it saw acknowledged.
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(vec![0u64; tables.len()]));
+        let mut clients = Vec::new();
+        for c in 0..20 {
+            let (url, tables, seen) = (url.clone(), tables.clone(), seen.clone());
+            clients.push(tokio::spawn(async move {
+                let ti = c % tables.len();
+                let Ok(Ok((mut ws, _))) = tokio::time::timeout(
+                    std::time::Duration::from_secs(2),
+                    tokio_tungstenite::connect_async(&url),
+                )
+                .await
+                else {
+                    return;
+                };
+                use futures_util::{SinkExt, StreamExt};
+                let hello = encode(&ClientMsg::Hello {
+                    protocol: 1,
+                    client: "crash".into(),
+                });
+                if ws.send(hello.into()).await.is_err() {
+                    return;
+                }
+                let auth = Op::Auth {
+                    table: tables[ti].id.clone(),
+                    token: tables[ti].gm_token.clone(),
+                };
+                let mut id = 1;
+                let mut pending = Some(auth);
+                loop {
+                    let op = pending.take().unwrap_or(Op::Roll {
+                        dice: "1d6".into(),
+                        secret: false,
+                    });
+                    if ws
+                        .send(encode(&ClientMsg::Request { id, op }).into())
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    loop {
+                        let Some(Ok(msg)) = ws.next().await else {
+                            return;
+                        };
+                        let Ok(msg) = tablehold_protocol::decode_server(&msg.into_data()) else {
+                            continue;
+                        };
+                        if let ServerMsg::Response {
+                            reply: Reply::Applied { last_seq, .. },
+                            ..
+                        } = msg
+                        {
+                            if let Ok(mut s) = seen.lock() {
+                                s[ti] = s[ti].max(last_seq);
+                            }
+                            break;
+                        }
+                        if matches!(msg, ServerMsg::Response { .. } | ServerMsg::Error { .. }) {
+                            break;
+                        }
+                    }
+                    id += 1;
+                }
+            }));
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let wait = 150 + rng % 450;
+        tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        server.kill();
+        for c in clients {
+            let _ = c.await;
+        }
+        server = TestServer::start_on(&data, &["--requests-per-second", "1000"]);
+        url = server.url.clone();
+        let acked = seen.lock().map(|s| s.clone()).unwrap_or_default();
+        for (ti, t) in tables.iter().enumerate() {
+            let mut gm = gm(&url, t).await;
+            let head = match gm.request(Op::Subscribe { after: 0 }).await {
+                Got::Reply(Reply::Subscribed { head }) => head,
+                other => panic!("{other:?}"),
+            };
+            assert!(
+                head >= acked[ti],
+                "round {round}, table {ti}: acknowledged {} but the log ends at {head}",
+                acked[ti]
+            );
+            gm.wait_seq(head).await;
+            let seqs: Vec<u64> = gm.events.iter().map(|e| e.seq).collect();
+            assert_eq!(seqs, (1..=head).collect::<Vec<_>>(), "the log has no gaps");
+        }
+        eprintln!("round {round}: killed after {wait} ms; acknowledged {acked:?}");
+    }
+    drop(dir);
+}

@@ -76,6 +76,15 @@ pub enum TableMsg {
     Unsubscribe {
         conn: u64,
     },
+    /// A page of past events for `seat`, after `after`, at most `limit` of them examined:
+    /// the encoded frames it may see, the last sequence examined, and the head. A client far
+    /// behind reads its backlog in such pages, with backpressure, before subscribing.
+    Backlog {
+        seat: SeatKey,
+        after: u64,
+        limit: usize,
+        reply: Answer<(Vec<Vec<u8>>, u64, u64)>,
+    },
     Request {
         seat: SeatKey,
         op: Op,

@@ -160,6 +160,14 @@ impl Table {
             TableMsg::Unsubscribe { conn } => {
                 self.subscribers.remove(&conn);
             }
+            TableMsg::Backlog {
+                seat,
+                after,
+                limit,
+                reply,
+            } => {
+                let _ = reply.send(self.backlog(&seat, after, limit));
+            }
             TableMsg::Request { seat, op, reply } => {
                 let result = match self.current_seat(&seat) {
                     Ok(seat) => self.request(&seat, op).await,
@@ -316,7 +324,7 @@ impl Table {
             }
         }
         // The backlog must fit the outbox; a client far behind reads it in pages with `after`.
-        if frames.len() > outbox.capacity() {
+        if frames.len() > outbox.max_capacity() {
             return Err(err(
                 ErrorCode::TooLarge,
                 format!(
@@ -337,6 +345,24 @@ impl Table {
         self.subscribers
             .insert(conn, Subscriber { seat, outbox, kick });
         Ok(())
+    }
+
+    fn backlog(
+        &self,
+        seat: &SeatKey,
+        after: u64,
+        limit: usize,
+    ) -> Result<(Vec<Vec<u8>>, u64, u64), WireError> {
+        let seat = self.current_seat(seat)?;
+        let rules_seat = rules_seat(&seat.info);
+        let start = self.events.partition_point(|e| e.seq <= after);
+        let page = &self.events[start..(start + limit).min(self.events.len())];
+        let frames = page
+            .iter()
+            .filter_map(|e| self.frame_for(e, &rules_seat))
+            .collect();
+        let covered = page.last().map(|e| e.seq).unwrap_or(after);
+        Ok((frames, covered, self.head()))
     }
 
     fn frame_for(&self, e: &LoggedEvent, seat: &Seat) -> Option<Vec<u8>> {
