@@ -725,3 +725,84 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
     }
     drop(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_table_unloads_and_comes_back_from_its_log() {
+    let server = TestServer::start(&["--table-idle-ms", "200"]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let before = {
+        let mut gm = gm(&url, &t).await;
+        gm.request(Op::AddSheet {
+            sheet: NPC_GOBLIN.into(),
+        })
+        .await
+        .reply();
+        gm.request(act(
+            None,
+            "damage",
+            &[("target", text("goblin-1")), ("amount", ArgValue::Int(37))],
+        ))
+        .await
+        .reply();
+        state(gm.request(Op::State).await.reply())
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let mut gm = gm(&url, &t).await;
+    let s = state(gm.request(Op::State).await.reply());
+    let goblin = s
+        .combatants
+        .iter()
+        .find(|c| c.id == "goblin-1")
+        .expect("goblin");
+    assert_eq!(
+        goblin.resources.as_ref().and_then(|r| r.get("condition")),
+        Some(&(9137 - 37))
+    );
+    assert_eq!(
+        s, before,
+        "the table rebuilt from its log is the table it was"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_connections_with_a_close_frame() {
+    let mut server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let stopping = std::thread::spawn(move || server.stop());
+    assert!(
+        gm.next().await.is_none(),
+        "the connection ends with a close frame"
+    );
+    let lines = stopping.join().expect("stop");
+    assert!(lines.iter().any(|l| l.starts_with("store: ")), "{lines:?}");
+}
+
+#[test]
+fn a_data_file_that_is_not_tablehold_s_is_refused_with_its_name() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("notes.db");
+    std::fs::write(&path, b"these are not the tables you are looking for").expect("write");
+    let out = tablehold_tests::run_bin(
+        "tablehold-server",
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--data",
+            path.to_str().expect("utf-8 path"),
+        ],
+        None,
+    );
+    let err = tablehold_tests::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("notes.db") && err.contains("not a Tablehold data file"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        b"these are not the tables you are looking for"
+    );
+}

@@ -1022,7 +1022,7 @@ mod tests {
     fn table(id: &str) -> TableRecord {
         TableRecord {
             id: id.to_owned(),
-            system: "grimwire".to_owned(),
+            system: "some-system".to_owned(),
             name: format!("{id} night"),
             options_json: r#"{"flanking":true}"#.to_owned(),
             created_ms: 1_700_000_000_000,
