@@ -197,6 +197,9 @@ pub struct TableView {
     pub combatants: Vec<CombatantView>,
     /// The open prompt, if any, whoever it is for.
     pub prompt: Option<PromptView>,
+    /// For the GM: `DigestV1` of the whole state (hex), to check a state rebuilt from the log.
+    #[serde(default)]
+    pub digest: Option<String>,
 }
 
 /// A combatant as one seat may see it. NPC numbers are the GM's: other seats get `None`.

@@ -565,6 +565,7 @@ fn every_reply() -> Vec<Reply> {
                     seats: vec!["ines".into()],
                     deadline_ms: 1_767_225_660_000,
                 }),
+                digest: Some("0".repeat(64)),
             },
         },
         Reply::State {
@@ -579,6 +580,7 @@ fn every_reply() -> Vec<Reply> {
                 order: vec![],
                 combatants: vec![],
                 prompt: None,
+                digest: None,
             },
         },
         Reply::Actions {

@@ -9,6 +9,7 @@ pub mod action;
 pub mod apply;
 pub mod decision;
 pub mod dice;
+pub mod digest;
 pub mod engine;
 pub mod event;
 pub mod grid;

@@ -720,6 +720,22 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
             gm.wait_seq(head).await;
             let seqs: Vec<u64> = gm.events.iter().map(|e| e.seq).collect();
             assert_eq!(seqs, (1..=head).collect::<Vec<_>>(), "the log has no gaps");
+            // The table the server rebuilt is the table a fresh replay of its log gives.
+            let mut replayed = tablehold_rules::MemoryState::default();
+            for e in &gm.events {
+                let event = tablehold_rules::Event {
+                    parts: e.parts.clone(),
+                };
+                tablehold_rules::apply(&mut replayed, &event).expect("logged events apply");
+            }
+            let served = state(gm.request(Op::State).await.reply())
+                .digest
+                .expect("the GM gets the digest");
+            assert_eq!(
+                served,
+                tablehold_rules::digest::digest_v1(&replayed),
+                "round {round}, table {ti}"
+            );
         }
         eprintln!("round {round}: killed after {wait} ms; acknowledged {acked:?}");
     }

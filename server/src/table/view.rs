@@ -2,6 +2,7 @@
 //! objects' numbers and sheets are the GM's; everything on the map is everyone's.
 
 use tablehold_protocol::{CombatantView, PromptView, TableView};
+use tablehold_rules::digest::digest_v1;
 use tablehold_rules::redact::gm_only_numbers;
 use tablehold_rules::{Combatant, Kind, Seat, StateView};
 
@@ -42,6 +43,7 @@ pub fn table_view(
         order: enc.order.iter().map(|c| c.0.clone()).collect(),
         combatants,
         prompt,
+        digest: seat.is_gm().then(|| digest_v1(world)),
     }
 }
 
