@@ -822,3 +822,92 @@ fn a_data_file_that_is_not_tablehold_s_is_refused_with_its_name() {
         b"these are not the tables you are looking for"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_dropped_and_the_table_carries_on() {
+    let server = TestServer::start(&["--outbox-frames", "8", "--requests-per-second", "100000"]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    // A spectator with a tiny receive window subscribes, then never reads again.
+    let code = t
+        .invites
+        .iter()
+        .find(|i| i.role == Role::Spectator)
+        .expect("invite")
+        .code
+        .clone();
+    let addr = url.trim_start_matches("ws://").to_owned();
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(1024).expect("small window");
+    let stream = socket
+        .connect(addr.parse().expect("addr"))
+        .await
+        .expect("connect");
+    let (mut slow, _) = tokio_tungstenite::client_async(url.as_str(), stream)
+        .await
+        .expect("upgrade");
+    {
+        use futures_util::{SinkExt, StreamExt};
+        let send =
+            |msg: ClientMsg| tokio_tungstenite::tungstenite::Message::Binary(encode(&msg).into());
+        slow.send(send(ClientMsg::Hello {
+            protocol: 1,
+            client: "slow".into(),
+        }))
+        .await
+        .expect("hello");
+        slow.send(send(ClientMsg::Request {
+            id: 1,
+            op: Op::Join {
+                table: t.id.clone(),
+                invite: code,
+                name: "Slow".into(),
+            },
+        }))
+        .await
+        .expect("join");
+        slow.send(send(ClientMsg::Request {
+            id: 2,
+            op: Op::Subscribe { after: 0 },
+        }))
+        .await
+        .expect("subscribe");
+        // Read the welcome and the join's answer only.
+        let _ = slow.next().await;
+        let _ = slow.next().await;
+    }
+    // The GM keeps rolling; the table must not slow down for the spectator.
+    let started = std::time::Instant::now();
+    for _ in 0..3000 {
+        gm.request(Op::Roll {
+            dice: "10d6".into(),
+            secret: false,
+        })
+        .await
+        .reply();
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < std::time::Duration::from_secs(30),
+        "3000 rolls took {elapsed:?}"
+    );
+    // The spectator was disconnected: draining what it has leads to the end of the stream.
+    use futures_util::StreamExt;
+    let mut frames = 0;
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while let Some(Ok(_)) = slow.next().await {
+            frames += 1;
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the slow connection was closed by the server"
+    );
+    assert!(
+        frames < 3000,
+        "it did not receive everything: {frames} frames"
+    );
+    assert_eq!(gm.request(Op::Ping).await, Got::Reply(Reply::Pong));
+}
