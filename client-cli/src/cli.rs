@@ -1,10 +1,31 @@
-//! The command line as typed: clap's derive types and nothing else. Values stay raw here
-//! (`--system` is a string, `--dice` a comma list); `calc` turns them into rules types, so that
-//! a bad value gets the same precise message as a bad request field.
+//! The command line as typed: clap's derive types and nothing else (but the list of system
+//! ids, for help texts). Values stay raw here
+//! (`--system` is a string, `--dice` a comma list, `act`'s arguments `NAME=VALUE` words);
+//! `calc` and `remote` turn them into rules and protocol types, so that a bad value gets the
+//! same precise message as a bad request field.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tablehold_rules::SystemId;
+
+/// Help texts name no rule system: each example says `{SYSTEM}`, filled in here with the first
+/// system the rules crate ships, so that no client file names a system (DESIGN.md, "The rules
+/// interface") and the examples stay runnable.
+fn with_system(text: &str) -> String {
+    let id = SystemId::ALL.first().map_or("ID", |s| s.as_str());
+    text.replace("{SYSTEM}", id)
+}
+
+/// `--system`'s help: the ids this build knows.
+fn system_help() -> String {
+    let ids: Vec<&str> = SystemId::ALL.iter().map(|s| s.as_str()).collect();
+    format!("Rule system id: {}", ids.join(", "))
+}
+
+/// The server a new table or seat uses when `--server` is not given: `tablehold-server`'s own
+/// default address.
+pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
 
 /// The Tablehold terminal client.
 #[derive(Debug, Parser)]
@@ -12,22 +33,357 @@ use clap::{Args, Parser, Subcommand};
     name = "tablehold",
     version,
     about = "The Tablehold terminal client and offline rules calculator",
-    long_about = "The Tablehold terminal client.\n\n\
-        Today it holds the offline rules calculator (`tablehold rules ...`): resolve one action of \
-        a rule system with dice faces you choose, check a character sheet, list a system's table \
-        options. It never connects to a server and never touches a table's fair dice.\n\n\
+    long_about = with_system("The Tablehold terminal client.\n\n\
+        At a table: `table create` (GM) or `join` (players, spectators) saves a seat profile; \
+        every later command connects as that seat, does one thing and prints what happened. \
+        `--seat NAME` picks another saved seat.\n\n\
+        Offline: the rules calculator (`tablehold rules ...`) resolves one action with dice faces \
+        you choose, checks a character sheet, or lists a system's table options. It never \
+        connects to a server and never touches a table's fair dice.\n\n\
         Exit codes: 0 success (warnings may go to stderr), 1 an error (the message starts with \
-        `error:`), 2 a command line clap could not parse."
+        `error:`, then the server's error code when the server refused), 2 a command line clap \
+        could not parse.\n\n\
+        Example, a GM and a player on one machine:\n  \
+        tablehold table create --system {SYSTEM} --name friday --players 1\n  \
+        tablehold join TABLE --invite CODE --name Ines\n  \
+        tablehold sheet add aune.toml\n  \
+        tablehold --seat gm encounter start\n  \
+        tablehold state")
 )]
 pub struct Cli {
+    #[command(flatten)]
+    pub globals: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// Options every command accepts, before or after the subcommand.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Where seat profiles live [default: $XDG_CONFIG_HOME/tablehold or ~/.config/tablehold].
+    #[arg(long, global = true, env = "TABLEHOLD_CONFIG_DIR", value_name = "DIR")]
+    pub config_dir: Option<PathBuf>,
+    /// The saved seat profile to act as [default: the last one created or joined].
+    #[arg(long, global = true, env = "TABLEHOLD_SEAT", value_name = "NAME")]
+    pub seat: Option<String>,
+    /// PEM file of the certificate authority to trust for a wss:// server (this build bundles
+    /// no root certificates). Saved in the profile by `table create` and `join`.
+    #[arg(long, global = true, env = "TABLEHOLD_CA_CERT", value_name = "FILE")]
+    pub ca_cert: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Offline rules calculator: resolve actions, check sheets, list table options.
     Rules(RulesArgs),
+    /// Create a table (you become its GM).
+    Table(TableArgs),
+    /// Take a seat at a table with an invite code, and save it as a profile.
+    #[command(
+        long_about = "Take a seat at a table with an invite code from its GM, and save \
+        the seat as a profile named after the seat id (or `--as NAME`). The profile holds the \
+        seat's token, the only way back to the seat: keep it private (the file is written \
+        with mode 0600). It becomes the default profile.\n\n\
+        Example:\n  tablehold join 5f3a9c1e2b7d4a60 --invite 8c1f2e3d4a5b6c7d --name Ines"
+    )]
+    Join(JoinArgs),
+    /// List the table's seats.
+    #[command(
+        long_about = "List the table's seats: id, display name, role, and whether the GM \
+        revoked it.\n\nExample:\n  tablehold seats"
+    )]
+    Seats,
+    /// GM: issue one more invite code.
+    #[command(
+        long_about = "GM: issue one more invite code for a player or a spectator seat. \
+        Prints the role and the code.\n\nExample:\n  tablehold --seat gm invite --role player"
+    )]
+    Invite(InviteArgs),
+    /// GM: revoke a seat; its token stops working.
+    #[command(
+        long_about = "GM: revoke a seat. Its token stops working and its connections \
+        close. Prints the seats afterwards.\n\nExample:\n  tablehold --seat gm revoke olek"
+    )]
+    Revoke(RevokeArgs),
+    /// Add or show character sheets.
+    Sheet(TableSheetArgs),
+    /// GM: add a non-player character from its sheet.
+    Npc(NpcArgs),
+    /// GM: start or end the encounter.
+    Encounter(EncounterArgs),
+    /// Take an action from your seat's catalogue (`act --list` shows it).
+    #[command(
+        long_about = "Take an action. Actions and their arguments come from the table's \
+        rule system: `tablehold act --list` prints what your seat may do now, with each \
+        argument's type and help. Arguments are NAME=VALUE words: an int is `3`, a flag \
+        `true`/`false` (or the bare NAME for true), a cell `X,Y`, text and entities as written.\n\n\
+        `--actor` is needed only when the action is open to several of your characters. An \
+        action your seat may not take now (not your turn, a prompt is open) still goes to the \
+        server, which says why not; its arguments are then typed by how they look.\n\n\
+        Examples:\n  tablehold act --list\n  \
+        tablehold act attack target=goblin-1 weapon=knife\n  \
+        tablehold act move to=3,-2\n  tablehold act end_turn"
+    )]
+    Act(ActArgs),
+    /// Answer the open prompt (an initiative tie, a collateral choice...).
+    #[command(
+        long_about = "Answer the open prompt with one of its options. Without `--prompt`, \
+        the prompt open now (as `tablehold state` shows it) is answered. The GM may answer any \
+        prompt, overriding the seats it asks.\n\nExample:\n  tablehold answer mara"
+    )]
+    Answer(AnswerArgs),
+    /// Roll dice in the open (or, for the GM, in secret).
+    #[command(
+        long_about = "Roll dice with the table's fair dice: everyone sees the result, or \
+        with `--secret` (GM only) only the GM does. Prints the roll.\n\n\
+        Examples:\n  tablehold roll 3d6+2\n  tablehold --seat gm roll 1d20 --secret"
+    )]
+    Roll(RollArgs),
+    /// Show the table as your seat sees it.
+    #[command(
+        long_about = "Show the table as your seat sees it now: the round and whose turn, \
+        each combatant with resources, statuses and position (an NPC's numbers only for the GM), \
+        and the open prompt. `--json` prints the protocol's TableView, for scripts.\n\n\
+        Examples:\n  tablehold state\n  tablehold state --json"
+    )]
+    State(StateArgs),
+    /// Print the table's event log as your seat may see it.
+    #[command(
+        long_about = "Print the table's events that your seat may see, from sequence \
+        number `--after` on (gaps are events hidden from your seat). Without `--follow` it exits \
+        after the events recorded so far; with it, it keeps printing new ones until the server \
+        closes the connection. `--jsonl` prints one JSON object per event: \
+        {\"seq\", \"at_ms\", \"parts\"}.\n\n\
+        Examples:\n  tablehold log\n  tablehold log --after 40 --follow --jsonl"
+    )]
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    #[command(subcommand)]
+    pub command: TableCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TableCommand {
+    /// Create a table and save its GM seat as a profile.
+    #[command(
+        long_about = with_system("Create a table on a server. Prints the table id, the GM's token and \
+        one invite code per player and spectator seat; hand the codes out for `tablehold join`. \
+        The GM seat is saved as the profile `gm` (or `--as NAME`; an existing profile is never \
+        overwritten: the first free `NAME-2`, `NAME-3`... is used) and becomes the default.\n\n\
+        Table options are house rules fixed at creation: `tablehold rules options --system ID` \
+        lists them.\n\n\
+        Example:\n  tablehold table create --system {SYSTEM} --name friday --players 3 \\\n      \
+        --option decision.timeout_ms=30000")
+    )]
+    Create(CreateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    // Rule system id (the help lists the shipped ones).
+    #[arg(long, value_name = "ID", help = system_help())]
+    pub system: String,
+    /// The table's name.
+    #[arg(long)]
+    pub name: String,
+    /// How many player invites to issue now.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub players: u32,
+    /// How many spectator invites to issue now.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub spectators: u32,
+    /// A table option, KEY=VALUE; repeat for several.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// The server's address, ws://HOST:PORT or wss://HOST:PORT.
+    #[arg(long, default_value = DEFAULT_SERVER, value_name = "URL")]
+    pub server: String,
+    /// Save the GM seat under this profile name instead of `gm`.
+    #[arg(long = "as", value_name = "NAME")]
+    pub as_name: Option<String>,
+    /// Print {table, gm_token, invites, profile} as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct JoinArgs {
+    /// The table id `table create` printed.
+    #[arg(value_name = "TABLE")]
+    pub table: String,
+    /// The invite code from the GM.
+    #[arg(long, value_name = "CODE")]
+    pub invite: String,
+    /// Your display name at the table; your seat id is made from it.
+    #[arg(long)]
+    pub name: String,
+    /// The server's address, ws://HOST:PORT or wss://HOST:PORT.
+    #[arg(long, default_value = DEFAULT_SERVER, value_name = "URL")]
+    pub server: String,
+    /// Save the seat under this profile name instead of its seat id.
+    #[arg(long = "as", value_name = "NAME")]
+    pub as_name: Option<String>,
+}
+
+/// The kind of seat an invite gives (the GM seat comes only with the table).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum InviteRole {
+    Player,
+    Spectator,
+}
+
+#[derive(Debug, Args)]
+pub struct InviteArgs {
+    #[arg(long, value_enum)]
+    pub role: InviteRole,
+}
+
+#[derive(Debug, Args)]
+pub struct RevokeArgs {
+    /// The seat id, as `tablehold seats` lists it.
+    #[arg(value_name = "SEAT")]
+    pub seat: String,
+}
+
+#[derive(Debug, Args)]
+pub struct TableSheetArgs {
+    #[command(subcommand)]
+    pub command: TableSheetCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TableSheetCommand {
+    /// Add a character from its TOML sheet: players their own, the GM anyone's.
+    #[command(
+        long_about = with_system("Add a character to the table from its TOML sheet (docs/SHEETS.md). \
+        A player adds their own player characters, between encounters; the GM adds anyone, \
+        any time. `tablehold rules sheet check` checks a sheet offline first.\n\n\
+        Example:\n  tablehold sheet add docs/examples/{SYSTEM}/aune.toml")
+    )]
+    Add(SheetFileArgs),
+    /// Show one combatant as your seat may see it.
+    #[command(
+        long_about = "Show one combatant as your seat may see it: the same line as in \
+        `tablehold state`, then the sheet's fixed numbers when your seat may see them (an \
+        NPC's belong to the GM).\n\nExample:\n  tablehold sheet show aune"
+    )]
+    Show(SheetShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SheetFileArgs {
+    /// The TOML sheet.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct SheetShowArgs {
+    /// The combatant's id, e.g. `goblin-1`.
+    #[arg(value_name = "ENTITY")]
+    pub entity: String,
+}
+
+#[derive(Debug, Args)]
+pub struct NpcArgs {
+    #[command(subcommand)]
+    pub command: NpcCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NpcCommand {
+    /// GM: add an NPC from its TOML sheet (`kind = "npc"`).
+    #[command(
+        long_about = with_system("GM: add a non-player character from its TOML sheet, with \
+        `kind = \"npc\"` and the GM's numbers (`[npc]` defence and attack TNs). Players never \
+        receive those numbers. This is `sheet add` under the name GMs look for.\n\n\
+        Example:\n  tablehold --seat gm npc add docs/examples/{SYSTEM}/goblin-1.toml")
+    )]
+    Add(SheetFileArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EncounterArgs {
+    #[command(subcommand)]
+    pub command: EncounterCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EncounterCommand {
+    /// GM: start the encounter: everyone rolls initiative and the first turn begins.
+    #[command(
+        long_about = "GM: start the encounter. Every combatant rolls initiative, the \
+        order is set and the first turn begins (a tie may first open a prompt). Prints what \
+        happened.\n\nExample:\n  tablehold --seat gm encounter start"
+    )]
+    Start,
+    /// GM: end the encounter.
+    #[command(long_about = "GM: end the encounter. Prints what happened.\n\n\
+        Example:\n  tablehold --seat gm encounter end")]
+    End,
+}
+
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The action's name, from `act --list`.
+    #[arg(value_name = "ACTION", required_unless_present = "list")]
+    pub action: Option<String>,
+    /// Who acts, when several of your characters could.
+    #[arg(long, value_name = "ID")]
+    pub actor: Option<String>,
+    /// The action's arguments.
+    #[arg(value_name = "ARG=VALUE")]
+    pub args: Vec<String>,
+    /// Print the actions your seat may take now, with their arguments and help.
+    #[arg(long, conflicts_with_all = ["action", "actor", "args"])]
+    pub list: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AnswerArgs {
+    /// One of the prompt's options.
+    #[arg(value_name = "CHOICE")]
+    pub choice: String,
+    /// The prompt's id [default: the prompt open now].
+    #[arg(long, value_name = "ID")]
+    pub prompt: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// Dice notation, e.g. `1d20+3`, `3d10kh1`.
+    #[arg(value_name = "DICE")]
+    pub dice: String,
+    /// GM only: only the GM sees the result.
+    #[arg(long)]
+    pub secret: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// Print the protocol's TableView as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Start after this sequence number.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub after: u64,
+    /// Keep printing new events as they happen.
+    #[arg(long)]
+    pub follow: bool,
+    /// One JSON object per line: {"seq", "at_ms", "parts"}.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// With --follow, milliseconds of quiet after which a request keeps the connection open
+    /// (the server closes connections that send nothing for a while; 90 s by default).
+    #[arg(long, default_value_t = 20_000, value_name = "MS", hide = true)]
+    pub keepalive_ms: u64,
 }
 
 #[derive(Debug, Args)]
@@ -40,7 +396,7 @@ pub struct RulesArgs {
 pub enum RulesCommand {
     /// Resolve one action from a JSON request with the dice faces you give.
     #[command(
-        long_about = "Resolve one action from a JSON request with the dice faces you give.\n\n\
+        long_about = with_system("Resolve one action from a JSON request with the dice faces you give.\n\n\
         The request (a file, or standard input when REQUEST is `-` or absent) holds the table \
         options, the combatants' sheets, their grid positions, the requesting seat, the action and \
         the answers to any prompts the action opens. docs/CALCULATOR.md documents its schema.\n\n\
@@ -48,24 +404,24 @@ pub enum RulesCommand {
         draw order, shared by the action and its answers. Too few faces is an error that says \
         which die was needed; faces left over are listed as a warning.\n\n\
         Example:\n  \
-        tablehold rules resolve --system grimwire --dice 12,3 docs/examples/requests/melee-attack.json"
+        tablehold rules resolve --system {SYSTEM} --dice 12,3 docs/examples/requests/melee-attack.json")
     )]
     Resolve(ResolveArgs),
     /// Check character sheets written in TOML.
     Sheet(SheetArgs),
     /// List a system's table options (house rules): key, default, accepted values, help.
     #[command(
-        long_about = "List every table option of a system: its key, its default, the values it \
+        long_about = with_system("List every table option of a system: its key, its default, the values it \
         accepts and what it decides. These are the keys a request's `options` object may set.\n\n\
-        Example:\n  tablehold rules options --system grimwire"
+        Example:\n  tablehold rules options --system {SYSTEM}")
     )]
     Options(OptionsArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct ResolveArgs {
-    /// Rule system id, e.g. `grimwire`.
-    #[arg(long, value_name = "ID")]
+    // Rule system id (the help lists the shipped ones).
+    #[arg(long, value_name = "ID", help = system_help())]
     pub system: String,
     /// Faces of the primitive dice, in draw order, separated by commas: `12,3,5`.
     #[arg(long, value_name = "FACES")]
@@ -88,18 +444,18 @@ pub struct SheetArgs {
 pub enum SheetCommand {
     /// Validate a TOML sheet: prints `ok: ID (NAME, KIND, level N)` or what is wrong.
     #[command(
-        long_about = "Validate a character sheet written in TOML against a system's rules \
+        long_about = with_system("Validate a character sheet written in TOML against a system's rules \
         (attribute limits, level and XP, techniques, gear). Prints `ok: ID (NAME, KIND, level N)`, \
         or the field that breaks a rule and exits with 1.\n\n\
-        Example:\n  tablehold rules sheet check --system grimwire docs/examples/grimwire/aune.toml"
+        Example:\n  tablehold rules sheet check --system {SYSTEM} docs/examples/{SYSTEM}/aune.toml")
     )]
     Check(SheetCheckArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct SheetCheckArgs {
-    /// Rule system id, e.g. `grimwire`.
-    #[arg(long, value_name = "ID")]
+    // Rule system id (the help lists the shipped ones).
+    #[arg(long, value_name = "ID", help = system_help())]
     pub system: String,
     /// The TOML sheet.
     #[arg(value_name = "FILE")]
@@ -108,8 +464,8 @@ pub struct SheetCheckArgs {
 
 #[derive(Debug, Args)]
 pub struct OptionsArgs {
-    /// Rule system id, e.g. `grimwire`.
-    #[arg(long, value_name = "ID")]
+    // Rule system id (the help lists the shipped ones).
+    #[arg(long, value_name = "ID", help = system_help())]
     pub system: String,
     /// Print the options as a JSON array.
     #[arg(long)]

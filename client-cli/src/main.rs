@@ -1,10 +1,21 @@
 //! `tablehold`: the terminal client. Parses the command line, runs one command and prints its
 //! report. This is the only place that writes to the terminal and the only place that decides
-//! the exit code: 0 success, 1 an error (printed as `error: ...` with its context chain),
-//! 2 a command line clap refused (clap exits by itself).
+//! the exit code: 0 success, 1 an error (printed as `error: ...` with its context chain; a
+//! server's refusal reads `error: CODE: MESSAGE`), 2 a command line clap refused (clap exits
+//! by itself).
+//!
+//! - `calc`: the offline rules calculator (`tablehold rules ...`).
+//! - `remote`: the network commands, over `net` (the protocol client) and `profile` (saved
+//!   seats).
+//! - `lines`: readable text for facts, shared by both.
 
 mod calc;
 mod cli;
+mod lines;
+mod net;
+mod profile;
+mod remote;
+mod report;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -12,6 +23,7 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use crate::cli::{Cli, Command, RulesCommand, SheetCommand};
+use crate::report::Report;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -23,14 +35,11 @@ fn main() -> ExitCode {
             },
             RulesCommand::Options(args) => calc::options(args),
         },
+        command => run_remote(&cli, command),
     };
     match result {
         Ok(report) => {
-            let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout
-                .write_all(report.stdout.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
+            if let Err(e) = write_stdout(&report.stdout) {
                 // A closed pipe (`| head`) is the reader's choice, not a failure.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     eprintln!("error: cannot write the output: {e}");
@@ -42,9 +51,32 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// A network command on a single-threaded runtime: one connection at a time needs no more.
+/// `log` writes its lines as they arrive, through the sink given here.
+fn run_remote(cli: &Cli, command: &Command) -> anyhow::Result<Report> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
+    let mut sink = |text: &str| write_stdout(text);
+    runtime.block_on(remote::run(&cli.globals, command, &mut sink))
 }

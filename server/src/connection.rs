@@ -23,6 +23,8 @@ pub enum Incoming {
     Bad(ErrorCode, String),
     /// The peer closed, or the connection broke.
     Closed,
+    /// A ping or pong: nothing to answer, but the peer is alive (keeps the idle timer off).
+    Alive,
 }
 
 pub struct Reader<S> {
@@ -49,7 +51,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Reader<S> {
                         .into(),
                 ),
                 // Pings are answered by tungstenite; pongs only prove the peer is alive.
-                Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => continue,
+                Ok(Message::Ping(_) | Message::Pong(_)) => Incoming::Alive,
+                Ok(Message::Frame(_)) => continue,
                 Ok(Message::Close(_)) => Incoming::Closed,
                 Err(tokio_tungstenite::tungstenite::Error::Capacity(e)) => {
                     Incoming::Bad(ErrorCode::TooLarge, format!("frame refused: {e}"))

@@ -78,6 +78,7 @@ where
                         break;
                     }
                     Ok(Incoming::Closed) => break,
+                    Ok(Incoming::Alive) => {}
                     Ok(Incoming::Bad(code, message)) => session.send_error(None, code, message).await,
                     Ok(Incoming::Msg(msg)) => {
                         if !session.on_message(msg).await {

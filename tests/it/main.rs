@@ -2,4 +2,5 @@
 //! binaries as processes. Run `cargo build --bins` first.
 
 mod calculator;
+mod cli;
 mod server;

@@ -911,3 +911,99 @@ async fn a_client_that_stops_reading_is_dropped_and_the_table_carries_on() {
     );
     assert_eq!(gm.request(Op::Ping).await, Got::Reply(Reply::Pong));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rule_refusals_arrive_with_their_codes_over_the_wire() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut a, _) = join(&url, &t, Role::Player, 0, "A").await;
+    let (mut b, _) = join(&url, &t, Role::Player, 1, "B").await;
+    let (mut eve, _) = join(&url, &t, Role::Spectator, 0, "Eve").await;
+    let sheets = tying_sheets();
+    let mut pcs = sheets.iter().filter(|(npc, _)| !npc);
+    let surge =
+        "\n[[techniques]]\nid = \"surge\"\nname = \"Surge\"\nfocus_cost = 9\ntiming = \"action\"\n";
+    a.request(Op::AddSheet {
+        sheet: format!("{}{surge}", pcs.next().expect("pc-a").1),
+    })
+    .await
+    .reply();
+    b.request(Op::AddSheet {
+        sheet: pcs.next().expect("pc-b").1.clone(),
+    })
+    .await
+    .reply();
+    for (_, sheet) in sheets.iter().filter(|(npc, _)| *npc) {
+        gm.request(Op::AddSheet {
+            sheet: sheet.clone(),
+        })
+        .await
+        .reply();
+    }
+    gm.request(act(
+        None,
+        "rule.move",
+        &[
+            ("target", text("pc-a")),
+            ("to", ArgValue::Cell(tablehold_rules::grid::Cell::new(0, 0))),
+        ],
+    ))
+    .await
+    .reply();
+    gm.request(act(None, "start_encounter", &[])).await.reply();
+    // The tie's prompt is for the two tied players: a spectator may not answer it.
+    let prompt = state(gm.request(Op::State).await.reply())
+        .prompt
+        .expect("tie prompt");
+    let got = eve
+        .request(Op::Answer {
+            prompt_id: prompt.prompt_id,
+            choice: "pc-b".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden));
+    // Meanwhile everything else waits for the answer.
+    let got = a.request(act(Some("pc-a"), "dash", &[])).await;
+    assert_eq!(got.code(), Some(ErrorCode::AwaitingDecision));
+    b.request(Op::Answer {
+        prompt_id: prompt.prompt_id,
+        choice: "pc-a".into(),
+    })
+    .await
+    .reply();
+    // Play on to pc-a's turn, then: too far, and too little Focus.
+    for _ in 0..20 {
+        let s = state(gm.request(Op::State).await.reply());
+        if s.current.as_deref() == Some("pc-a") {
+            break;
+        }
+        let current = s.current.expect("a turn");
+        let client = if current == "pc-b" { &mut b } else { &mut gm };
+        client
+            .request(act(Some(&current), "end_turn", &[]))
+            .await
+            .reply();
+    }
+    let far = act(
+        Some("pc-a"),
+        "move",
+        &[(
+            "to",
+            ArgValue::Cell(tablehold_rules::grid::Cell::new(50, 0)),
+        )],
+    );
+    assert_eq!(a.request(far).await.code(), Some(ErrorCode::OutOfRange));
+    let got = a
+        .request(act(
+            Some("pc-a"),
+            "technique",
+            &[("technique", text("surge"))],
+        ))
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::InsufficientResource));
+    // And a player's own character cannot be moved by another player.
+    let got = b.request(act(Some("pc-a"), "dash", &[])).await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden));
+}

@@ -4,6 +4,7 @@
 
 pub mod server;
 
+use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -41,10 +42,27 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> Output {
     run_bin("tablehold", args, stdin)
 }
 
+/// Runs `tablehold` like [`run`], with `env` added to its environment: a test gives every
+/// client its own `TABLEHOLD_CONFIG_DIR`, so parallel tests never share seat profiles.
+pub fn run_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &OsStr)]) -> Output {
+    run_bin_env("tablehold", args, stdin, env)
+}
+
 /// Runs the binary `name`; see [`run`].
 pub fn run_bin(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    run_bin_env(name, args, stdin, &[])
+}
+
+/// Runs the binary `name` with `env` added to its environment; see [`run`].
+pub fn run_bin_env(
+    name: &str,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &OsStr)],
+) -> Output {
     let mut child = Command::new(bin(name))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(workspace_root())
         .stdin(if stdin.is_some() {
             Stdio::piped()

@@ -20,13 +20,7 @@ use tablehold_rules::SystemId;
 use tablehold_rules::options::{OptionKind, OptionSpec};
 
 use crate::cli::{OptionsArgs, ResolveArgs, SheetCheckArgs};
-
-/// What a command wants printed: its report on stdout and warnings on stderr.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub stdout: String,
-    pub warnings: Vec<String>,
-}
+use crate::report::Report;
 
 fn system(id: &str) -> Result<SystemId> {
     Ok(SystemId::from_str(id)?)

@@ -6,14 +6,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use tablehold_rules::dice::Roll;
-use tablehold_rules::grid::{Cell, distance};
+use tablehold_rules::grid::Cell;
 use tablehold_rules::{
-    Against, CheckRecord, EntityId, Event, Fact, Modifier, Outcome, PendingStep, Resolver, Seat,
-    StateView, Status,
+    Against, EntityId, Event, Fact, Modifier, Outcome, PendingStep, Seat, StateView, Status,
 };
 
 use super::resolve::{Resolution, StepKind};
+use crate::lines;
 
 /// The readable report.
 pub fn text(res: &Resolution) -> String {
@@ -38,7 +37,8 @@ pub fn text(res: &Resolution) -> String {
         for event in &step.events {
             match event.view(&res.seat) {
                 Some(seen) => {
-                    for line in event_lines(res, &seen) {
+                    let diagonal = Some(res.state.options().diagonal());
+                    for line in lines::event_lines(&seen, &res.seat, diagonal) {
                         let _ = writeln!(out, "  {line}");
                     }
                 }
@@ -60,12 +60,15 @@ pub fn text(res: &Resolution) -> String {
                     .collect();
                 let mut line = format!("  {id}: {}", resources.join(", "));
                 if !c.statuses.is_empty() {
-                    let statuses: Vec<String> =
-                        c.statuses.iter().map(|(k, s)| status_text(k, s)).collect();
+                    let statuses: Vec<String> = c
+                        .statuses
+                        .iter()
+                        .map(|(k, s)| lines::status_text(k, s))
+                        .collect();
                     let _ = write!(line, "; {}", statuses.join(", "));
                 }
                 if let Some(p) = c.position {
-                    let _ = write!(line, "; at {}", cell(p));
+                    let _ = write!(line, "; at {}", lines::cell(p));
                 }
                 let _ = writeln!(out, "{line}");
             }
@@ -86,274 +89,9 @@ pub fn text(res: &Resolution) -> String {
         }
     );
     if let Some(p) = res.open_prompt() {
-        let _ = writeln!(out, "waiting: {}", prompt_text(p));
+        let _ = writeln!(out, "waiting: {}", lines::prompt_text(p));
     }
     out
-}
-
-/// Lines for one event as the seat sees it. A GM-only `HiddenTarget` is folded into the check
-/// it belongs to.
-fn event_lines(res: &Resolution, event: &Event) -> Vec<String> {
-    let hidden: BTreeMap<&str, i64> = event
-        .facts()
-        .filter_map(|f| match f {
-            Fact::HiddenTarget { label, target } => Some((label.as_str(), *target)),
-            _ => None,
-        })
-        .collect();
-    let checked: BTreeSet<&str> = event
-        .facts()
-        .filter_map(|f| match f {
-            Fact::Checked(c) => Some(c.label.as_str()),
-            _ => None,
-        })
-        .collect();
-    event
-        .facts()
-        .filter_map(|fact| match fact {
-            Fact::HiddenTarget { label, .. } if checked.contains(label.as_str()) => None,
-            Fact::Checked(c) => Some(check_text(
-                c,
-                &res.seat,
-                hidden.get(c.label.as_str()).copied(),
-            )),
-            other => Some(fact_text(res, other)),
-        })
-        .collect()
-}
-
-fn check_text(c: &CheckRecord, seat: &Seat, hidden_tn: Option<i64>) -> String {
-    let who = c
-        .actor
-        .as_ref()
-        .map(|a| format!("{a}: "))
-        .unwrap_or_default();
-    let mods: String = c
-        .modifiers
-        .iter()
-        .map(|m| format!(" +{} {}", m.label, m.value))
-        .collect();
-    let against = match (&c.against, hidden_tn) {
-        (Against::Target(tn), _) => format!("TN {tn}"),
-        (Against::Exceed(n), _) => format!("more than {n}"),
-        (Against::Nothing, _) => "nothing (an open roll)".to_owned(),
-        (Against::Hidden, Some(tn)) => format!("TN {tn} (hidden from players)"),
-        // The GM sees every part: a hidden check without its target has none to show.
-        (Against::Hidden, None) if seat.is_gm() => "no TN".to_owned(),
-        (Against::Hidden, None) => "hidden TN".to_owned(),
-        (Against::Opposed { entity, total }, _) => format!("{entity}'s {total}"),
-    };
-    let why = c
-        .overridden_by
-        .as_ref()
-        .map(|w| format!(" ({w})"))
-        .unwrap_or_default();
-    format!(
-        "{who}{} {}{mods} = {} vs {against} → {}{why}",
-        c.label,
-        roll_text(&c.roll),
-        c.total,
-        outcome(c.outcome)
-    )
-}
-
-fn outcome(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Success => "success",
-        Outcome::Failure => "failure",
-        Outcome::Unjudged => "total",
-    }
-}
-
-/// `1d20=12`, `2d6=5+4`.
-fn roll_text(r: &Roll) -> String {
-    let faces: Vec<String> = r
-        .dice
-        .iter()
-        .map(|d| {
-            if d.kept {
-                d.value.to_string()
-            } else {
-                format!("({})", d.value)
-            }
-        })
-        .collect();
-    if faces.is_empty() {
-        r.expr.clone()
-    } else {
-        format!("{}={}", r.expr, faces.join("+"))
-    }
-}
-
-fn cell(c: Cell) -> String {
-    format!("({}, {})", c.x, c.y)
-}
-
-fn status_text(name: &str, s: &Status) -> String {
-    let mut t = name.to_owned();
-    if s.magnitude != 0 {
-        let _ = write!(t, " {}", s.magnitude);
-    }
-    if let Some(r) = s.rounds_left {
-        let _ = write!(t, " ({r} rounds left)");
-    }
-    t
-}
-
-fn seats_text(seats: &[Seat]) -> String {
-    if seats.is_empty() {
-        "the GM".to_owned()
-    } else {
-        seats
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-fn prompt_text(p: &PendingStep) -> String {
-    format!(
-        "prompt {} asks {}: {} [{}] (default {})",
-        p.prompt_id,
-        seats_text(&p.seats),
-        p.question,
-        p.options.join(", "),
-        p.default
-    )
-}
-
-/// `dice 4, + TOG +2 = 6, armour 1 (minimum 1) -1 = 5`: each step with the running total.
-fn damage_text(steps: &[Modifier]) -> String {
-    let mut running = 0i64;
-    steps
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            running = running.saturating_add(m.value);
-            if i == 0 {
-                format!("{} {}", m.label, m.value)
-            } else {
-                format!("{} {:+} = {running}", m.label, m.value)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn fact_text(res: &Resolution, fact: &Fact) -> String {
-    match fact {
-        Fact::Rolled { by, purpose, roll } => {
-            let who = by
-                .as_ref()
-                .map(|b| format!("{b} rolls"))
-                .unwrap_or_else(|| "rolled".to_owned());
-            format!("{who} {purpose}: {} → {}", roll_text(roll), roll.total)
-        }
-        Fact::Checked(c) => check_text(c, &res.seat, None),
-        Fact::HiddenTarget { label, target } => format!("hidden TN of {label}: {target}"),
-        Fact::DamageResolved {
-            target,
-            steps,
-            amount,
-        } if steps.is_empty() => format!("{target} takes {amount} damage"),
-        Fact::DamageResolved {
-            target,
-            steps,
-            amount,
-        } => {
-            format!("{target} takes {amount} damage: {}", damage_text(steps))
-        }
-        Fact::Picked {
-            purpose,
-            candidates,
-            face,
-            picked,
-        } => {
-            let c: Vec<&str> = candidates.iter().map(|c| c.as_str()).collect();
-            format!(
-                "{purpose}: face {face} picks {picked} from [{}]",
-                c.join(", ")
-            )
-        }
-        Fact::Noted { text } => format!("note: {text}"),
-        Fact::Ruled { text } => format!("ruling: {text}"),
-        Fact::CombatantAdded { combatant } => format!("{} joins the table", combatant.id),
-        Fact::CombatantRemoved { entity } => format!("{entity} leaves the table"),
-        Fact::ResourceSet {
-            entity,
-            resource,
-            from,
-            to,
-        } => format!("{entity} {resource} {from} → {to}"),
-        Fact::StatusSet {
-            entity,
-            status,
-            from,
-            to,
-        } => match (from, to) {
-            (_, Some(s)) if from.is_none() => {
-                format!("{entity} is now {} ({})", status_text(status, s), s.source)
-            }
-            (Some(_), None) => format!("{entity} is no longer {status}"),
-            (_, Some(s)) => format!(
-                "{entity} is now {} ({}), changed",
-                status_text(status, s),
-                s.source
-            ),
-            (None, None) => format!("{entity}: {status} unchanged"),
-        },
-        Fact::TurnCounterSet {
-            entity,
-            counter,
-            from,
-            to,
-        } => format!("{entity} {counter} (this turn) {from} → {to}"),
-        Fact::Moved { entity, from, to } => match (from, to) {
-            (Some(a), Some(b)) => {
-                let m = distance(*a, *b, res.state.options().diagonal());
-                format!("{entity} moves {} → {} ({m} m)", cell(*a), cell(*b))
-            }
-            (None, Some(b)) => format!("{entity} is placed at {}", cell(*b)),
-            (_, None) => format!("{entity} leaves the grid"),
-        },
-        Fact::EncounterStarted => "the encounter starts".to_owned(),
-        Fact::EncounterEnded => "the encounter ends".to_owned(),
-        Fact::OrderSet { order } => {
-            format!(
-                "turn order: {}",
-                order
-                    .iter()
-                    .map(|e| e.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
-        Fact::EncounterValueSet { key, from, to } => format!("encounter {key} {from} → {to}"),
-        Fact::RoundStarted { round } => format!("round {round} starts"),
-        Fact::TurnStarted { entity: Some(e) } => format!("{e}'s turn starts"),
-        Fact::TurnStarted { entity: None } => "no one's turn".to_owned(),
-        Fact::DecisionRequested { step } => prompt_text(step),
-        Fact::DecisionResolved {
-            prompt_id,
-            choice,
-            by,
-        } => {
-            let by = match by {
-                Resolver::Seat(s) => s.to_string(),
-                Resolver::GmOverride => "the GM (overriding)".to_owned(),
-                Resolver::TimedOut => "the timeout".to_owned(),
-            };
-            format!("prompt {prompt_id}: {by} chose `{choice}`")
-        }
-        Fact::StepDeferred { step } => format!(
-            "deferred step {}: {} (resumes on {})",
-            step.prompt_id,
-            step.question,
-            step.trigger.as_deref().unwrap_or("a GM ruling")
-        ),
-        Fact::DeferredResumed { prompt_id } => format!("deferred step {prompt_id} resumes"),
-    }
 }
 
 /// Every combatant a visible fact names as acting or changing, in id order.

@@ -1,0 +1,377 @@
+//! `tablehold act`: from the words typed (`attack target=goblin-1 weapon=knife`) to a typed
+//! `act` request, using the seat's action catalogue as the server sent it. No action of any
+//! rule system is named here: the catalogue says which actions exist, which arguments they
+//! take and of what kind, so a new system or action needs no client change.
+//!
+//! An action in the catalogue has its arguments checked by name and parsed by kind here, so
+//! a typo is caught with the list of valid names. An action *not* in the catalogue is not
+//! refused here: the catalogue only lists what the seat may do *now*, and the server alone
+//! can say why something else is refused (`not_your_turn`, `awaiting_decision`, an unknown
+//! action...), with the stable code scripts branch on. Its arguments are then typed by how
+//! they look (see [`guess`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use tablehold_protocol::ErrorCode;
+use tablehold_rules::grid::Cell;
+use tablehold_rules::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args};
+
+use crate::net::ServerError;
+
+/// An `act` request ready to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActRequest {
+    pub actor: Option<String>,
+    pub action: String,
+    pub args: Args,
+    /// Whether the catalogue listed the action (then its arguments were checked here).
+    pub listed: bool,
+}
+
+/// Resolves the typed action against `catalogue`. Errors carry the code the server would
+/// answer with (`bad_request` for an argument), so a script sees the same code whichever
+/// side caught the mistake.
+pub fn resolve(
+    catalogue: &[ActionSpec],
+    action: &str,
+    actor: Option<&str>,
+    words: &[String],
+) -> Result<ActRequest, ServerError> {
+    let named: Vec<&ActionSpec> = catalogue.iter().filter(|s| s.name == action).collect();
+    let matching: Vec<&ActionSpec> = match actor {
+        Some(a) => named
+            .iter()
+            .copied()
+            .filter(|s| s.actor.as_ref().is_some_and(|x| x.as_str() == a))
+            .collect(),
+        None => named.clone(),
+    };
+    match matching.as_slice() {
+        [spec] => {
+            let args = typed_args(spec, words)?;
+            Ok(ActRequest {
+                actor: spec.actor.as_ref().map(ToString::to_string),
+                action: action.to_owned(),
+                args,
+                listed: true,
+            })
+        }
+        [] => {
+            let pairs = split_words(words)?;
+            let args = Args(
+                pairs
+                    .into_iter()
+                    .map(|(name, value)| {
+                        let v = value.map_or(ArgValue::Flag(true), guess);
+                        (name, v)
+                    })
+                    .collect(),
+            );
+            Ok(ActRequest {
+                actor: actor.map(str::to_owned).or_else(|| only_actor(catalogue)),
+                action: action.to_owned(),
+                args,
+                listed: false,
+            })
+        }
+        several => {
+            let actors: Vec<String> = several
+                .iter()
+                .filter_map(|s| s.actor.as_ref().map(ToString::to_string))
+                .collect();
+            Err(bad_request(format!(
+                "`{action}` is open to several characters ({}): pick one with --actor",
+                actors.join(", ")
+            )))
+        }
+    }
+}
+
+/// The one character this seat's catalogue acts for, if there is exactly one: the actor of
+/// an unlisted action when `--actor` is not given (a player's own character off their turn).
+fn only_actor(catalogue: &[ActionSpec]) -> Option<String> {
+    let mut actors: Vec<String> = catalogue
+        .iter()
+        .filter_map(|s| s.actor.as_ref().map(ToString::to_string))
+        .collect();
+    actors.sort();
+    actors.dedup();
+    match actors.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+fn bad_request(message: String) -> ServerError {
+    ServerError {
+        code: ErrorCode::BadRequest,
+        message,
+    }
+}
+
+/// `NAME=VALUE` words as pairs; a bare `NAME` has no value (a flag set to true).
+fn split_words(words: &[String]) -> Result<Vec<(String, Option<String>)>, ServerError> {
+    let mut seen = BTreeMap::new();
+    for w in words {
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) => (n.trim(), Some(v.to_owned())),
+            None => (w.trim(), None),
+        };
+        if name.is_empty() {
+            return Err(bad_request(format!("`{w}` is not NAME=VALUE")));
+        }
+        if seen.insert(name.to_owned(), value).is_some() {
+            return Err(bad_request(format!("argument `{name}` is given twice")));
+        }
+    }
+    Ok(seen.into_iter().collect())
+}
+
+fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
+    let mut args = BTreeMap::new();
+    for (name, value) in split_words(words)? {
+        let Some(arg) = spec.args.iter().find(|a| a.name == name) else {
+            let valid = if spec.args.is_empty() {
+                "it takes none".to_owned()
+            } else {
+                let list: Vec<String> = spec
+                    .args
+                    .iter()
+                    .map(|a| format!("{} ({})", a.name, kind_name(a.kind)))
+                    .collect();
+                format!("its arguments: {}", list.join(", "))
+            };
+            return Err(bad_request(format!(
+                "`{}` has no argument `{name}`; {valid}",
+                spec.name
+            )));
+        };
+        let v = parse(arg, value.as_deref()).map_err(|why| {
+            bad_request(format!(
+                "argument `{name}` of `{}` must be {why}, got `{}`",
+                spec.name,
+                value.as_deref().unwrap_or("")
+            ))
+        })?;
+        args.insert(name, v);
+    }
+    Ok(Args(args))
+}
+
+/// Parses one value by its argument's kind; the error says what was expected.
+fn parse(arg: &ArgSpec, value: Option<&str>) -> Result<ArgValue, &'static str> {
+    match (arg.kind, value) {
+        (ArgKind::Flag, None) => Ok(ArgValue::Flag(true)),
+        (ArgKind::Flag, Some(v)) => match v.to_ascii_lowercase().as_str() {
+            "true" => Ok(ArgValue::Flag(true)),
+            "false" => Ok(ArgValue::Flag(false)),
+            _ => Err("true or false"),
+        },
+        (ArgKind::Int, Some(v)) => v
+            .trim()
+            .parse()
+            .map(ArgValue::Int)
+            .map_err(|_| "an integer"),
+        (ArgKind::Cell, Some(v)) => cell(v).map(ArgValue::Cell).ok_or("a cell X,Y"),
+        (ArgKind::Text | ArgKind::Entity, Some(v)) => Ok(ArgValue::Text(v.to_owned())),
+        (ArgKind::Int, None) => Err("an integer"),
+        (ArgKind::Cell, None) => Err("a cell X,Y"),
+        (ArgKind::Text | ArgKind::Entity, None) => Err("a value (NAME=VALUE)"),
+    }
+}
+
+/// `3,-2` as a cell.
+fn cell(v: &str) -> Option<Cell> {
+    let (x, y) = v.split_once(',')?;
+    Some(Cell::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// A value for an argument whose kind is unknown: an integer, `true`/`false`, a cell `X,Y`,
+/// or else text. Only used for actions the server will refuse or judge anyway.
+fn guess(v: String) -> ArgValue {
+    if let Ok(i) = v.trim().parse() {
+        ArgValue::Int(i)
+    } else if v.eq_ignore_ascii_case("true") || v.eq_ignore_ascii_case("false") {
+        ArgValue::Flag(v.eq_ignore_ascii_case("true"))
+    } else if let Some(c) = cell(&v) {
+        ArgValue::Cell(c)
+    } else {
+        ArgValue::Text(v)
+    }
+}
+
+pub fn kind_name(kind: ArgKind) -> &'static str {
+    match kind {
+        ArgKind::Int => "int",
+        ArgKind::Flag => "flag",
+        ArgKind::Text => "text",
+        ArgKind::Entity => "entity",
+        ArgKind::Cell => "cell",
+    }
+}
+
+/// What the seat may do now, one action per line with its arguments indented below it: the
+/// text of `act --list`, and the hint after a refused unlisted action.
+pub fn catalogue_text(catalogue: &[ActionSpec]) -> String {
+    let mut out = String::new();
+    if catalogue.is_empty() {
+        out.push_str("no actions: nothing your seat may do now\n");
+    }
+    for spec in catalogue {
+        let mut head = spec.name.clone();
+        if let Some(a) = &spec.actor {
+            let _ = write!(head, " (actor {a})");
+        }
+        if !spec.costs.is_empty() {
+            let _ = write!(head, " [costs {}]", spec.costs.join(", "));
+        }
+        let _ = writeln!(out, "{head}");
+        if !spec.help.is_empty() {
+            let _ = writeln!(out, "    {}", spec.help);
+        }
+        for a in &spec.args {
+            let mut line = format!(
+                "    {}={}  {}",
+                a.name,
+                kind_name(a.kind),
+                if a.required { "required" } else { "optional" }
+            );
+            if !a.choices.is_empty() {
+                let _ = write!(line, ", one of {}", a.choices.join("|"));
+            }
+            match (a.min, a.max) {
+                (Some(min), Some(max)) => {
+                    let _ = write!(line, ", {min}..={max}");
+                }
+                (Some(min), None) => {
+                    let _ = write!(line, ", at least {min}");
+                }
+                (None, Some(max)) => {
+                    let _ = write!(line, ", at most {max}");
+                }
+                (None, None) => {}
+            }
+            if a.gm_only {
+                line.push_str(", GM only");
+            }
+            if !a.help.is_empty() {
+                let _ = write!(line, ": {}", a.help);
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out
+}
+
+/// The names in the catalogue, each once, for error hints.
+pub fn action_names(catalogue: &[ActionSpec]) -> Vec<String> {
+    let mut names: Vec<String> = catalogue.iter().map(|s| s.name.clone()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, actor: Option<&str>, args: Vec<ArgSpec>) -> ActionSpec {
+        ActionSpec {
+            name: name.into(),
+            help: String::new(),
+            actor: actor.map(Into::into),
+            args,
+            costs: vec![],
+        }
+    }
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    fn catalogue() -> Vec<ActionSpec> {
+        vec![
+            spec(
+                "strike",
+                Some("ann"),
+                vec![
+                    ArgSpec::new("target", ArgKind::Entity, true, ""),
+                    ArgSpec::new("bonus", ArgKind::Int, false, ""),
+                    ArgSpec::new("hidden", ArgKind::Flag, false, ""),
+                    ArgSpec::new("to", ArgKind::Cell, false, ""),
+                ],
+            ),
+            spec("wait", Some("ann"), vec![]),
+            spec("wait", Some("bob"), vec![]),
+        ]
+    }
+
+    #[test]
+    fn values_are_parsed_by_their_kind() {
+        let r = resolve(
+            &catalogue(),
+            "strike",
+            None,
+            &words(&["target=x", "bonus=-2", "hidden", "to=3,-4"]),
+        )
+        .expect("valid");
+        assert_eq!(r.actor.as_deref(), Some("ann"));
+        assert!(r.listed);
+        let want = Args::default()
+            .with("target", ArgValue::Text("x".into()))
+            .with("bonus", ArgValue::Int(-2))
+            .with("hidden", ArgValue::Flag(true))
+            .with("to", ArgValue::Cell(Cell::new(3, -4)));
+        assert_eq!(r.args, want);
+    }
+
+    #[test]
+    fn a_bad_value_or_name_is_a_bad_request_naming_the_valid_ones() {
+        let e = resolve(&catalogue(), "strike", None, &words(&["bonus=lots"])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadRequest);
+        assert_eq!(
+            e.message,
+            "argument `bonus` of `strike` must be an integer, got `lots`"
+        );
+        let e = resolve(&catalogue(), "strike", None, &words(&["targte=x"])).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`strike` has no argument `targte`; its arguments: target (entity), bonus (int), \
+             hidden (flag), to (cell)"
+        );
+        let e = resolve(&catalogue(), "strike", None, &words(&["to=3"])).unwrap_err();
+        assert!(e.message.contains("must be a cell X,Y"), "{e}");
+    }
+
+    #[test]
+    fn several_actors_need_one_picked() {
+        let e = resolve(&catalogue(), "wait", None, &[]).unwrap_err();
+        assert!(
+            e.message.contains("(ann, bob): pick one with --actor"),
+            "{e}"
+        );
+        let r = resolve(&catalogue(), "wait", Some("bob"), &[]).expect("picked");
+        assert_eq!(r.actor.as_deref(), Some("bob"));
+    }
+
+    #[test]
+    fn an_unlisted_action_goes_to_the_server_with_guessed_kinds() {
+        let cat = vec![spec("wait", Some("ann"), vec![])];
+        let r = resolve(
+            &cat,
+            "fly",
+            None,
+            &words(&["high=3", "far=true", "to=1,2", "x=y"]),
+        )
+        .expect("sent on");
+        assert!(!r.listed);
+        assert_eq!(r.actor.as_deref(), Some("ann"));
+        let want = Args::default()
+            .with("high", ArgValue::Int(3))
+            .with("far", ArgValue::Flag(true))
+            .with("to", ArgValue::Cell(Cell::new(1, 2)))
+            .with("x", ArgValue::Text("y".into()));
+        assert_eq!(r.args, want);
+    }
+}

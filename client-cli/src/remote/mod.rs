@@ -1,0 +1,560 @@
+//! The scriptable network commands: `table create`, `join`, `seats`, `invite`, `revoke`,
+//! `sheet`, `npc`, `encounter`, `act`, `answer`, `roll`, `state` and `log`.
+//!
+//! Each command resolves its raw arguments (the profile to act as, typed option and action
+//! values), opens one connection as that seat, does one thing, and returns what to print.
+//! A command that changes the table prints the events it produced, as the seat sees them.
+//! Nothing here prints or exits: `main` does. Errors are `anyhow` errors whose text for a
+//! server refusal is `code: message` (see [`crate::net::ServerError`]).
+
+mod act;
+mod show;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::str::FromStr as _;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use serde::Serialize;
+use tablehold_protocol::{ErrorCode, EventEnvelope, Invite, Op, Reply, Role, TableView};
+use tablehold_rules::SystemId;
+use tablehold_rules::options::{OptionKind, OptionValue};
+use tablehold_rules::{ArgValue, Args, Seat};
+
+use crate::cli::{
+    ActArgs, AnswerArgs, Command, CreateArgs, EncounterCommand, GlobalArgs, InviteArgs, InviteRole,
+    JoinArgs, LogArgs, NpcCommand, RevokeArgs, RollArgs, StateArgs, TableCommand,
+    TableSheetCommand,
+};
+use crate::net::{Client, NetError, ServerError};
+use crate::profile::{ConfigDir, Profile, check_name};
+use crate::report::Report;
+
+/// The name of the GM's profile when `table create` is not given `--as`.
+const GM_PROFILE: &str = "gm";
+
+/// Where `log` writes as it goes (a follow never ends, so it cannot return one report).
+pub type Sink<'a> = dyn FnMut(&str) -> std::io::Result<()> + 'a;
+
+/// The global options, resolved: where profiles live, which one to use, which CA to trust.
+struct Globals {
+    config: ConfigDir,
+    seat: Option<String>,
+    ca_cert: Option<PathBuf>,
+}
+
+impl Globals {
+    fn resolve(g: &GlobalArgs) -> Result<Globals> {
+        let ca_cert = match &g.ca_cert {
+            // Saved in profiles, so it must not depend on the directory a command runs in.
+            Some(p) => Some(
+                std::path::absolute(p)
+                    .with_context(|| format!("{}: cannot resolve the path", p.display()))?,
+            ),
+            None => None,
+        };
+        Ok(Globals {
+            config: ConfigDir::resolve(g.config_dir.as_deref())?,
+            seat: g.seat.clone(),
+            ca_cert,
+        })
+    }
+}
+
+/// Runs one network command. `out` receives `log`'s lines as they come; every other command
+/// returns its whole report.
+pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) -> Result<Report> {
+    let g = Globals::resolve(globals)?;
+    match command {
+        Command::Rules(_) => bail!("internal: the rules calculator is not a network command"),
+        Command::Table(t) => match &t.command {
+            TableCommand::Create(a) => create_table(&g, a).await,
+        },
+        Command::Join(a) => join(&g, a).await,
+        Command::Seats => {
+            let mut s = Session::open(&g).await?;
+            let Reply::Seats { seats } = s.request(Op::Seats).await? else {
+                bail!("internal: unexpected answer to `seats`");
+            };
+            s.finish(show::seats_text(&seats)).await
+        }
+        Command::Invite(a) => invite(&g, a).await,
+        Command::Revoke(a) => revoke(&g, a).await,
+        Command::Sheet(a) => match &a.command {
+            TableSheetCommand::Add(f) => add_sheet(&g, &f.file).await,
+            TableSheetCommand::Show(a) => {
+                let mut s = Session::open(&g).await?;
+                let op = Op::ShowSheet {
+                    entity: a.entity.clone(),
+                };
+                let Reply::Sheet { sheet } = s.request(op).await? else {
+                    bail!("internal: unexpected answer to `show_sheet`");
+                };
+                s.finish(show::sheet_text(&sheet)).await
+            }
+        },
+        Command::Npc(a) => match &a.command {
+            NpcCommand::Add(f) => add_sheet(&g, &f.file).await,
+        },
+        Command::Encounter(a) => {
+            // The two table actions every system has; everything else comes from the catalogue.
+            let action = match a.command {
+                EncounterCommand::Start => "start_encounter",
+                EncounterCommand::End => "end_encounter",
+            };
+            let mut s = Session::open(&g).await?;
+            let op = Op::Act {
+                actor: None,
+                action: action.to_owned(),
+                args: Args::default(),
+            };
+            let reply = s.request(op).await?;
+            let text = s.produced(reply).await?;
+            s.finish(text).await
+        }
+        Command::Act(a) => act(&g, a).await,
+        Command::Answer(a) => answer(&g, a).await,
+        Command::Roll(a) => roll(&g, a).await,
+        Command::State(a) => state(&g, a).await,
+        Command::Log(a) => log(&g, a, out).await,
+    }
+}
+
+/// One connection, authenticated as the picked profile's seat.
+struct Session {
+    client: Client,
+    seat: Seat,
+}
+
+impl Session {
+    async fn open(g: &Globals) -> Result<Session> {
+        let (_, profile) = g.config.pick(g.seat.as_deref())?;
+        let ca = g.ca_cert.clone().or_else(|| profile.ca_cert.clone());
+        let mut client = Client::connect(&profile.server, ca.as_deref()).await?;
+        let op = Op::Auth {
+            table: profile.table.clone(),
+            token: profile.token.clone(),
+        };
+        let Reply::Authed { seat, .. } = client.request(op).await? else {
+            bail!("internal: unexpected answer to `auth`");
+        };
+        Ok(Session {
+            seat: show::rules_seat(&seat.id, seat.role),
+            client,
+        })
+    }
+
+    async fn request(&mut self, op: Op) -> Result<Reply, NetError> {
+        self.client.request(op).await
+    }
+
+    async fn state(&mut self) -> Result<TableView> {
+        match self.request(Op::State).await? {
+            Reply::State { state } => Ok(state),
+            _ => bail!("internal: unexpected answer to `state`"),
+        }
+    }
+
+    /// The events an `applied` reply names, as this seat sees them, as text. They are read
+    /// back with a subscription from just before them, closed by a barrier, because some of
+    /// them may be hidden from this seat and never arrive.
+    async fn produced(&mut self, reply: Reply) -> Result<String> {
+        let Reply::Applied {
+            first_seq,
+            last_seq,
+        } = reply
+        else {
+            bail!("internal: expected `applied`");
+        };
+        if first_seq == 0 || last_seq < first_seq {
+            return Ok("done\n".to_owned());
+        }
+        match self
+            .request(Op::Subscribe {
+                after: first_seq - 1,
+            })
+            .await?
+        {
+            Reply::Subscribed { .. } => {}
+            _ => bail!("internal: unexpected answer to `subscribe`"),
+        }
+        self.client.barrier().await?;
+        let events: Vec<EventEnvelope> = self
+            .client
+            .take_events()
+            .into_iter()
+            .filter(|e| (first_seq..=last_seq).contains(&e.seq))
+            .collect();
+        if events.is_empty() {
+            return Ok(format!(
+                "done (events #{first_seq}..#{last_seq}, hidden from this seat)\n"
+            ));
+        }
+        Ok(events
+            .iter()
+            .map(|e| show::event_text(e, &self.seat))
+            .collect())
+    }
+
+    /// Closes the connection and wraps `stdout` into a report, with a warning if the server
+    /// sent frames this client could not read.
+    async fn finish(self, stdout: String) -> Result<Report> {
+        let mut report = Report::text(stdout);
+        if self.client.skipped() > 0 {
+            report.warnings.push(skipped_warning(self.client.skipped()));
+        }
+        self.client.close().await;
+        Ok(report)
+    }
+}
+
+fn skipped_warning(n: usize) -> String {
+    format!("{n} frame(s) from the server could not be read and were skipped (a newer server?)")
+}
+
+/// `--option KEY=VALUE` words as typed option values: typed by the option's kind when this
+/// client knows the system, else by how they look (the server checks them either way).
+fn table_options(system: &str, words: &[String]) -> Result<BTreeMap<String, OptionValue>> {
+    let specs = SystemId::from_str(system)
+        .map(|s| s.system().options())
+        .unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for w in words {
+        let Some((key, value)) = w.split_once('=') else {
+            bail!("--option `{w}` is not KEY=VALUE");
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let kind = specs.iter().find(|s| s.key == key).map(|s| &s.kind);
+        let typed =
+            match kind {
+                Some(OptionKind::Bool) => match value {
+                    "true" => OptionValue::Bool(true),
+                    "false" => OptionValue::Bool(false),
+                    _ => bail!("table option `{key}` must be true or false, got `{value}`"),
+                },
+                Some(OptionKind::Int { .. }) => OptionValue::Int(value.parse().map_err(|_| {
+                    anyhow!("table option `{key}` must be an integer, got `{value}`")
+                })?),
+                Some(OptionKind::Choice { .. }) => OptionValue::Choice(value.to_owned()),
+                None => match (value, value.parse::<i64>()) {
+                    ("true", _) => OptionValue::Bool(true),
+                    ("false", _) => OptionValue::Bool(false),
+                    (_, Ok(i)) => OptionValue::Int(i),
+                    (v, Err(_)) => OptionValue::Choice(v.to_owned()),
+                },
+            };
+        if out.insert(key.to_owned(), typed).is_some() {
+            bail!("table option `{key}` is given twice");
+        }
+    }
+    Ok(out)
+}
+
+/// The profile name a new seat is saved under: `--as NAME`, which must be free (checked before
+/// the server is asked, so that nothing is spent on a name that cannot be saved), or the
+/// default made unique.
+fn new_profile_name(g: &Globals, as_name: Option<&str>) -> Result<Option<String>> {
+    match as_name {
+        Some(name) => {
+            check_name(name)?;
+            if g.config.exists(name) {
+                bail!(
+                    "a profile `{name}` already exists in {}; choose another name with --as",
+                    g.config.path().display()
+                );
+            }
+            Ok(Some(name.to_owned()))
+        }
+        None => Ok(None),
+    }
+}
+
+#[derive(Serialize)]
+struct Created<'a> {
+    table: &'a str,
+    gm_token: &'a str,
+    invites: &'a [Invite],
+    profile: &'a str,
+    profile_file: &'a std::path::Path,
+}
+
+async fn create_table(g: &Globals, a: &CreateArgs) -> Result<Report> {
+    let options = table_options(&a.system, &a.options)?;
+    let chosen = new_profile_name(g, a.as_name.as_deref())?;
+    let mut client = Client::connect(&a.server, g.ca_cert.as_deref()).await?;
+    let op = Op::CreateTable {
+        system: a.system.clone(),
+        name: a.name.clone(),
+        options,
+        players: a.players,
+        spectators: a.spectators,
+    };
+    let Reply::TableCreated {
+        table,
+        gm_token,
+        invites,
+    } = client.request(op).await?
+    else {
+        bail!("internal: unexpected answer to `create_table`");
+    };
+    // Authenticating once proves the token works and tells the GM seat's id and name.
+    let op = Op::Auth {
+        table: table.clone(),
+        token: gm_token.clone(),
+    };
+    let Reply::Authed { seat, .. } = client.request(op).await? else {
+        bail!("internal: unexpected answer to `auth`");
+    };
+    client.close().await;
+    let name = chosen.unwrap_or_else(|| g.config.free_name(GM_PROFILE));
+    let profile = Profile {
+        server: a.server.clone(),
+        table: table.clone(),
+        seat: seat.id,
+        name: seat.name,
+        role: seat.role,
+        token: gm_token.clone(),
+        ca_cert: g.ca_cert.clone(),
+    };
+    let file = g.config.create(&name, &profile).with_context(|| {
+        format!(
+            "the table {table} was created, but its GM token {gm_token} could not be saved: keep it"
+        )
+    })?;
+    let stdout = if a.json {
+        let created = Created {
+            table: &table,
+            gm_token: &gm_token,
+            invites: &invites,
+            profile: &name,
+            profile_file: &file,
+        };
+        let mut s = serde_json::to_string_pretty(&created)?;
+        s.push('\n');
+        s
+    } else {
+        let mut s = format!("table {table}\ngm token {gm_token}\n");
+        for i in &invites {
+            s.push_str(&format!("invite {} {}\n", show::role_name(i.role), i.code));
+        }
+        s.push_str(&format!("profile {name} ({})\n", file.display()));
+        s
+    };
+    Ok(Report::text(stdout))
+}
+
+async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
+    let chosen = new_profile_name(g, a.as_name.as_deref())?;
+    let mut client = Client::connect(&a.server, g.ca_cert.as_deref()).await?;
+    let op = Op::Join {
+        table: a.table.clone(),
+        invite: a.invite.clone(),
+        name: a.name.clone(),
+    };
+    let Reply::Joined { table, seat, token } = client.request(op).await? else {
+        bail!("internal: unexpected answer to `join`");
+    };
+    client.close().await;
+    // Seat ids are lower-case letters, digits and dashes: always a valid profile name.
+    let name = chosen.unwrap_or_else(|| g.config.free_name(&seat.id));
+    let profile = Profile {
+        server: a.server.clone(),
+        table: table.clone(),
+        seat: seat.id.clone(),
+        name: seat.name.clone(),
+        role: seat.role,
+        token: token.clone(),
+        ca_cert: g.ca_cert.clone(),
+    };
+    let file = g.config.create(&name, &profile).with_context(|| {
+        format!(
+            "joined as {}, but its token {token} could not be saved: keep it",
+            seat.id
+        )
+    })?;
+    Ok(Report::text(format!(
+        "joined table {table} as {} ({}, {})\nprofile {name} ({})\n",
+        seat.id,
+        seat.name,
+        show::role_name(seat.role),
+        file.display()
+    )))
+}
+
+async fn invite(g: &Globals, a: &InviteArgs) -> Result<Report> {
+    let role = match a.role {
+        InviteRole::Player => Role::Player,
+        InviteRole::Spectator => Role::Spectator,
+    };
+    let mut s = Session::open(g).await?;
+    let Reply::Invited { invite } = s.request(Op::Invite { role }).await? else {
+        bail!("internal: unexpected answer to `invite`");
+    };
+    let text = format!("invite {} {}\n", show::role_name(invite.role), invite.code);
+    s.finish(text).await
+}
+
+async fn revoke(g: &Globals, a: &RevokeArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let op = Op::RevokeSeat {
+        seat: a.seat.clone(),
+    };
+    let Reply::Seats { seats } = s.request(op).await? else {
+        bail!("internal: unexpected answer to `revoke_seat`");
+    };
+    s.finish(show::seats_text(&seats)).await
+}
+
+async fn add_sheet(g: &Globals, file: &std::path::Path) -> Result<Report> {
+    let sheet = std::fs::read_to_string(file)
+        .with_context(|| format!("{}: cannot read the sheet", file.display()))?;
+    let mut s = Session::open(g).await?;
+    let reply = s.request(Op::AddSheet { sheet }).await?;
+    let text = s.produced(reply).await?;
+    s.finish(text).await
+}
+
+async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let Reply::Actions { actions } = s.request(Op::Actions).await? else {
+        bail!("internal: unexpected answer to `actions`");
+    };
+    let Some(action) = a.action.as_deref().filter(|_| !a.list) else {
+        return s.finish(act::catalogue_text(&actions)).await;
+    };
+    let req = act::resolve(&actions, action, a.actor.as_deref(), &a.args)?;
+    // `answer` is the engine's own entry for an open prompt, not an action of a system: it
+    // goes out as the protocol's `answer`.
+    if req.listed && req.action == "answer" {
+        let Some(ArgValue::Text(choice)) = req.args.0.get("choice").cloned() else {
+            bail!(ServerError {
+                code: ErrorCode::BadRequest,
+                message: "`answer` needs choice=OPTION".into(),
+            });
+        };
+        let text = send_answer(&mut s, choice, None).await?;
+        return s.finish(text).await;
+    }
+    let listed = req.listed;
+    let op = Op::Act {
+        actor: req.actor,
+        action: req.action,
+        args: req.args,
+    };
+    let reply = match s.request(op).await {
+        Ok(reply) => reply,
+        // An action the catalogue did not list, refused as unknown or malformed: say what
+        // this seat may do instead.
+        Err(NetError::Server(e))
+            if !listed && matches!(e.code, ErrorCode::Refused | ErrorCode::BadRequest) =>
+        {
+            let names = act::action_names(&actions);
+            let now = if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            };
+            bail!(ServerError {
+                code: e.code,
+                message: format!(
+                    "{}; actions your seat may take now: {now} (`tablehold act --list`)",
+                    e.message
+                ),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let text = s.produced(reply).await?;
+    s.finish(text).await
+}
+
+async fn send_answer(s: &mut Session, choice: String, prompt: Option<u64>) -> Result<String> {
+    let prompt_id = match prompt {
+        Some(id) => id,
+        None => match s.state().await?.prompt {
+            Some(p) => p.prompt_id,
+            None => bail!(ServerError {
+                code: ErrorCode::Refused,
+                message: "no prompt is open".into(),
+            }),
+        },
+    };
+    let reply = s.request(Op::Answer { prompt_id, choice }).await?;
+    s.produced(reply).await
+}
+
+async fn answer(g: &Globals, a: &AnswerArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let text = send_answer(&mut s, a.choice.clone(), a.prompt).await?;
+    s.finish(text).await
+}
+
+async fn roll(g: &Globals, a: &RollArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let op = Op::Roll {
+        dice: a.dice.clone(),
+        secret: a.secret,
+    };
+    let reply = s.request(op).await?;
+    let text = s.produced(reply).await?;
+    s.finish(text).await
+}
+
+async fn state(g: &Globals, a: &StateArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let view = s.state().await?;
+    let text = if a.json {
+        let mut j = serde_json::to_string_pretty(&view)?;
+        j.push('\n');
+        j
+    } else {
+        show::state_text(&view)
+    };
+    s.finish(text).await
+}
+
+async fn log(g: &Globals, a: &LogArgs, out: &mut Sink<'_>) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    match s.request(Op::Subscribe { after: a.after }).await? {
+        Reply::Subscribed { .. } => {}
+        _ => bail!("internal: unexpected answer to `subscribe`"),
+    }
+    let format = |e: &EventEnvelope, seat: &Seat| -> Result<String> {
+        if a.jsonl {
+            let mut line = show::event_json(e)?;
+            line.push('\n');
+            Ok(line)
+        } else {
+            Ok(show::event_text(e, seat))
+        }
+    };
+    // Events are printed once each, in order, even if the server sent one twice.
+    let mut last = a.after;
+    let mut print = |e: &EventEnvelope, out: &mut Sink<'_>| -> Result<()> {
+        if e.seq > last {
+            last = e.seq;
+            out(&format(e, &s.seat)?)?;
+        }
+        Ok(())
+    };
+    if !a.follow {
+        s.client.barrier().await?;
+        for e in s.client.take_events() {
+            print(&e, out)?;
+        }
+        return s.finish(String::new()).await;
+    }
+    // The server closes a connection that has sent nothing for a while (90 s by default), and
+    // answering its WebSocket pings does not count: a quiet follower sends a protocol `ping`.
+    let keepalive = Duration::from_millis(a.keepalive_ms.max(1));
+    loop {
+        match tokio::time::timeout(keepalive, s.client.next_event()).await {
+            Ok(Ok(e)) => print(&e, out)?,
+            Ok(Err(e)) => return Err(e.into()),
+            // Quiet for a while: a request keeps the connection open (events that come with
+            // its answer are kept and printed next).
+            Err(_) => s.client.barrier().await?,
+        }
+    }
+}

@@ -1,0 +1,612 @@
+//! The `tablehold` client's network commands against a real server, driven only through the
+//! binary: a GM, two players and a spectator sharing one config directory (one profile each,
+//! picked with `--seat`), as four people testing on one machine would.
+//!
+//! The server runs with the test seed, so every die is known in advance: the numbers pinned
+//! below are what that seed rolls for these sheets and these commands, in this order. A change
+//! in what draws dice (or in the order of commands here) changes them.
+
+use std::io::{BufRead as _, BufReader};
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tablehold_tests::server::TestServer;
+use tablehold_tests::{bin, run_env, stderr, stdout, workspace_root};
+
+/// Initiative with the test seed draws d20 faces 4, 6, 8, 1 for aune, goblin-1, goblin-2 and
+/// mara (ids in order). With PER 3 and 6 the two PCs tie at 7; with PER 0 and -2 the goblins
+/// tie at 6. So starting the encounter opens the players' tie prompt, and once it is answered,
+/// the GM's tie prompt for the goblins.
+const AUNE: &str = r#"
+id = "aune"
+name = "Aune"
+kind = "pc"
+level = 1
+condition_max = 14
+focus_max = 6
+attributes = { TOG = 2, AGL = 3, COR = 3, MND = 1, PER = 3, RSN = 0 }
+[[weapons]]
+id = "knife"
+name = "Knife"
+class = "light"
+damage = "1d4"
+damage_type = "edged"
+"#;
+
+const MARA: &str = r#"
+id = "mara"
+name = "Mara"
+kind = "pc"
+level = 1
+condition_max = 14
+focus_max = 4
+attributes = { TOG = 2, AGL = 2, COR = 1, MND = 0, PER = 6, RSN = 1 }
+"#;
+
+const GOBLIN_1: &str = r#"
+id = "goblin-1"
+name = "Goblin"
+kind = "npc"
+level = 1
+condition_max = 6
+focus_max = 0
+attributes = { TOG = 1, AGL = 1, COR = 1, MND = 0, PER = 0, RSN = 0 }
+[[weapons]]
+id = "cleaver"
+name = "Cleaver"
+class = "light"
+damage = "1d6"
+damage_type = "edged"
+[npc]
+defence_tn = 10
+attack_tn = 11
+"#;
+
+/// Frail on purpose (Condition 3), so that the fight below leaves it dying.
+const GOBLIN_2: &str = r#"
+id = "goblin-2"
+name = "Goblin"
+kind = "npc"
+level = 1
+condition_max = 3
+focus_max = 0
+attributes = { TOG = 1, AGL = 1, COR = 1, MND = 0, PER = -2, RSN = 0 }
+[[weapons]]
+id = "club"
+name = "Club"
+class = "light"
+damage = "1d4"
+damage_type = "blunt"
+[npc]
+defence_tn = 8
+attack_tn = 11
+"#;
+
+/// Four people's `tablehold`, sharing one config directory and one server.
+struct Table {
+    server: TestServer,
+    dir: tempfile::TempDir,
+    config: PathBuf,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table::with_server(&[])
+    }
+
+    /// A table on a server started with `flags` added.
+    fn with_server(flags: &[&str]) -> Table {
+        let server = TestServer::start(flags);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config = dir.path().join("config");
+        Table {
+            server,
+            dir,
+            config,
+        }
+    }
+
+    /// Runs `tablehold ARGS` with this table's config directory (and `--seat SEAT` if given).
+    fn run(&self, seat: Option<&str>, args: &[&str]) -> Output {
+        let mut all: Vec<&str> = Vec::new();
+        if let Some(s) = seat {
+            all.extend(["--seat", s]);
+        }
+        all.extend(args);
+        run_env(
+            &all,
+            None,
+            &[("TABLEHOLD_CONFIG_DIR", self.config.as_os_str())],
+        )
+    }
+
+    /// Runs as `seat` and expects success; returns stdout.
+    fn ok(&self, seat: &str, args: &[&str]) -> String {
+        let out = self.run(Some(seat), args);
+        assert!(
+            out.status.success(),
+            "{seat}: tablehold {args:?} failed: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        stdout(&out)
+    }
+
+    /// Runs as `seat` and expects exit code 1; returns stderr.
+    fn fails(&self, seat: &str, args: &[&str]) -> String {
+        let out = self.run(Some(seat), args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{seat}: tablehold {args:?} should fail with 1: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert!(
+            stdout(&out).is_empty(),
+            "nothing on stdout: {}",
+            stdout(&out)
+        );
+        stderr(&out)
+    }
+
+    fn state(&self, seat: &str) -> Value {
+        serde_json::from_str(&self.ok(seat, &["state", "--json"])).expect("state --json is JSON")
+    }
+
+    /// A file in the test's directory.
+    fn file(&self, name: &str, text: &str) -> String {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    }
+
+    /// Creates a table as the GM (profile `gm`), then joins Ines and Rui as players and Eve
+    /// as a spectator (profiles `ines`, `rui`, `eve`); returns the table id.
+    fn seat_everyone(&self, options: &[&str]) -> String {
+        let mut args = vec![
+            "table",
+            "create",
+            "--system",
+            "grimwire",
+            "--name",
+            "friday",
+            "--players",
+            "2",
+            "--spectators",
+            "1",
+            "--server",
+            &self.server.url,
+            "--json",
+        ];
+        for o in options {
+            args.extend(["--option", o]);
+        }
+        let out = self.run(None, &args);
+        assert!(out.status.success(), "create: {}", stderr(&out));
+        let created: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        assert_eq!(created["profile"], "gm");
+        let table = created["table"].as_str().expect("table id").to_owned();
+        let codes: Vec<(String, String)> = created["invites"]
+            .as_array()
+            .expect("invites")
+            .iter()
+            .map(|i| {
+                (
+                    i["role"].to_string(),
+                    i["code"].as_str().expect("code").to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(codes.len(), 3);
+        for ((role, code), name) in codes.iter().zip(["Ines", "Rui", "Eve"]) {
+            let out = self.run(
+                None,
+                &[
+                    "join",
+                    &table,
+                    "--invite",
+                    code,
+                    "--name",
+                    name,
+                    "--server",
+                    &self.server.url,
+                ],
+            );
+            assert!(out.status.success(), "join: {}", stderr(&out));
+            let id = name.to_lowercase();
+            let role = role.trim_matches('"');
+            assert_eq!(
+                stdout(&out).lines().next(),
+                Some(format!("joined table {table} as {id} ({name}, {role})").as_str())
+            );
+        }
+        table
+    }
+
+    fn add_everyone(&self) {
+        let out = self.ok("ines", &["sheet", "add", &self.file("aune.toml", AUNE)]);
+        assert_eq!(out, "#1 aune joins the table\n");
+        self.ok("rui", &["sheet", "add", &self.file("mara.toml", MARA)]);
+        self.ok("gm", &["npc", "add", &self.file("g1.toml", GOBLIN_1)]);
+        self.ok("gm", &["npc", "add", &self.file("g2.toml", GOBLIN_2)]);
+    }
+}
+
+fn combatant<'a>(state: &'a Value, id: &str) -> &'a Value {
+    state["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("{id} is not at the table: {state}"))
+}
+
+fn condition(state: &Value, id: &str) -> i64 {
+    combatant(state, id)["resources"]["condition"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no condition for {id}"))
+}
+
+fn statuses(state: &Value, id: &str) -> Vec<String> {
+    combatant(state, id)["statuses"]
+        .as_array()
+        .expect("statuses")
+        .iter()
+        .map(|s| s.as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn an_encounter_is_played_through_the_binary_alone() {
+    let t = Table::new();
+    t.seat_everyone(&["decision.timeout_ms=3000", "grimwire.same_side_ties=ask"]);
+    t.add_everyone();
+
+    // Initiative: the PCs tie at 7 and their players are asked who goes first.
+    let started = t.ok("gm", &["encounter", "start"]);
+    assert!(
+        started.contains("Initiative tie between aune, mara: who goes first? [aune, mara]"),
+        "{started}"
+    );
+    // Rui picks Mara, against the default (aune). The 3 s window is far longer than one
+    // run of the client, which reads the open prompt from `state` and answers it.
+    let answered = t.ok("rui", &["answer", "mara"]);
+    assert!(answered.contains("player rui chose `mara`"), "{answered}");
+    assert!(
+        answered.contains("turn order: mara, aune, goblin-1, goblin-2"),
+        "{answered}"
+    );
+    // Then the goblins' tie goes to the GM, who lets it time out: the default applies.
+    assert!(
+        answered.contains("asks GM: Initiative tie between goblin-1, goblin-2"),
+        "{answered}"
+    );
+    // `state --json` shows it open until its 3 s are up, then gone.
+    let asked = Instant::now();
+    let s = loop {
+        let s = t.state("eve");
+        if s["prompt"].is_null() {
+            break s;
+        }
+        assert_eq!(s["prompt"]["prompt_id"], 1, "{s}");
+        assert_eq!(s["prompt"]["seats"], serde_json::json!(["gm"]));
+        assert!(
+            asked.elapsed() < Duration::from_secs(10),
+            "the prompt never timed out"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(s["round"], 1);
+    assert_eq!(s["current"], "mara");
+    assert_eq!(
+        s["order"],
+        serde_json::json!(["mara", "aune", "goblin-1", "goblin-2"])
+    );
+    // The log says how each prompt was settled, in text and as JSON lines.
+    let log = t.ok("eve", &["log"]);
+    assert!(
+        log.contains("#19 prompt 1: the timeout chose `goblin-1`"),
+        "{log}"
+    );
+    let resolved: Vec<Value> = t
+        .ok("eve", &["log", "--jsonl"])
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("one JSON object per line"))
+        .flat_map(|e| e["parts"].as_array().cloned().unwrap_or_default())
+        .map(|p| p["fact"].clone())
+        .filter(|f| f["fact"] == "decision_resolved")
+        .collect();
+    assert_eq!(
+        resolved,
+        vec![
+            serde_json::json!({"fact": "decision_resolved", "prompt_id": 0, "choice": "mara",
+                "by": {"seat": {"player": "rui"}}}),
+            serde_json::json!({"fact": "decision_resolved", "prompt_id": 1,
+                "choice": "goblin-1", "by": "timed_out"}),
+        ]
+    );
+
+    // The fight: whoever `state` says is current attacks, then ends the turn. The players go
+    // for the frail goblin-2 until it is down, then for goblin-1; the goblins attack Mara.
+    let mut turns = Vec::new();
+    for _ in 0..8 {
+        let s = t.state("eve");
+        let current = s["current"].as_str().expect("someone's turn").to_owned();
+        let target = if statuses(&s, "goblin-2").is_empty() {
+            "target=goblin-2"
+        } else {
+            "target=goblin-1"
+        };
+        let (seat, attack) = match current.as_str() {
+            "mara" => ("rui", vec!["attack", target]),
+            "aune" => ("ines", vec!["attack", target, "weapon=knife"]),
+            "goblin-1" => ("gm", vec!["attack", "target=mara", "weapon=cleaver"]),
+            "goblin-2" => ("gm", vec!["attack", "target=mara", "weapon=club"]),
+            other => panic!("unexpected turn: {other}"),
+        };
+        // Out cold, a combatant can only end its turn.
+        if statuses(&s, &current).is_empty() {
+            t.ok(seat, &[vec!["act"], attack].concat());
+        }
+        t.ok(seat, &["act", "end_turn"]);
+        turns.push(current);
+    }
+    assert_eq!(
+        turns,
+        [
+            "mara", "aune", "goblin-1", "goblin-2", "mara", "aune", "goblin-1", "goblin-2"
+        ]
+    );
+
+    // Pinned from the test seed. Round 1: Mara misses goblin-2 (d20 6), Aune's knife (19, then
+    // 1d4 2 + TOG 2) takes it from 3 to -1: dying and out cold; Mara evades goblin-1 (17);
+    // goblin-2 loses 1 at the start of its turn. Round 2: Mara's fists (11) and Aune's knife
+    // (13, 1d4 1) take goblin-1 from 6 to 1; Mara's evade rolls a natural 1 and the cleaver
+    // (1d6 6 + TOG 1) takes her from 14 to 7; goblin-2 ticks to -3. Round 3 starts with Mara.
+    let s = t.state("gm");
+    assert_eq!(s["round"], 3);
+    assert_eq!(s["current"], "mara");
+    assert!(s["prompt"].is_null());
+    let conditions: Vec<i64> = ["aune", "goblin-1", "goblin-2", "mara"]
+        .iter()
+        .map(|id| condition(&s, id))
+        .collect();
+    assert_eq!(conditions, [14, 1, -3, 7]);
+    assert_eq!(statuses(&s, "goblin-2"), ["dying", "out_cold"]);
+    for id in ["aune", "goblin-1", "mara"] {
+        assert!(statuses(&s, id).is_empty(), "{id}: {:?}", statuses(&s, id));
+    }
+    // The spectator sees the same table without the goblins' numbers.
+    let seen = t.state("eve");
+    assert_eq!(seen["current"], "mara");
+    assert!(combatant(&seen, "goblin-2")["resources"].is_null());
+    assert_eq!(statuses(&seen, "goblin-2"), ["dying", "out_cold"]);
+    assert_eq!(condition(&seen, "mara"), 7);
+    // The text form shows the same.
+    let text = t.ok("ines", &["state"]);
+    assert!(text.contains("encounter: round 3, mara's turn"), "{text}");
+    assert!(
+        text.contains("goblin-2 (Goblin; npc, side enemies): numbers hidden; dying, out_cold"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
+    let t = Table::new();
+    t.seat_everyone(&["grimwire.same_side_ties=fixed"]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    let s = t.state("gm");
+    let current = s["current"].as_str().expect("someone's turn").to_owned();
+    // With the test seed Aune and Mara tie at 7; `fixed` keeps id order, so Aune goes first.
+    assert_eq!(current, "aune");
+
+    // Out of turn: the catalogue does not list it, so the server is asked and says why not.
+    let err = t.fails("rui", &["act", "attack", "target=goblin-1"]);
+    assert_eq!(
+        err.lines().next(),
+        Some("error: not_your_turn: it is not mara's turn (it is aune's)"),
+        "{err}"
+    );
+    // An action no one has: the server's code, and what the seat may do instead.
+    let err = t.fails("ines", &["act", "fly", "to=3,4"]);
+    assert!(err.starts_with("error: refused: "), "{err}");
+    assert!(
+        err.contains("actions your seat may take now: attack, auxiliary, check, dash"),
+        "{err}"
+    );
+    // Arguments checked against the catalogue: a bad kind, an unknown name, a GM-only one.
+    let err = t.fails("ines", &["act", "move", "to=north"]);
+    assert_eq!(
+        err,
+        "error: bad_request: argument `to` of `move` must be a cell X,Y, got `north`\n"
+    );
+    let err = t.fails("ines", &["act", "attack", "taget=goblin-1"]);
+    assert!(
+        err.starts_with("error: bad_request: `attack` has no argument `taget`; its arguments: target (entity), weapon (text)"),
+        "{err}"
+    );
+    let err = t.fails("ines", &["act", "attack", "target=goblin-1", "tn=3"]);
+    assert!(err.contains("has no argument `tn`"), "{err}");
+    // The server's own argument checks come back with its code.
+    let err = t.fails("ines", &["act", "check", "attribute=LUCK"]);
+    assert!(err.starts_with("error: bad_request: "), "{err}");
+    assert!(err.contains("LUCK"), "{err}");
+    // A spectator acting, a player doing the GM's work, answering no prompt.
+    let err = t.fails("eve", &["act", "attack", "target=goblin-1"]);
+    assert!(err.starts_with("error: "), "{err}");
+    let err = t.fails("ines", &["invite", "--role", "player"]);
+    assert!(err.starts_with("error: forbidden: "), "{err}");
+    let err = t.fails("ines", &["answer", "yes"]);
+    assert_eq!(err, "error: refused: no prompt is open\n");
+    // A profile that does not exist, and a command line clap refuses (exit 2).
+    let err = t.fails("nobody", &["state"]);
+    assert!(err.contains("no profile `nobody`"), "{err}");
+    assert!(err.contains("saved profiles: eve, gm, ines, rui"), "{err}");
+    let out = t.run(Some("ines"), &["act"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Through all this the table carried on: still Aune's turn, nothing applied.
+    let after = t.state("gm");
+    assert_eq!(after["current"], "aune");
+    assert_eq!(after["head"], s["head"]);
+    // The catalogue, with help, as `act --list` prints it.
+    let list = t.ok("ines", &["act", "--list"]);
+    assert!(list.contains("attack (actor aune) [costs action"), "{list}");
+    assert!(
+        list.contains("    target=entity  required: who is attacked"),
+        "{list}"
+    );
+}
+
+#[test]
+fn profiles_are_private_and_never_overwritten() {
+    let t = Table::new();
+    let table = t.seat_everyone(&[]);
+    let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    assert_eq!(mode(&t.config), 0o700);
+    for name in ["gm.toml", "ines.toml", "rui.toml", "eve.toml", "default"] {
+        assert_eq!(mode(&t.config.join(name)), 0o600, "{name}");
+    }
+    let profile = std::fs::read_to_string(t.config.join("ines.toml")).expect("profile");
+    assert!(
+        profile.contains(&format!("table = \"{table}\"")),
+        "{profile}"
+    );
+    assert!(profile.contains("seat = \"ines\"\n"), "{profile}");
+    assert!(profile.contains("role = \"player\"\n"), "{profile}");
+    assert!(profile.contains("token = \""), "{profile}");
+    // The last seat joined is the default.
+    assert_eq!(
+        std::fs::read_to_string(t.config.join("default")).expect("default"),
+        "eve\n"
+    );
+    let out = t.run(None, &["seats"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "eve   spectator  Eve\ngm    gm         GM\nines  player     Ines\nrui   player     Rui\n"
+    );
+    // A second table does not replace the first GM's profile...
+    let create = [
+        "table",
+        "create",
+        "--system",
+        "grimwire",
+        "--name",
+        "two",
+        "--server",
+        &t.server.url,
+    ];
+    let out = t.run(None, &create);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("profile gm-2 ("), "{}", stdout(&out));
+    // ...and an explicit name that is taken is refused before the server is asked.
+    let out = t.run(None, &[&create[..], &["--as", "ines"]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a profile `ines` already exists"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(mode(&t.config.join("gm-2.toml")), 0o600);
+}
+
+#[test]
+fn log_follow_prints_events_as_they_happen_and_keeps_the_connection_open() {
+    // The server closes connections that send nothing for 1 s; the follower sends a request
+    // whenever it has been quiet for 200 ms.
+    let t = Table::with_server(&["--idle-timeout-ms", "1000"]);
+    t.seat_everyone(&[]);
+    let mut child = Command::new(bin("tablehold"))
+        .args([
+            "--seat",
+            "eve",
+            "log",
+            "--follow",
+            "--jsonl",
+            "--keepalive-ms",
+            "200",
+        ])
+        .env("TABLEHOLD_CONFIG_DIR", &t.config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tablehold log --follow");
+    let (tx, rx) = mpsc::channel();
+    let pipe = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    // Longer than the server's idle timeout, before anything happens.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "the follower is still there"
+    );
+    t.ok("gm", &["roll", "1d6"]);
+    let line = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the roll, printed as it happened");
+    let _ = child.kill();
+    let _ = child.wait();
+    let event: Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(event["seq"], 1);
+    assert_eq!(event["parts"][0]["audience"], "everyone");
+    assert_eq!(event["parts"][0]["fact"]["fact"], "rolled");
+    assert_eq!(event["parts"][0]["fact"]["roll"]["expr"], "1d6");
+}
+
+#[test]
+fn a_wss_server_is_reached_with_the_ca_named_once() {
+    let tls = workspace_root().join("tests").join("fixtures").join("tls");
+    let path = |name: &str| tls.join(name).display().to_string();
+    let t = Table::with_server(&[
+        "--tls-cert",
+        &path("server.pem"),
+        "--tls-key",
+        &path("server.key"),
+    ]);
+    assert!(t.server.url.starts_with("wss://"), "{}", t.server.url);
+    let create = [
+        "table",
+        "create",
+        "--system",
+        "grimwire",
+        "--name",
+        "tls",
+        "--server",
+        &t.server.url,
+    ];
+    // This build bundles no root certificates: without a CA, it says so before connecting.
+    let out = t.run(None, &create);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("wss:// needs --ca-cert FILE"),
+        "{}",
+        stderr(&out)
+    );
+    // A CA that did not sign the server's certificate is refused by TLS.
+    let out = t.run(
+        None,
+        &[&["--ca-cert", &path("server.pem")][..], &create].concat(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("UnknownIssuer"), "{}", stderr(&out));
+    // With the right one the profile keeps it, so later commands need not repeat it.
+    let out = t.run(
+        None,
+        &[&["--ca-cert", &path("ca.pem")][..], &create].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rolled = t.ok("gm", &["roll", "1d6"]);
+    assert!(rolled.starts_with("#1 rolled roll by GM: 1d6="), "{rolled}");
+}
