@@ -7,7 +7,7 @@
 //! the other seats a public trace without the numbers: that a roll happened and its dice,
 //! that someone took damage.
 
-use crate::event::{Audience, Event, Fact, Part};
+use crate::event::{Audience, Event, Fact, Outcome, Part};
 use crate::ids::EntityId;
 use crate::state::{Combatant, Kind, StateView};
 
@@ -45,7 +45,12 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
             Fact::Checked(c) if c.actor.as_ref().is_some_and(|a| hidden(state, a)) => {
                 Some(Some(Fact::Rolled {
                     by: c.actor.clone(),
-                    purpose: format!("a roll ({:?})", c.outcome).to_lowercase(),
+                    purpose: match c.outcome {
+                        Outcome::Success => "a roll that succeeds",
+                        Outcome::Failure => "a roll that fails",
+                        Outcome::Unjudged => "a roll",
+                    }
+                    .into(),
                     roll: c.roll.clone(),
                 }))
             }
