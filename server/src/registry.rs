@@ -2,6 +2,7 @@
 //! use. The map holds only handles (senders); the state lives in each table's task.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use dashmap::DashMap;
 use tablehold_protocol::{ErrorCode, Reply};
@@ -94,6 +95,10 @@ impl Registry {
             match handle.tx.send(msg).await {
                 Ok(()) => return Ok(()),
                 Err(SendError(back)) => {
+                    // The task is stopping: let it finish writing before a new one loads.
+                    let mut stopped = handle.stopped.clone();
+                    let _ = tokio::time::timeout(Duration::from_secs(10), stopped.wait_for(|s| *s))
+                        .await;
                     self.tables
                         .remove_if(table, |_, h| h.tx.same_channel(&handle.tx));
                     msg = back;

@@ -96,4 +96,7 @@ pub enum TableMsg {
 #[derive(Debug, Clone)]
 pub struct TableHandle {
     pub tx: mpsc::Sender<TableMsg>,
+    /// Becomes `true` once the task has stopped and everything it accepted is in the log, so
+    /// a new task for the table may load it. Two tasks never write one table's log at once.
+    pub stopped: tokio::sync::watch::Receiver<bool>,
 }

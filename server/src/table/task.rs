@@ -89,10 +89,12 @@ pub fn spawn(
         settings,
     };
     table.track_prompt();
-    let handle = TableHandle { tx };
+    let (stopped_tx, stopped) = tokio::sync::watch::channel(false);
+    let handle = TableHandle { tx, stopped };
     let mine = handle.tx.clone();
     tokio::spawn(async move {
         table.run(rx, &tables, &mine).await;
+        let _ = stopped_tx.send(true);
     });
     Ok(handle)
 }
@@ -119,13 +121,13 @@ impl Table {
                 },
                 () = sleep_until(deadline) => self.time_out().await,
                 () = tokio::time::sleep(self.settings.table_idle), if idle => {
-                    // Unregister first, so new requests load a fresh task; then serve what is
-                    // already queued here before stopping.
-                    tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
+                    // Refuse new messages, serve those already queued, then step aside: a
+                    // sender refused here waits for `stopped` before loading a new task.
                     rx.close();
                     while let Some(msg) = rx.recv().await {
                         self.handle(msg).await;
                     }
+                    tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
                     tracing::debug!(table = %self.id, "table unloaded after idling");
                     break;
                 }
