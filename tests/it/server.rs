@@ -1007,3 +1007,57 @@ async fn rule_refusals_arrive_with_their_codes_over_the_wire() {
     let got = b.request(act(Some("pc-a"), "dash", &[])).await;
     assert_eq!(got.code(), Some(ErrorCode::Forbidden));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_edit_their_own_sheets_between_encounters_only() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut ines, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    let (mut rui, _) = join(&url, &t, Role::Player, 1, "Rui").await;
+    ines.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+    // Her own character, between encounters: the new sheet replaces the old, as an event.
+    ines.request(Op::AddSheet {
+        sheet: PC_AUNE.replace("condition_max = 14", "condition_max = 16"),
+    })
+    .await
+    .reply();
+    let s = state(gm.request(Op::State).await.reply());
+    let aune = s.combatants.iter().find(|c| c.id == "aune").expect("aune");
+    assert_eq!(
+        aune.resources.as_ref().and_then(|r| r.get("condition")),
+        Some(&16)
+    );
+    // Someone else's character: no.
+    let got = rui
+        .request(Op::AddSheet {
+            sheet: PC_AUNE.into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden));
+    // During an encounter: only the GM.
+    gm.request(act(None, "start_encounter", &[])).await.reply();
+    let got = ines
+        .request(Op::AddSheet {
+            sheet: PC_AUNE.into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden));
+    gm.request(Op::AddSheet {
+        sheet: PC_AUNE.replace("condition_max = 14", "condition_max = 15"),
+    })
+    .await
+    .reply();
+    let s = state(gm.request(Op::State).await.reply());
+    let aune = s.combatants.iter().find(|c| c.id == "aune").expect("aune");
+    assert_eq!(
+        aune.owner.as_deref(),
+        Some("ines"),
+        "the GM's edit keeps her player"
+    );
+}

@@ -540,7 +540,7 @@ impl Table {
                 if self.world.encounter().active {
                     return Err(err(
                         ErrorCode::Forbidden,
-                        "characters join between encounters, or by the GM",
+                        "characters join or change between encounters; during one, the GM does it",
                     ));
                 }
                 c.owner = Some(tablehold_rules::SeatId(seat.info.id.clone()));
@@ -549,11 +549,24 @@ impl Table {
                 return Err(err(ErrorCode::Forbidden, "spectators add no characters"));
             }
         }
-        if self.world.combatant(&c.id).is_some() {
+        // A sheet with an id already at the table replaces it: an edit. Players may edit
+        // only their own characters (and, as above, only between encounters); the GM any.
+        if let Some(old) = self.world.combatant(&c.id)
+            && seat.info.role != Role::Gm
+            && old.owner.as_ref().map(|o| o.0.as_str()) != Some(seat.info.id.as_str())
+        {
             return Err(err(
-                ErrorCode::BadRequest,
-                format!("`{}` is already at the table", c.id),
+                ErrorCode::Forbidden,
+                format!("`{}` is at the table and is not your character", c.id),
             ));
+        }
+        // An edit keeps where the character stands, what ails them, and who plays them.
+        if let Some(old) = self.world.combatant(&c.id) {
+            c.position = old.position;
+            c.statuses.extend(old.statuses.clone());
+            if c.owner.is_none() {
+                c.owner = old.owner.clone();
+            }
         }
         // Everyone learns that someone arrived; an NPC's numbers stay with the GM.
         let added = Event::public(Fact::CombatantAdded {
