@@ -16,19 +16,21 @@ use tablehold_rules::{
     Audience, Command, DecideError, Event, Fact, Kind, Part, Seat, StateView, SystemId, actions,
     apply, decide,
 };
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::auth;
 use crate::clock::now_ms;
 use crate::settings::Settings;
-use crate::store::{EventRecord, InviteRecord, LoadedTable, SeatRecord, SqliteStore, Write};
+use crate::store::{
+    EventRecord, InviteRecord, LoadedTable, SeatRecord, SqliteStore, StoreError, Write,
+};
 
 use super::load::{self, GM_SEAT, LoggedEvent, encode_parts, rebuild};
 use super::seats::{info, new_seat_id, rules_seat};
 use super::view::{combatant_view, table_view};
 use super::world::TableWorld;
-use super::{Outbound, SeatKey, TableHandle, TableMsg, WireError};
+use super::{Answer, Outbound, SeatKey, TableHandle, TableMsg, WireError};
 
 /// The depth of a table's mailbox: enough for every seat to have a few requests in flight.
 const MAILBOX: usize = 256;
@@ -46,6 +48,14 @@ struct Deadline {
     at_ms: u64,
 }
 
+/// A batch on its way to the disk.
+struct Inflight {
+    receipt: oneshot::Receiver<Result<(), StoreError>>,
+    first: u64,
+    last: u64,
+    reply: Option<Answer<Reply>>,
+}
+
 struct Table {
     id: String,
     name: String,
@@ -58,6 +68,9 @@ struct Table {
     invites: Vec<InviteRecord>,
     subscribers: BTreeMap<u64, Subscriber>,
     deadline: Option<Deadline>,
+    /// Batches applied and submitted but not yet durable, oldest first. Their replies and
+    /// fan-out wait here; the next command may already be decided on the state they made.
+    inflight: VecDeque<Inflight>,
     failed_joins: VecDeque<Instant>,
     store: Arc<SqliteStore>,
     settings: Arc<Settings>,
@@ -84,6 +97,7 @@ pub fn spawn(
         invites: loaded.invites,
         subscribers: BTreeMap::new(),
         deadline: None,
+        inflight: VecDeque::new(),
         failed_joins: VecDeque::new(),
         store,
         settings,
@@ -113,8 +127,12 @@ impl Table {
         tracing::debug!(table = %self.id, events = self.events.len(), "table loaded");
         loop {
             let deadline = self.deadline.as_ref().map(|d| d.at);
-            let idle = self.subscribers.is_empty();
+            let idle = self.subscribers.is_empty() && self.inflight.is_empty();
+            let writing = !self.inflight.is_empty();
             tokio::select! {
+                // Durability first: it releases replies and fan-out in log order.
+                biased;
+                res = front_receipt(&mut self.inflight), if writing => self.release(res),
                 msg = rx.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => break,
@@ -136,6 +154,12 @@ impl Table {
     }
 
     async fn handle(&mut self, msg: TableMsg) {
+        // Everything but a command waits until what was decided before is durable: no reply
+        // may show an event that could still be lost.
+        let pipelined = matches!(&msg, TableMsg::Request { op, .. } if is_command(op));
+        if !pipelined {
+            self.settle().await;
+        }
         match msg {
             TableMsg::Join {
                 invite,
@@ -170,13 +194,20 @@ impl Table {
             } => {
                 let _ = reply.send(self.backlog(&seat, after, limit));
             }
-            TableMsg::Request { seat, op, reply } => {
-                let result = match self.current_seat(&seat) {
-                    Ok(seat) => self.request(&seat, op).await,
-                    Err(e) => Err(e),
-                };
-                let _ = reply.send(result);
-            }
+            TableMsg::Request { seat, op, reply } => match self.current_seat(&seat) {
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+                Ok(seat) if is_command(&op) => match self.prepare(&seat, op) {
+                    Ok((events, stream)) => self.commit(events, stream, Some(reply)),
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                },
+                Ok(seat) => {
+                    let _ = reply.send(self.request(&seat, op).await);
+                }
+            },
         }
     }
 
@@ -473,45 +504,8 @@ impl Table {
                     seats: self.seats.values().map(info).collect(),
                 })
             }
-            Op::AddSheet { sheet } => self.add_sheet(seat, &sheet).await,
-            Op::Act {
-                actor,
-                action,
-                args,
-            } => {
-                let cmd = Command::act(rules_seat, actor.as_deref(), &action, args);
-                self.command(cmd).await
-            }
-            Op::Answer { prompt_id, choice } => {
-                self.command(Command::answer(rules_seat, prompt_id, &choice))
-                    .await
-            }
-            Op::Roll { dice, secret } => {
-                if secret && !gm {
-                    return Err(gm_only("a secret roll"));
-                }
-                let expr = DiceExpr::parse(&dice)
-                    .map_err(|e| err(ErrorCode::BadRequest, e.to_string()))?;
-                let mut stream = self.stream.clone();
-                let r = roll(&expr, &mut stream)
-                    .map_err(|e| err(ErrorCode::Internal, e.to_string()))?;
-                let fact = Fact::Rolled {
-                    by: None,
-                    purpose: format!("roll by {}", seat.info.name),
-                    roll: r,
-                };
-                let audience = if secret {
-                    Audience::GmOnly
-                } else {
-                    Audience::Everyone
-                };
-                self.commit(
-                    vec![Event {
-                        parts: vec![Part { audience, fact }],
-                    }],
-                    stream,
-                )
-                .await
+            Op::AddSheet { .. } | Op::Act { .. } | Op::Answer { .. } | Op::Roll { .. } => {
+                Err(err(ErrorCode::Internal, "a command reached the wrong path"))
             }
             Op::CreateTable { .. } | Op::Join { .. } | Op::Auth { .. } | Op::Subscribe { .. } => {
                 Err(err(
@@ -522,7 +516,11 @@ impl Table {
         }
     }
 
-    async fn add_sheet(&mut self, seat: &SeatKey, text: &str) -> Result<Reply, WireError> {
+    fn add_sheet(
+        &self,
+        seat: &SeatKey,
+        text: &str,
+    ) -> Result<(Vec<Event>, CounterStream), WireError> {
         let mut c = self
             .system
             .system()
@@ -573,15 +571,14 @@ impl Table {
             combatant: Box::new(c),
         });
         let event = hide_gm_numbers(added, &self.world);
-        let stream = self.stream.clone();
-        self.commit(vec![event], stream).await
+        Ok((vec![event], self.stream.clone()))
     }
 
     /// Decides a command on a copy of the dice stream: a refused command draws nothing that
     /// counts, so no die escapes the log (invariant 5).
-    async fn command(&mut self, cmd: Command) -> Result<Reply, WireError> {
+    fn decide(&self, cmd: &Command) -> Result<(Vec<Event>, CounterStream), WireError> {
         let mut stream = self.stream.clone();
-        let events = match decide(self.system.system(), &self.world, &cmd, &mut stream) {
+        let events = match decide(self.system.system(), &self.world, cmd, &mut stream) {
             Ok(events) => events,
             Err(DecideError::Refused(r)) => {
                 return Err(err(ErrorCode::for_refusal(r.code()), r.to_string()));
@@ -591,22 +588,66 @@ impl Table {
                 return Err(err(ErrorCode::Internal, other.to_string()));
             }
         };
-        self.commit(events, stream).await
+        Ok((events, stream))
     }
 
-    /// Makes `events` durable, then applies them, sends each subscriber its view, and adopts
-    /// the dice stream that produced them.
-    async fn commit(
-        &mut self,
-        events: Vec<Event>,
-        stream: CounterStream,
-    ) -> Result<Reply, WireError> {
+    /// The events of a command (`act`, `answer`, `roll`, `add_sheet`), decided on the state
+    /// as it is now, in-flight batches included, and the dice stream after them.
+    fn prepare(&self, seat: &SeatKey, op: Op) -> Result<(Vec<Event>, CounterStream), WireError> {
+        let rules_seat = rules_seat(&seat.info);
+        match op {
+            Op::AddSheet { sheet } => self.add_sheet(seat, &sheet),
+            Op::Act {
+                actor,
+                action,
+                args,
+            } => self.decide(&Command::act(rules_seat, actor.as_deref(), &action, args)),
+            Op::Answer { prompt_id, choice } => {
+                self.decide(&Command::answer(rules_seat, prompt_id, &choice))
+            }
+            Op::Roll { dice, secret } => {
+                if secret && seat.info.role != Role::Gm {
+                    return Err(err(ErrorCode::Forbidden, "a secret roll is the GM's"));
+                }
+                let expr = DiceExpr::parse(&dice)
+                    .map_err(|e| err(ErrorCode::BadRequest, e.to_string()))?;
+                let mut stream = self.stream.clone();
+                let r = roll(&expr, &mut stream)
+                    .map_err(|e| err(ErrorCode::Internal, e.to_string()))?;
+                let fact = Fact::Rolled {
+                    by: None,
+                    purpose: format!("roll by {}", seat.info.name),
+                    roll: r,
+                };
+                let audience = if secret {
+                    Audience::GmOnly
+                } else {
+                    Audience::Everyone
+                };
+                Ok((
+                    vec![Event {
+                        parts: vec![Part { audience, fact }],
+                    }],
+                    stream,
+                ))
+            }
+            _ => Err(err(ErrorCode::Internal, "not a command")),
+        }
+    }
+
+    /// Submits `events` to the log, applies them at once (so the next command is decided on
+    /// them: pipelining) and adopts the dice stream that produced them. The reply and every
+    /// subscriber's copy wait in `inflight` until the store says they are durable.
+    fn commit(&mut self, events: Vec<Event>, stream: CounterStream, reply: Option<Answer<Reply>>) {
         let head = self.head();
         if events.is_empty() {
-            return Ok(Reply::Applied {
-                first_seq: head,
-                last_seq: head,
-            });
+            if let Some(reply) = reply {
+                let _ = reply.send(Ok(Reply::Applied {
+                    first_seq: head,
+                    last_seq: head,
+                }));
+            }
+            return;
         }
         let at_ms = now_ms();
         let counter_after = stream.counter();
@@ -625,34 +666,78 @@ impl Table {
                 })
             })
             .collect();
-        if let Err(e) = self.durable(writes).await {
-            // The log is the truth: whatever this task believed, start again from it.
-            self.reload();
-            return Err(e);
-        }
+        let receipt = self.store.submit(writes);
         for (event, seq) in events.into_iter().zip(head + 1..) {
+            // `decide` applied these to a scratch over this very state, so this cannot fail
+            // short of a bug; then the log is the truth and the table starts again from it.
             if let Err(e) = apply(&mut self.world, &event) {
-                tracing::error!(table = %self.id, seq, error = %e, "a logged event does not apply; rebuilding");
-                self.reload();
-                return Err(err(
-                    ErrorCode::Internal,
-                    format!("event {seq} does not apply: {e}"),
-                ));
+                tracing::error!(table = %self.id, seq, error = %e, "an event does not apply");
             }
-            let logged = LoggedEvent {
+            self.events.push(LoggedEvent {
                 seq,
                 at_ms,
                 parts: event.parts,
-            };
-            self.fan_out(&logged);
-            self.events.push(logged);
+            });
         }
         self.stream = stream;
         self.track_prompt();
-        Ok(Reply::Applied {
-            first_seq: head + 1,
-            last_seq: self.head(),
-        })
+        self.inflight.push_back(Inflight {
+            receipt,
+            first: head + 1,
+            last: self.head(),
+            reply,
+        });
+    }
+
+    /// Waits until every in-flight batch is durable (or failed), releasing each in turn.
+    async fn settle(&mut self) {
+        while !self.inflight.is_empty() {
+            let res = front_receipt(&mut self.inflight).await;
+            self.release(res);
+        }
+    }
+
+    /// The oldest in-flight batch is durable (or failed): answer it and send its events out;
+    /// on failure, fail it and everything after it and rebuild from the log.
+    fn release(&mut self, res: Result<Result<(), StoreError>, oneshot::error::RecvError>) {
+        let Some(batch) = self.inflight.pop_front() else {
+            return;
+        };
+        match res {
+            Ok(Ok(())) => {
+                for seq in batch.first..=batch.last {
+                    let logged = usize::try_from(seq - 1)
+                        .ok()
+                        .and_then(|i| self.events.get(i))
+                        .cloned();
+                    if let Some(logged) = logged {
+                        self.fan_out(&logged);
+                    }
+                }
+                if let Some(reply) = batch.reply {
+                    let _ = reply.send(Ok(Reply::Applied {
+                        first_seq: batch.first,
+                        last_seq: batch.last,
+                    }));
+                }
+            }
+            failed => {
+                let why = match failed {
+                    Ok(Err(e)) => e.to_string(),
+                    _ => "the store has stopped".to_owned(),
+                };
+                tracing::error!(table = %self.id, error = %why, "append failed; rebuilding from the log");
+                let message = format!("the log could not be written: {why}");
+                let later = std::mem::take(&mut self.inflight);
+                for b in std::iter::once(batch).chain(later) {
+                    if let Some(reply) = b.reply {
+                        let _ = reply.send(Err(err(ErrorCode::Internal, message.clone())));
+                    }
+                }
+                // The log is the truth: whatever this task believed, start again from it.
+                self.reload();
+            }
+        }
     }
 
     async fn durable(&self, writes: Vec<Write>) -> Result<(), WireError> {
@@ -740,10 +825,31 @@ impl Table {
         let Some(d) = self.deadline.take() else {
             return;
         };
-        if let Err(e) = self.command(Command::time_out(d.prompt_id)).await {
-            tracing::warn!(table = %self.id, prompt = d.prompt_id, error = %e.message, "timeout not applied");
-            self.track_prompt();
+        match self.decide(&Command::time_out(d.prompt_id)) {
+            Ok((events, stream)) => self.commit(events, stream, None),
+            Err(e) => {
+                tracing::warn!(table = %self.id, prompt = d.prompt_id, error = %e.message, "timeout not applied");
+                self.track_prompt();
+            }
         }
+    }
+}
+
+/// Whether a request is a command: decided and logged, and so pipelined.
+fn is_command(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::AddSheet { .. } | Op::Act { .. } | Op::Answer { .. } | Op::Roll { .. }
+    )
+}
+
+/// The receipt of the oldest in-flight batch.
+async fn front_receipt(
+    inflight: &mut VecDeque<Inflight>,
+) -> Result<Result<(), StoreError>, oneshot::error::RecvError> {
+    match inflight.front_mut() {
+        Some(batch) => (&mut batch.receipt).await,
+        None => std::future::pending().await,
     }
 }
 
