@@ -1061,3 +1061,37 @@ async fn players_edit_their_own_sheets_between_encounters_only() {
         "the GM's edit keeps her player"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_invites_is_rate_limited() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut guesser = Raw::connect(&url).await;
+    let mut codes = Vec::new();
+    for n in 0..12 {
+        let got = guesser
+            .request(Op::Join {
+                table: t.id.clone(),
+                invite: format!("{n:016x}"),
+                name: "x".into(),
+            })
+            .await;
+        codes.push(got.code());
+    }
+    assert_eq!(codes[0], Some(ErrorCode::BadCredentials));
+    assert_eq!(codes[11], Some(ErrorCode::RateLimited), "{codes:?}");
+    // Even the right code waits out the minute: guessing gains nothing by getting lucky.
+    let right = t.invites[0].code.clone();
+    let got = guesser
+        .request(Op::Join {
+            table: t.id.clone(),
+            invite: right,
+            name: "x".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::RateLimited));
+    // A seat token still works: the GM is not locked out of their own table.
+    let mut gm = gm(&url, &t).await;
+    assert_eq!(gm.request(Op::Ping).await, Got::Reply(Reply::Pong));
+}
