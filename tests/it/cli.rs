@@ -377,6 +377,17 @@ fn an_encounter_is_played_through_the_binary_alone() {
         .map(|id| condition(&s, id))
         .collect();
     assert_eq!(conditions, [14, 1, -3, 7]);
+    let resource = |id: &str, name: &str| combatant(&s, id)["resources"][name].as_i64();
+    // Falling to 0 or below cost goblin-2 a level of burnout; no one spent Focus.
+    let burnout: Vec<Option<i64>> = ["aune", "goblin-1", "goblin-2", "mara"]
+        .iter()
+        .map(|id| resource(id, "burnout"))
+        .collect();
+    assert_eq!(burnout, [Some(0), Some(0), Some(1), Some(0)]);
+    assert_eq!(
+        (resource("aune", "focus"), resource("mara", "focus")),
+        (Some(6), Some(4))
+    );
     assert_eq!(statuses(&s, "goblin-2"), ["dying", "out_cold"]);
     for id in ["aune", "goblin-1", "mara"] {
         assert!(statuses(&s, id).is_empty(), "{id}: {:?}", statuses(&s, id));
