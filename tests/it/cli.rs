@@ -264,7 +264,10 @@ fn statuses(state: &Value, id: &str) -> Vec<String> {
 #[test]
 fn an_encounter_is_played_through_the_binary_alone() {
     let t = Table::new();
-    t.seat_everyone(&["decision.timeout_ms=3000", "grimwire.same_side_ties=ask"]);
+    t.seat_everyone(&[
+        "decision.timeout_ms=3000",
+        "grimwire.same_side_ties=ask_once",
+    ]);
     t.add_everyone();
 
     // Initiative: the PCs tie at 7 and their players are asked who goes first.

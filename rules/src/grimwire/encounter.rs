@@ -89,7 +89,7 @@ fn tie_groups(ctx: &Ctx<'_>, order: &[EntityId]) -> Result<Vec<Vec<EntityId>>, D
 }
 
 fn settle_ties_or_begin(ctx: &mut Ctx<'_>, order: Vec<EntityId>) -> Result<(), DecideError> {
-    let groups = if options::choice_of(ctx.state.options(), SAME_SIDE_TIES) == "ask" {
+    let groups = if options::choice_of(ctx.state.options(), SAME_SIDE_TIES) != "fixed" {
         tie_groups(ctx, &order)?
     } else {
         vec![]
@@ -138,7 +138,7 @@ pub fn resume_tie(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result
     let order = step.entities("order").unwrap_or_default().to_vec();
     let group = step.entities("group").unwrap_or_default().to_vec();
     let Some(first_at) = order.iter().position(|id| group.contains(id)) else {
-        return begin_round(ctx, 1);
+        return after_ties(ctx);
     };
     let chosen = EntityId::from(choice);
     let mut rest: Vec<EntityId> = group.iter().filter(|id| **id != chosen).cloned().collect();
@@ -166,7 +166,17 @@ pub fn resume_tie(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result
         .collect();
     match later.into_iter().next() {
         Some(g) => ask_tie(ctx, &new_order, g),
-        None => begin_round(ctx, 1),
+        None => after_ties(ctx),
+    }
+}
+
+/// Once the ties are settled: the encounter's first round begins, or a later round, already
+/// started, goes on with its first turn.
+fn after_ties(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    if ctx.state.encounter().round == 0 {
+        begin_round(ctx, 1)
+    } else {
+        advance(ctx, 0)
     }
 }
 
@@ -200,6 +210,12 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
             at = 0;
             let round = ctx.state.encounter().round + 1;
             start_round(ctx, round)?;
+            // The text lets tied characters of one side choose again every round.
+            if options::choice_of(ctx.state.options(), SAME_SIDE_TIES) == "ask"
+                && let Some(group) = tie_groups(ctx, &order)?.into_iter().next()
+            {
+                return ask_tie(ctx, &order, group);
+            }
         }
         let id = order[at].clone();
         if !ctx.combatant(&id)?.has_status(DEAD) {

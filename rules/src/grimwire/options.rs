@@ -69,7 +69,7 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Bool,
             default: OptionValue::Bool(true),
         },
-        choice(SAME_SIDE_TIES, "Initiative ties on the same side: the tied characters choose who goes first (ask), or they keep sheet-id order (fixed).", vec!["ask", "fixed"]),
+        choice(SAME_SIDE_TIES, "Initiative ties on the same side: the tied characters choose who goes first at the start of every round (ask, as the text says), only once at the start of the encounter (ask_once), or they keep sheet-id order (fixed).", vec!["ask", "ask_once", "fixed"]),
         OptionSpec {
             key: STABILISE_TN_BASE,
             help: "Stabilising TN when the GM gives none: this base plus how far below 0 the dying character's Condition is.",

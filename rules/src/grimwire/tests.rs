@@ -2282,3 +2282,35 @@ fn players_see_that_an_npc_was_hit_but_not_its_numbers() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn same_side_ties_are_asked_again_each_round() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm("start_encounter", Args::default(), &[9, 9]).unwrap();
+    t.answer(player("b"), "b", &[]).unwrap();
+    assert_eq!(t.state.encounter().current, Some("b".into()));
+    t.act(player("b"), "b", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(player("a"), "a", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Round 2 has started, and the tied players are asked again before anyone acts.
+    assert_eq!(t.state.encounter().round, 2);
+    let step = t.state.encounter().pending.last().unwrap().clone();
+    assert_eq!(step.options, ["b", "a"]);
+    t.answer(player("a"), "a", &[]).unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    // With ask_once, round 2 goes on in round 1's order without a prompt.
+    let mut t = Table::new(&[("grimwire.same_side_ties", text_opt("ask_once"))]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm("start_encounter", Args::default(), &[9, 9]).unwrap();
+    t.answer(player("b"), "b", &[]).unwrap();
+    t.act(player("b"), "b", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(player("a"), "a", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert!(t.state.encounter().pending.is_empty());
+    assert_eq!(t.state.encounter().current, Some("b".into()));
+}
