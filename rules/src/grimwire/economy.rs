@@ -252,6 +252,14 @@ fn build_definitions() -> Vec<ActionDef> {
             costs: &[],
             args: vec![],
         },
+        ActionDef {
+            name: "pass",
+            help: "Pass before doing anything: take the turn after everyone else this round (passing again gives it up).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["this turn, until the end of the round"],
+            args: vec![],
+        },
     ]
 }
 

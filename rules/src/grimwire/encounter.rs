@@ -8,15 +8,15 @@ use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
-use crate::state::Kind;
 use crate::state::StateView;
+use crate::state::{Kind, Status};
 
 use super::check::{Target, record, roll_d20};
 use super::damage::dying_tick;
 use super::economy::TURN_COUNTERS;
 use super::options::{self, DYING_TICK, SAME_SIDE_TIES};
 use super::sheet::Attribute;
-use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats};
+use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats, economy};
 
 pub const STEP_TIE: &str = "grimwire.initiative.tie";
 pub const INITIATIVE: &str = "initiative";
@@ -207,6 +207,27 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
     let n = order.len();
     for _ in 0..=2 * n {
         if at >= n {
+            // Those who passed take their turns after everyone, in their usual order.
+            let waiting = |id: &&EntityId| {
+                ctx.state
+                    .combatant(id)
+                    .is_some_and(|c| c.has_status(PASSED) && !c.has_status(DEAD))
+            };
+            if let Some(id) = order.iter().find(waiting) {
+                let id = id.clone();
+                ctx.set_status(&id, PASSED, None)?;
+                ctx.set_status(
+                    &id,
+                    PASSED_ONCE,
+                    Some(Status {
+                        source: "pass".into(),
+                        magnitude: 0,
+                        rounds_left: Some(1),
+                    }),
+                )?;
+                begin_turn(ctx, id)?;
+                return Ok(());
+            }
             at = 0;
             let round = ctx.state.encounter().round + 1;
             start_round(ctx, round)?;
@@ -245,6 +266,58 @@ fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {
     Ok(())
 }
 
+/// A character who passed, waiting for the end of the round.
+pub const PASSED: &str = "passed";
+/// A character taking a passed turn: passing again gives the turn up.
+const PASSED_ONCE: &str = "passed_once";
+
+/// Passes the turn: before doing anything, `who` chooses to act after everyone else this
+/// round. Next round they are back in their usual place. A second pass in the same round
+/// gives the turn up, as does ending it.
+pub fn pass(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    economy::require_turn(ctx, who)?;
+    let enc = ctx.state.encounter().clone();
+    if !enc.active {
+        return Err(Refusal::NoEncounter.into());
+    }
+    let c = ctx.combatant(who)?;
+    let busy = economy::TURN_COUNTERS
+        .iter()
+        .any(|k| c.turn_counter(k) != 0);
+    if busy {
+        return Err(Refusal::Rule(format!(
+            "{who} has already done something this turn; passing comes first"
+        ))
+        .into());
+    }
+    if c.has_status(PASSED_ONCE) {
+        ctx.set_status(who, PASSED_ONCE, None)?;
+        ctx.note_about(who, format!("{who} passes again and gives up the turn"))?;
+    } else {
+        ctx.set_status(
+            who,
+            PASSED,
+            Some(Status {
+                source: "pass".into(),
+                magnitude: 0,
+                rounds_left: Some(1),
+            }),
+        )?;
+        ctx.note_about(
+            who,
+            format!("{who} passes, to act after everyone else this round"),
+        )?;
+    }
+    let at = enc.order.iter().position(|id| id == who).unwrap_or(0);
+    // A character taking a passed turn is already past the end of the order.
+    let next = if c.has_status(PASSED_ONCE) {
+        enc.order.len()
+    } else {
+        at + 1
+    };
+    advance(ctx, next)
+}
+
 /// Ends `who`'s turn and starts the next living character's, wrapping into a new round.
 /// Dead characters are skipped; dying ones still get their turn, in which they lose Condition.
 pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
@@ -263,7 +336,14 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
         dying_tick(ctx, who)?;
     }
     let at = enc.order.iter().position(|id| id == who).unwrap_or(0);
-    advance(ctx, at + 1)
+    // The end of a passed turn: the round's order is already behind us.
+    let next = if ctx.combatant(who)?.has_status(PASSED_ONCE) {
+        ctx.set_status(who, PASSED_ONCE, None)?;
+        enc.order.len()
+    } else {
+        at + 1
+    };
+    advance(ctx, next)
 }
 
 /// Ends the encounter. Reaction debts and turn counters do not outlive it.
@@ -274,6 +354,8 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     for id in ctx.state.encounter().order.clone() {
         ctx.set_resource(&id, ACTION_SPENT, 0)?;
         ctx.set_resource(&id, ACTION_OWED, 0)?;
+        ctx.set_status(&id, PASSED, None)?;
+        ctx.set_status(&id, PASSED_ONCE, None)?;
         for counter in TURN_COUNTERS {
             ctx.set_turn_counter(&id, counter, 0)?;
         }

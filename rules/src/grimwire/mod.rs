@@ -125,6 +125,7 @@ impl RuleSystem for Grimwire {
             ("stabilise", Some(a)) => check::stabilise(ctx, &a, args),
             ("damage", _) => damage::ruling(ctx, args),
             ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
+            ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),
             _ => Err(Refusal::UnknownAction {
                 system: ID.into(),

@@ -2314,3 +2314,46 @@ fn same_side_ties_are_asked_again_each_round() {
     assert!(t.state.encounter().pending.is_empty());
     assert_eq!(t.state.encounter().current, Some("b".into()));
 }
+
+#[test]
+fn a_character_who_passes_acts_after_everyone_and_is_back_in_place_next_round() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 9, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 5, 0), ""));
+    t.add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 10, 10, ""));
+    // Dice in id order: a 10 + 9, b 10 + 5, n 10: the order is a, b, n.
+    t.gm("start_encounter", Args::default(), &[10, 10, 10])
+        .unwrap();
+    let turn = |t: &Table| t.state.encounter().current.clone().unwrap().0;
+    t.act(player("a"), "a", "pass", Args::default(), &[])
+        .unwrap();
+    assert_eq!(turn(&t), "b");
+    t.act(player("b"), "b", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(Seat::Gm, "n", "end_turn", Args::default(), &[])
+        .unwrap();
+    // Everyone has gone: now a's passed turn, still in round 1.
+    assert_eq!((turn(&t), t.state.encounter().round), ("a".to_owned(), 1));
+    t.act(player("a"), "a", "dash", Args::default(), &[])
+        .unwrap();
+    t.act(player("a"), "a", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!((turn(&t), t.state.encounter().round), ("a".to_owned(), 2));
+    // Passing comes before anything else; passing twice in a round gives the turn up.
+    t.act(player("a"), "a", "dash", Args::default(), &[])
+        .unwrap();
+    assert_eq!(
+        refusal(t.act(player("a"), "a", "pass", Args::default(), &[])).code(),
+        "rule"
+    );
+    t.act(player("a"), "a", "end_turn", Args::default(), &[])
+        .unwrap();
+    t.act(player("b"), "b", "pass", Args::default(), &[])
+        .unwrap();
+    t.act(Seat::Gm, "n", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!(turn(&t), "b");
+    t.act(player("b"), "b", "pass", Args::default(), &[])
+        .unwrap();
+    assert_eq!((turn(&t), t.state.encounter().round), ("a".to_owned(), 3));
+}
