@@ -18,6 +18,10 @@ use crate::message::{ClientMsg, ServerMsg};
 /// kilobytes); 64 KiB leaves room and keeps a hostile frame cheap to refuse.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
+/// The largest frame a client accepts from the server. A table's state (every combatant with
+/// its sheet) can outgrow a request's limit; the server keeps single events far below this.
+pub const MAX_SERVER_FRAME_BYTES: usize = 1024 * 1024;
+
 /// The deepest nesting of MessagePack arrays and maps a frame may have. The deepest legitimate
 /// message (an event adding a combatant, whose sheet holds weapons with dice) nests about a
 /// dozen levels; rmp-serde's own default of 1024 is deep enough, with serde's buffering of
@@ -49,11 +53,11 @@ pub fn encode<T: Serialize>(msg: &T) -> Vec<u8> {
     rmp_serde::to_vec_named(msg).unwrap_or_default()
 }
 
-fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    if bytes.len() > MAX_FRAME_BYTES {
+fn decode<T: DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<T, DecodeError> {
+    if bytes.len() > limit {
         return Err(DecodeError::TooLarge {
             size: bytes.len(),
-            limit: MAX_FRAME_BYTES,
+            limit,
         });
     }
     // Serde would also take a struct as a positional array (`["hello", 1, "x"]`, rmp-serde's
@@ -83,10 +87,10 @@ fn is_map_marker(byte: u8) -> bool {
 
 /// Decodes one frame a client sent.
 pub fn decode_client(bytes: &[u8]) -> Result<ClientMsg, DecodeError> {
-    decode(bytes)
+    decode(bytes, MAX_FRAME_BYTES)
 }
 
 /// Decodes one frame the server sent.
 pub fn decode_server(bytes: &[u8]) -> Result<ServerMsg, DecodeError> {
-    decode(bytes)
+    decode(bytes, MAX_SERVER_FRAME_BYTES)
 }

@@ -15,7 +15,9 @@ mod message;
 #[cfg(test)]
 mod tests;
 
-pub use codec::{DecodeError, MAX_FRAME_BYTES, decode_client, decode_server, encode};
+pub use codec::{
+    DecodeError, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, decode_client, decode_server, encode,
+};
 pub use error::ErrorCode;
 pub use message::*;
 

@@ -428,6 +428,32 @@ fn generic_ruling(
     args.validate(&spec.args, &Seat::Gm)?;
     let reason = args.text("reason")?.unwrap_or("GM ruling").to_owned();
     let ruled = |text: String| Event::public(Fact::Ruled { text });
+    // A ruling about a combatant whose numbers are the GM's says its numbers: the GM keeps
+    // the text, the table hears that a ruling was made.
+    let ruled_about = |ctx: &Ctx<'_>, target: &EntityId, text: String| {
+        if ctx
+            .state
+            .combatant(target)
+            .is_some_and(crate::redact::gm_only_numbers)
+        {
+            Event {
+                parts: vec![
+                    crate::event::Part {
+                        audience: crate::event::Audience::GmOnly,
+                        fact: Fact::Ruled { text },
+                    },
+                    crate::event::Part {
+                        audience: crate::event::Audience::AllButGm,
+                        fact: Fact::Ruled {
+                            text: format!("the GM rules on {target}"),
+                        },
+                    },
+                ],
+            }
+        } else {
+            Event::public(Fact::Ruled { text })
+        }
+    };
     match name {
         "note" => ctx.emit(ruled(args.require_text("text")?.to_owned()))?,
         "set-resource" => {
@@ -452,9 +478,12 @@ fn generic_ruling(
                     .into());
                 }
             }
-            ctx.emit(ruled(format!(
-                "{target}: {resource} set to {value} ({reason})"
-            )))?;
+            let event = ruled_about(
+                ctx,
+                &target,
+                format!("{target}: {resource} set to {value} ({reason})"),
+            );
+            ctx.emit(event)?;
             ctx.set_resource(&target, &resource, value)?;
         }
         "set-status" | "clear-status" => {

@@ -61,6 +61,20 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 purpose: "a roll".into(),
                 roll: roll.clone(),
             })),
+            // A prompt only the GM answers, or a step an NPC set aside, is the GM's business:
+            // the table only learns that the GM has something to decide.
+            Fact::DecisionRequested { step } if step.seats.iter().all(|s| s.is_gm()) => {
+                Some(Some(Fact::Noted {
+                    text: "the GM has a decision to make".into(),
+                }))
+            }
+            Fact::StepDeferred { step }
+                if step.actor.as_ref().is_some_and(|a| hidden(state, a)) =>
+            {
+                Some(Some(Fact::Noted {
+                    text: "the GM sets something aside for later".into(),
+                }))
+            }
             Fact::CombatantAdded { combatant } if gm_only_numbers(combatant) => {
                 Some(Some(Fact::Noted {
                     text: format!("{} ({}) joins the table", combatant.name, combatant.id),

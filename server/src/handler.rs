@@ -50,8 +50,12 @@ impl Bucket {
     }
 }
 
-pub async fn serve<S>(ws: WebSocketStream<S>, registry: Registry, mut shutdown: Shutdown)
-where
+pub async fn serve<S>(
+    ws: WebSocketStream<S>,
+    peer: std::net::IpAddr,
+    registry: Registry,
+    mut shutdown: Shutdown,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let settings = registry.settings().clone();
@@ -61,6 +65,7 @@ where
     let kick = Arc::new(Notify::new());
     let mut session = Session {
         conn,
+        peer,
         registry,
         out: out_tx,
         kick: kick.clone(),
@@ -106,6 +111,8 @@ where
 
 struct Session {
     conn: u64,
+    /// The peer's address: failed joins are counted per address.
+    peer: std::net::IpAddr,
     registry: Registry,
     out: mpsc::Sender<Outbound>,
     kick: Arc<Notify>,
@@ -226,10 +233,12 @@ impl Session {
                 invite,
                 name,
             } => {
+                let peer = self.peer;
                 let (seat, token) = self
                     .ask(&table, |reply| TableMsg::Join {
                         invite,
                         name,
+                        peer,
                         reply,
                     })
                     .await?;
@@ -253,6 +262,9 @@ impl Session {
             }
             Op::Subscribe { after } => {
                 let seat = self.seat()?;
+                // One subscription per connection: a second one replaces the first.
+                self.leave().await;
+                self.subscribed = false;
                 // Far behind: read the backlog in pages, each written with backpressure, until
                 // what is left fits the outbox; the table then sends the rest and goes live.
                 let mut cursor = after;

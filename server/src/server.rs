@@ -90,7 +90,7 @@ where
     match tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())).await {
         Ok(ws) => {
             tracing::debug!(%peer, "connection open");
-            handler::serve(ws, registry, shutdown).await;
+            handler::serve(ws, peer.ip(), registry, shutdown).await;
             tracing::debug!(%peer, "connection closed");
         }
         Err(e) => tracing::debug!(%peer, error = %e, "WebSocket upgrade failed"),

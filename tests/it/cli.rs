@@ -284,10 +284,17 @@ fn an_encounter_is_played_through_the_binary_alone() {
         answered.contains("turn order: mara, aune, goblin-1, goblin-2"),
         "{answered}"
     );
-    // Then the goblins' tie goes to the GM, who lets it time out: the default applies.
+    // Then the goblins' tie goes to the GM, who lets it time out: the default applies. The
+    // player only learns that the GM has something to decide; the GM sees the question.
     assert!(
-        answered.contains("asks GM: Initiative tie between goblin-1, goblin-2"),
+        answered.contains("the GM has a decision to make"),
         "{answered}"
+    );
+    assert!(!answered.contains("goblin-1, goblin-2?"), "{answered}");
+    let gm_log = t.ok("gm", &["log"]);
+    assert!(
+        gm_log.contains("asks GM: Initiative tie between goblin-1, goblin-2"),
+        "{gm_log}"
     );
     // `state --json` shows it open until its 3 s are up, then gone.
     let asked = Instant::now();

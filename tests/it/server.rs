@@ -1033,9 +1033,16 @@ async fn players_edit_their_own_sheets_between_encounters_only() {
     .reply();
     let s = state(gm.request(Op::State).await.reply());
     let aune = s.combatants.iter().find(|c| c.id == "aune").expect("aune");
+    // The new maximum is on the sheet, but her current Condition is what it was: a player's
+    // edit heals nobody.
+    assert!(
+        aune.sheet
+            .as_deref()
+            .is_some_and(|t| t.contains("condition_max = 16"))
+    );
     assert_eq!(
         aune.resources.as_ref().and_then(|r| r.get("condition")),
-        Some(&16)
+        Some(&14)
     );
     // Someone else's character: no.
     let got = rui
@@ -1098,4 +1105,54 @@ async fn guessing_invites_is_rate_limited() {
     // A seat token still works: the GM is not locked out of their own table.
     let mut gm = gm(&url, &t).await;
     assert_eq!(gm.request(Op::Ping).await, Got::Reply(Reply::Pong));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_stay_small_and_subscriptions_single() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let (mut eve, _) = join(&url, &t, Role::Spectator, 0, "Eve").await;
+    // A roll too large to log is refused; one within the limits goes through.
+    let huge = vec!["100d100"; 13].join("+");
+    let got = eve
+        .request(Op::Roll {
+            dice: huge,
+            secret: false,
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::BadRequest));
+    eve.request(Op::Roll {
+        dice: "20d6+4".into(),
+        secret: false,
+    })
+    .await
+    .reply();
+    // A sheet with an absurd name is refused.
+    let mut gm = gm(&url, &t).await;
+    let long = NPC_GOBLIN.replace(
+        "name = \"Goblin\"",
+        &format!("name = \"{}\"", "g".repeat(25_000)),
+    );
+    assert_eq!(
+        gm.request(Op::AddSheet { sheet: long }).await.code(),
+        Some(ErrorCode::BadRequest)
+    );
+    // Subscribing twice on one connection does not deliver anything twice.
+    eve.request(Op::Subscribe { after: 0 }).await.reply();
+    eve.request(Op::Subscribe { after: 0 }).await.reply();
+    gm.request(Op::Roll {
+        dice: "1d6".into(),
+        secret: false,
+    })
+    .await
+    .reply();
+    eve.wait_seq(2).await;
+    let _ = eve.request(Op::Ping).await;
+    let seqs: Vec<u64> = eve.events.iter().map(|e| e.seq).collect();
+    assert_eq!(
+        seqs,
+        [1, 1, 2],
+        "the second subscription replays its backlog, then one live copy"
+    );
 }

@@ -239,13 +239,12 @@ pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Deci
         }
     } else if is_pc(&target) && !is_pc(&attacker) {
         // The NPC does not roll: the PC evades against the NPC's attack TN. A range penalty on
-        // the attacker helps the evader instead.
-        let tn =
-            tn_override.unwrap_or_else(|| a_sheet.npc.as_ref().map(|n| n.attack_tn).unwrap_or(11));
-        let mut evade_extra = vec![Modifier::new("situation", situation)];
-        if range != 0 {
-            evade_extra.push(Modifier::new("attacker beyond range", -range));
-        }
+        // the attacker lowers that TN instead; it goes into the hidden TN rather than a public
+        // modifier, since it tells the NPC weapon's range.
+        let tn = tn_override
+            .unwrap_or_else(|| a_sheet.npc.as_ref().map(|n| n.attack_tn).unwrap_or(11))
+            + range;
+        let evade_extra = vec![Modifier::new("situation", situation)];
         let label = format!("{evade_attr} evade");
         let outcome = check_tn(
             ctx,
@@ -458,7 +457,7 @@ fn deal(
     input.tie_half = tie_half;
     input.round_half_up = round_half_up(ctx);
     let (steps, amount) = damage_steps(&input);
-    take(ctx, target, amount, steps)
+    take(ctx, target, amount, steps, Some(who))
 }
 
 fn collateral_data(
@@ -656,7 +655,9 @@ pub fn resume_collateral_spare(
         Outcome::Failure
     } else {
         let label = format!("{evade} avoid a stray attack");
-        check_tn(ctx, &picked, evade, &[], &label, tn, false)?
+        // Spared by an NPC, the TN tells its COR (or MND): then it is the GM's to see.
+        let hidden = lowered != 0 && crate::redact::gm_only_numbers(&attacker);
+        check_tn(ctx, &picked, evade, &[], &label, tn, hidden)?
     };
     if outcome == Outcome::Failure {
         deal(ctx, &who, &picked, &weapon, tog, false, false)?;

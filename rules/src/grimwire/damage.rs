@@ -7,7 +7,7 @@
 
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact, Modifier};
+use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::StateView;
@@ -119,17 +119,41 @@ pub fn round_half_up(ctx: &Ctx<'_>) -> bool {
 }
 
 /// Takes `amount` off the target's Condition and follows the consequences.
+///
+/// When `source` is a combatant whose numbers are the GM's, the steps (which show its TOG)
+/// go to the GM only; the other seats see the amount, as a player at a real table hears it.
 pub fn take(
     ctx: &mut Ctx<'_>,
     target: &EntityId,
     amount: i64,
     steps: Vec<Modifier>,
+    source: Option<&EntityId>,
 ) -> Result<(), DecideError> {
-    ctx.emit(Event::public(Fact::DamageResolved {
+    let hidden_source = source
+        .and_then(|s| ctx.state.combatant(s))
+        .is_some_and(crate::redact::gm_only_numbers);
+    let fact = |steps| Fact::DamageResolved {
         target: target.clone(),
         steps,
         amount,
-    }))?;
+    };
+    let event = if hidden_source {
+        Event {
+            parts: vec![
+                Part {
+                    audience: Audience::GmOnly,
+                    fact: fact(steps),
+                },
+                Part {
+                    audience: Audience::AllButGm,
+                    fact: fact(vec![]),
+                },
+            ],
+        }
+    } else {
+        Event::public(fact(steps))
+    };
+    ctx.emit(event)?;
     if amount <= 0 {
         return Ok(());
     }
@@ -236,5 +260,5 @@ pub fn ruling(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     } else {
         damage_steps(&input)
     };
-    take(ctx, &target, total, steps)
+    take(ctx, &target, total, steps, None)
 }

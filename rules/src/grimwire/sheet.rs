@@ -333,6 +333,38 @@ impl Sheet {
 
     /// Checks every rule the text states about a sheet. The error names the field.
     pub fn validate(&self) -> Result<(), SheetError> {
+        // Ids and names travel in every event about the character: keep them short, and the
+        // lists bounded, so no sheet makes an event too large to send.
+        for (field, text, max) in [("id", &self.id, 40), ("name", &self.name, 80)] {
+            if text.chars().count() > max {
+                return Err(SheetError::invalid(
+                    field,
+                    format!("must be at most {max} characters"),
+                ));
+            }
+        }
+        if self.weapons.len() > 50 || self.techniques.len() > 50 {
+            return Err(SheetError::invalid(
+                "weapons",
+                "a sheet has at most 50 weapons and 50 techniques",
+            ));
+        }
+        let names = self
+            .weapons
+            .iter()
+            .map(|w| (&w.id, &w.name))
+            .chain(self.techniques.iter().map(|t| (&t.id, &t.name)));
+        for (id, name) in names {
+            if id.chars().count() > 40 || name.chars().count() > 80 {
+                return Err(SheetError::invalid(
+                    "weapons",
+                    format!(
+                        "`{}`: ids have at most 40 characters and names 80",
+                        id.chars().take(40).collect::<String>()
+                    ),
+                ));
+            }
+        }
         if self.id.trim().is_empty() || self.id.chars().any(char::is_whitespace) {
             return Err(SheetError::invalid(
                 "id",

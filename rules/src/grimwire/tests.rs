@@ -2357,3 +2357,48 @@ fn a_character_who_passes_acts_after_everyone_and_is_back_in_place_next_round() 
         .unwrap();
     assert_eq!((turn(&t), t.state.encounter().round), ("a".to_owned(), 3));
 }
+
+#[test]
+fn an_npcs_attack_shows_players_the_damage_but_not_its_tog() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), "")).add(&npc(
+        "brute",
+        &attrs(7, 0, 0, 0, 0, 0),
+        10,
+        30,
+        KNIFE,
+    ));
+    // Evade 5 against 30 fails; 1d4 = 2, + TOG 7 = 9.
+    let ev = t
+        .act(
+            Seat::Gm,
+            "brute",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("knife"))]),
+            &[5, 2],
+        )
+        .unwrap();
+    let seen: Vec<Fact> = ev
+        .iter()
+        .filter_map(|e| e.view(&player("p")))
+        .flat_map(|e| e.parts)
+        .map(|p| p.fact)
+        .collect();
+    let damage: Vec<&Fact> = seen
+        .iter()
+        .filter(|f| matches!(f, Fact::DamageResolved { .. }))
+        .collect();
+    assert!(
+        matches!(damage.as_slice(), [Fact::DamageResolved { amount: 9, steps, .. }] if steps.is_empty()),
+        "{damage:?}"
+    );
+    let gm: Vec<Fact> = ev
+        .iter()
+        .filter_map(|e| e.view(&Seat::Gm))
+        .flat_map(|e| e.parts)
+        .map(|p| p.fact)
+        .collect();
+    assert!(gm.iter().any(
+        |f| matches!(f, Fact::DamageResolved { steps, .. } if steps.iter().any(|s| s.value == 7))
+    ));
+}

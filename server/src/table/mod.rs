@@ -50,9 +50,12 @@ pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
 /// Everything a connection may ask of a table: a closed set.
 #[derive(Debug)]
 pub enum TableMsg {
+    /// `peer` is the connection's address: failed joins are limited per address, so one
+    /// guesser cannot lock everyone else out of a table.
     Join {
         invite: String,
         name: String,
+        peer: std::net::IpAddr,
         reply: Answer<(SeatKey, String)>,
     },
     /// Answered with the seat and the table's latest sequence number.

@@ -35,6 +35,20 @@ use super::{Answer, Outbound, SeatKey, TableHandle, TableMsg, WireError};
 /// The depth of a table's mailbox: enough for every seat to have a few requests in flight.
 const MAILBOX: usize = 256;
 
+/// The largest event (its encoded parts) a table logs: a sixth of the protocol's frame limit,
+/// so an event frame, with its envelope, always fits.
+const MAX_EVENT_BYTES: usize = tablehold_protocol::MAX_FRAME_BYTES / 6;
+
+/// Combatants a table holds at most, so a state reply stays within a server frame.
+const MAX_COMBATANTS: usize = 100;
+
+/// Connections subscribed to one table at most: fan-out costs the table per subscriber.
+const MAX_SUBSCRIBERS: usize = 64;
+
+/// Dice in one `roll` at most (and terms in its expression).
+const MAX_ROLL_DICE: u64 = 100;
+const MAX_ROLL_TERMS: usize = 20;
+
 struct Subscriber {
     seat: SeatKey,
     outbox: mpsc::Sender<Outbound>,
@@ -71,7 +85,10 @@ struct Table {
     /// Batches applied and submitted but not yet durable, oldest first. Their replies and
     /// fan-out wait here; the next command may already be decided on the state they made.
     inflight: VecDeque<Inflight>,
-    failed_joins: VecDeque<Instant>,
+    /// Set when the task could not rebuild itself after a failed append: it stops at once.
+    broken: bool,
+    /// Failed joins per address in the last minute.
+    failed_joins: BTreeMap<std::net::IpAddr, VecDeque<Instant>>,
     store: Arc<SqliteStore>,
     settings: Arc<Settings>,
 }
@@ -98,7 +115,8 @@ pub fn spawn(
         subscribers: BTreeMap::new(),
         deadline: None,
         inflight: VecDeque::new(),
-        failed_joins: VecDeque::new(),
+        broken: false,
+        failed_joins: BTreeMap::new(),
         store,
         settings,
     };
@@ -126,6 +144,16 @@ impl Table {
     ) {
         tracing::debug!(table = %self.id, events = self.events.len(), "table loaded");
         loop {
+            if self.broken {
+                tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
+                for (_, sub) in std::mem::take(&mut self.subscribers) {
+                    let _ = sub
+                        .outbox
+                        .try_send(Outbound::Close("the table had to stop; reconnect".into()));
+                    sub.kick.notify_one();
+                }
+                break;
+            }
             let deadline = self.deadline.as_ref().map(|d| d.at);
             let idle = self.subscribers.is_empty() && self.inflight.is_empty();
             let writing = !self.inflight.is_empty();
@@ -144,6 +172,12 @@ impl Table {
                     rx.close();
                     while let Some(msg) = rx.recv().await {
                         self.handle(msg).await;
+                    }
+                    self.settle().await;
+                    // Anyone who subscribed while it was draining is told to come back.
+                    for (_, sub) in std::mem::take(&mut self.subscribers) {
+                        let _ = sub.outbox.try_send(Outbound::Close("the table is reloading; reconnect".into()));
+                        sub.kick.notify_one();
                     }
                     tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
                     tracing::debug!(table = %self.id, "table unloaded after idling");
@@ -164,9 +198,10 @@ impl Table {
             TableMsg::Join {
                 invite,
                 name,
+                peer,
                 reply,
             } => {
-                let _ = reply.send(self.join(&invite, &name).await);
+                let _ = reply.send(self.join(&invite, &name, peer).await);
             }
             TableMsg::Auth { token, reply } => {
                 let head = self.head();
@@ -198,12 +233,21 @@ impl Table {
                 Err(e) => {
                     let _ = reply.send(Err(e));
                 }
-                Ok(seat) if is_command(&op) => match self.prepare(&seat, op) {
-                    Ok((events, stream)) => self.commit(events, stream, Some(reply)),
-                    Err(e) => {
-                        let _ = reply.send(Err(e));
+                Ok(seat) if is_command(&op) => {
+                    let mut prepared = self.prepare(&seat, op.clone());
+                    // A refusal tells something of the state (whose turn, an open prompt): it
+                    // may only speak of durable events, so decide again once they are.
+                    if prepared.is_err() && !self.inflight.is_empty() {
+                        self.settle().await;
+                        prepared = self.prepare(&seat, op);
                     }
-                },
+                    match prepared {
+                        Ok((events, stream)) => self.commit(events, stream, Some(reply)),
+                        Err(e) => {
+                            let _ = reply.send(Err(e));
+                        }
+                    }
+                }
                 Ok(seat) => {
                     let _ = reply.send(self.request(&seat, op).await);
                 }
@@ -229,21 +273,35 @@ impl Table {
         }
     }
 
-    fn join_rate_limited(&mut self) -> bool {
-        let window = Duration::from_secs(60);
-        let now = Instant::now();
-        while self
-            .failed_joins
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > window)
-        {
-            self.failed_joins.pop_front();
-        }
-        self.failed_joins.len() >= self.settings.failed_joins_per_minute
+    /// Seats that count against the table's limit: revoked ones free their place.
+    fn live_seats(&self) -> usize {
+        self.seats.values().filter(|s| !s.revoked).count()
     }
 
-    async fn join(&mut self, code: &str, name: &str) -> Result<(SeatKey, String), WireError> {
-        if self.join_rate_limited() {
+    fn join_rate_limited(&mut self, peer: std::net::IpAddr) -> bool {
+        let window = Duration::from_secs(60);
+        let now = Instant::now();
+        // Forget addresses whose failures are all older than the window, so the map stays small.
+        self.failed_joins.retain(|_, times| {
+            while times
+                .front()
+                .is_some_and(|t| now.duration_since(*t) > window)
+            {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        self.failed_joins.get(&peer).map(VecDeque::len).unwrap_or(0)
+            >= self.settings.failed_joins_per_minute
+    }
+
+    async fn join(
+        &mut self,
+        code: &str,
+        name: &str,
+        peer: std::net::IpAddr,
+    ) -> Result<(SeatKey, String), WireError> {
+        if self.join_rate_limited(peer) {
             return Err(err(
                 ErrorCode::RateLimited,
                 "too many failed joins at this table; wait a minute",
@@ -261,13 +319,16 @@ impl Table {
             .iter()
             .position(|i| i.used_by.is_none() && auth::matches(code, &i.code_hash))
         else {
-            self.failed_joins.push_back(Instant::now());
+            self.failed_joins
+                .entry(peer)
+                .or_default()
+                .push_back(Instant::now());
             return Err(err(
                 ErrorCode::BadCredentials,
                 "no unused invite with that code at this table",
             ));
         };
-        if self.seats.len() >= self.settings.max_seats {
+        if self.live_seats() >= self.settings.max_seats {
             return Err(err(ErrorCode::TableFull, "the table has no free seat"));
         }
         let seat_id = new_seat_id(name, &self.seats);
@@ -349,8 +410,15 @@ impl Table {
                 frames.push(frame);
             }
         }
-        // The backlog must fit the outbox; a client far behind reads it in pages with `after`.
-        if frames.len() > outbox.max_capacity() {
+        if !self.subscribers.contains_key(&conn) && self.subscribers.len() >= MAX_SUBSCRIBERS {
+            return Err(err(
+                ErrorCode::TableFull,
+                format!("a table streams to at most {MAX_SUBSCRIBERS} connections"),
+            ));
+        }
+        // The backlog must fit what the outbox has free now, all of it or none: a response
+        // followed by an error for one request would leave the client unsure what it has.
+        if frames.len() > outbox.capacity() {
             return Err(err(
                 ErrorCode::TooLarge,
                 format!(
@@ -450,7 +518,7 @@ impl Table {
                     return Err(err(ErrorCode::BadRequest, "a table has one GM"));
                 }
                 let open = self.invites.iter().filter(|i| i.used_by.is_none()).count();
-                if self.seats.len() + open >= self.settings.max_seats {
+                if self.live_seats() + open >= self.settings.max_seats {
                     return Err(err(ErrorCode::TableFull, "no room for another seat"));
                 }
                 let (invite, write) = load::new_invite(&self.id, role);
@@ -540,6 +608,14 @@ impl Table {
                 return Err(err(ErrorCode::Forbidden, "spectators add no characters"));
             }
         }
+        if self.world.combatant(&c.id).is_none()
+            && self.world.combatant_ids().len() >= MAX_COMBATANTS
+        {
+            return Err(err(
+                ErrorCode::TableFull,
+                format!("a table holds at most {MAX_COMBATANTS} combatants"),
+            ));
+        }
         // A sheet with an id already at the table replaces it: an edit. Players may edit
         // only their own characters (and, as above, only between encounters); the GM any.
         if let Some(old) = self.world.combatant(&c.id)
@@ -551,12 +627,17 @@ impl Table {
                 format!("`{}` is at the table and is not your character", c.id),
             ));
         }
-        // An edit keeps where the character stands, what ails them, and who plays them.
+        // An edit keeps where the character stands, what ails them, and who plays them; a
+        // player's edit also keeps the current Condition, Focus and the rest (no healing by
+        // paperwork); the GM's edit sets them as the sheet says.
         if let Some(old) = self.world.combatant(&c.id) {
             c.position = old.position;
             c.statuses.extend(old.statuses.clone());
             if c.owner.is_none() {
                 c.owner = old.owner.clone();
+            }
+            if seat.info.role != Role::Gm {
+                c.resources = old.resources.clone();
             }
         }
         // Everyone learns that someone arrived; an NPC's numbers stay with the GM.
@@ -604,6 +685,22 @@ impl Table {
                 }
                 let expr = DiceExpr::parse(&dice)
                     .map_err(|e| err(ErrorCode::BadRequest, e.to_string()))?;
+                let count: u64 = expr
+                    .terms
+                    .iter()
+                    .map(|t| match &t.kind {
+                        tablehold_rules::dice::TermKind::Dice(d) => u64::from(d.count),
+                        tablehold_rules::dice::TermKind::Flat(_) => 0,
+                    })
+                    .sum();
+                if count > MAX_ROLL_DICE || expr.terms.len() > MAX_ROLL_TERMS {
+                    return Err(err(
+                        ErrorCode::BadRequest,
+                        format!(
+                            "a roll has at most {MAX_ROLL_DICE} dice in {MAX_ROLL_TERMS} terms"
+                        ),
+                    ));
+                }
                 let mut stream = self.stream.clone();
                 let r = roll(&expr, &mut stream)
                     .map_err(|e| err(ErrorCode::Internal, e.to_string()))?;
@@ -642,8 +739,22 @@ impl Table {
             }
             return;
         }
+        // One event must fit a frame with room to spare: a command that would log a larger one
+        // (an absurd roll) is refused before anything is written.
+        let encoded: Vec<Vec<u8>> = events.iter().map(|e| encode_parts(&e.parts)).collect();
+        if encoded.iter().any(|b| b.len() > MAX_EVENT_BYTES) {
+            if let Some(reply) = reply {
+                let message = format!(
+                    "that would log an event over {} KiB; ask for less",
+                    MAX_EVENT_BYTES / 1024
+                );
+                let _ = reply.send(Err(err(ErrorCode::TooLarge, message)));
+            }
+            return;
+        }
         let at_ms = now_ms();
         let counter_after = stream.counter();
+        let mut encoded = encoded.into_iter();
         let writes = events
             .iter()
             .zip(head + 1..)
@@ -655,7 +766,7 @@ impl Table {
                     at_ms,
                     epoch: self.epoch,
                     counter_after,
-                    parts: encode_parts(&e.parts),
+                    parts: encoded.next().unwrap_or_else(|| encode_parts(&e.parts)),
                 })
             })
             .collect();
@@ -767,7 +878,10 @@ impl Table {
                 self.track_prompt();
             }
             Err(e) => {
-                tracing::error!(table = %self.id, error = %e, "could not rebuild the table from its log")
+                // What this task holds may include lost events: it must serve nothing more.
+                // The next request loads the table afresh, or reports why it cannot.
+                tracing::error!(table = %self.id, error = %e, "could not rebuild the table from its log; stopping it");
+                self.broken = true;
             }
         }
     }

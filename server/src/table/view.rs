@@ -24,13 +24,26 @@ pub fn table_view(
         .filter_map(|id| world.combatant(id))
         .map(|c| combatant_view(c, seat))
         .collect();
-    let prompt = enc.pending.last().map(|p| PromptView {
-        prompt_id: p.prompt_id,
-        question: p.question.clone(),
-        options: p.options.clone(),
-        default: p.default.clone(),
-        seats: p.seats.iter().map(seat_name).collect(),
-        deadline_ms: prompt_deadline_ms,
+    // A prompt only the GM answers is the GM's business, as in the events: other seats
+    // learn only that the table waits for the GM.
+    let prompt = enc.pending.last().map(|p| {
+        let private = p.seats.iter().all(Seat::is_gm) && !seat.is_gm();
+        PromptView {
+            prompt_id: p.prompt_id,
+            question: if private {
+                "waiting for the GM".into()
+            } else {
+                p.question.clone()
+            },
+            options: if private { vec![] } else { p.options.clone() },
+            default: if private {
+                String::new()
+            } else {
+                p.default.clone()
+            },
+            seats: p.seats.iter().map(seat_name).collect(),
+            deadline_ms: prompt_deadline_ms,
+        }
     });
     TableView {
         table: table.to_owned(),
