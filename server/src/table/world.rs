@@ -111,3 +111,82 @@ impl StateMut for TableWorld {
         &mut self.world.resource_mut::<EncounterRes>().into_inner().0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use tablehold_rules::dice::CounterStream;
+    use tablehold_rules::digest::digest_v1;
+    use tablehold_rules::options::TableOptions;
+    use tablehold_rules::{ArgValue, Args, Command, MemoryState, Seat, SystemId, apply, decide};
+
+    use super::*;
+
+    const PC: &str = "id = \"p\"\nname = \"P\"\nkind = \"pc\"\nowner = \"p\"\nlevel = 1\ncondition_max = 12\nfocus_max = 6\nattributes = { TOG = 2, AGL = 1, COR = 3, MND = 0, PER = 2, RSN = 0 }\n[[weapons]]\nid = \"knife\"\nname = \"Knife\"\nclass = \"light\"\ndamage = \"1d4\"\ndamage_type = \"edged\"\n";
+    const NPC: &str = "id = \"n\"\nname = \"N\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 9\nfocus_max = 0\nattributes = { TOG = 1, AGL = 0, COR = 2, MND = 0, PER = 1, RSN = 0 }\n[[weapons]]\nid = \"club\"\nname = \"Club\"\nclass = \"light\"\ndamage = \"1d6\"\ndamage_type = \"blunt\"\n[npc]\ndefence_tn = 11\nattack_tn = 12\n";
+
+    /// The commands of a small fight, picked by index; many are refused at a given moment,
+    /// which is part of the point.
+    fn command(i: u8) -> Command {
+        let text = |s: &str| ArgValue::Text(s.to_owned());
+        let attack = |target: &str, weapon: &str| {
+            Args::default()
+                .with("target", text(target))
+                .with("weapon", text(weapon))
+        };
+        match i % 6 {
+            0 => Command::act(
+                Seat::Player("p".into()),
+                Some("p"),
+                "attack",
+                attack("n", "knife"),
+            ),
+            1 => Command::act(Seat::Gm, Some("n"), "attack", attack("p", "club")),
+            2 => Command::act(
+                Seat::Player("p".into()),
+                Some("p"),
+                "end_turn",
+                Args::default(),
+            ),
+            3 => Command::act(Seat::Gm, Some("n"), "end_turn", Args::default()),
+            4 => Command::time_out(0),
+            _ => Command::act(Seat::Gm, None, "start_encounter", Args::default()),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every event applied to the bevy `World` and to the rules' in-memory state gives the
+        /// same `DigestV1` after each event: `apply` is the same through both stores.
+        #[test]
+        fn the_world_and_the_memory_state_agree_after_every_event(
+            key in any::<[u8; 32]>(),
+            picks in prop::collection::vec(any::<u8>(), 1..40),
+        ) {
+            let system = SystemId::Grimwire.system();
+            let options = TableOptions::resolve(&system.options(), &Default::default()).expect("defaults");
+            let mut memory = MemoryState::new(options.clone());
+            let mut world = TableWorld::new(options);
+            for sheet in [PC, NPC] {
+                let c = system.sheet_from_toml(sheet).expect("sheet");
+                memory.insert_combatant(c.clone());
+                world.insert_combatant(c);
+            }
+            prop_assert_eq!(digest_v1(&memory), digest_v1(&world));
+            let mut dice = CounterStream::new(key, 1);
+            for pick in picks {
+                let mut cmd = command(pick);
+                if let tablehold_rules::CommandBody::TimeOut { prompt_id } = &mut cmd.body {
+                    *prompt_id = memory.encounter.pending.last().map(|p| p.prompt_id).unwrap_or(0);
+                }
+                let Ok(events) = decide(system, &memory, &cmd, &mut dice) else { continue };
+                for e in &events {
+                    apply(&mut memory, e).expect("memory");
+                    apply(&mut world, e).expect("world");
+                    prop_assert_eq!(digest_v1(&memory), digest_v1(&world));
+                }
+            }
+        }
+    }
+}
