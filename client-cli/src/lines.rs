@@ -187,6 +187,7 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
             candidates,
             face,
             picked,
+            ..
         } => {
             let c: Vec<&str> = candidates.iter().map(|c| c.as_str()).collect();
             format!(
@@ -274,5 +275,67 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
             step.trigger.as_deref().unwrap_or("a GM ruling")
         ),
         Fact::DeferredResumed { prompt_id } => format!("deferred step {prompt_id} resumes"),
+        Fact::DiceDrawn { epoch, spans } => format!(
+            "dice: epoch {epoch}, counters {}",
+            spans
+                .iter()
+                .map(|[a, b]| if b - a == 1 {
+                    a.to_string()
+                } else {
+                    format!("{a}..{b}")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Fact::EpochOpened {
+            epoch,
+            purpose,
+            commitment,
+            test_seed,
+        } => format!(
+            "dice epoch {epoch} ({purpose}) opens; seed commitment {}{}",
+            short(commitment),
+            if *test_seed {
+                " — INSECURE TEST SEED"
+            } else {
+                ""
+            }
+        ),
+        Fact::EntropyCommitted {
+            epoch,
+            seat,
+            commitment,
+        } => format!(
+            "{seat} commits entropy to epoch {epoch}: {}",
+            short(commitment)
+        ),
+        Fact::CommitmentsClosed { epoch } => {
+            format!("epoch {epoch}: commitments closed, reveals open")
+        }
+        Fact::EntropyRevealed {
+            epoch,
+            seat,
+            entropy,
+        } => format!("{seat} reveals entropy for epoch {epoch}: {}", short(entropy)),
+        Fact::EntropyWithheld {
+            epoch,
+            seat,
+            replacement,
+        } => format!(
+            "{seat} did not reveal for epoch {epoch}; stand-in {}",
+            short(replacement)
+        ),
+        Fact::EpochSealed { epoch } => format!("epoch {epoch} sealed: dice may roll"),
+        Fact::EpochRevealed { epoch, seed } => {
+            format!("epoch {epoch} ends; its seed is {seed}")
+        }
+        Fact::DigestRecorded { audience, digest } => {
+            format!("digest for {audience}: {}", short(digest))
+        }
     }
+}
+
+/// The first 12 hex digits: enough to compare by eye.
+fn short(hex: &str) -> &str {
+    hex.get(..12).unwrap_or(hex)
 }

@@ -180,9 +180,18 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DecisionResolved { .. } => "decision_resolved",
         Fact::StepDeferred { .. } => "step_deferred",
         Fact::DeferredResumed { .. } => "deferred_resumed",
+        Fact::DiceDrawn { .. } => "dice_drawn",
+        Fact::EpochOpened { .. } => "epoch_opened",
+        Fact::EntropyCommitted { .. } => "entropy_committed",
+        Fact::CommitmentsClosed { .. } => "commitments_closed",
+        Fact::EntropyRevealed { .. } => "entropy_revealed",
+        Fact::EntropyWithheld { .. } => "entropy_withheld",
+        Fact::EpochSealed { .. } => "epoch_sealed",
+        Fact::EpochRevealed { .. } => "epoch_revealed",
+        Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 23;
+const FACT_KINDS: usize = 32;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -242,6 +251,8 @@ fn every_fact() -> Vec<Fact> {
             candidates: vec!["goblin-2".into(), "mara".into()],
             face: 2,
             picked: "mara".into(),
+            die: Some(tablehold_rules::dice::Primitive::D2),
+            counters: Some([7, 8]),
         },
         Fact::Noted {
             text: "The lights flicker.".into(),
@@ -317,6 +328,41 @@ fn every_fact() -> Vec<Fact> {
             }),
         },
         Fact::DeferredResumed { prompt_id: 3 },
+        Fact::DiceDrawn {
+            epoch: 2,
+            spans: vec![[0, 1], [1, 3]],
+        },
+        Fact::EpochOpened {
+            epoch: 2,
+            purpose: "encounter".into(),
+            commitment: "ab".repeat(32),
+            test_seed: false,
+        },
+        Fact::EntropyCommitted {
+            epoch: 2,
+            seat: "ines".into(),
+            commitment: "cd".repeat(32),
+        },
+        Fact::CommitmentsClosed { epoch: 2 },
+        Fact::EntropyRevealed {
+            epoch: 2,
+            seat: "ines".into(),
+            entropy: "ef".repeat(32),
+        },
+        Fact::EntropyWithheld {
+            epoch: 2,
+            seat: "olek".into(),
+            replacement: "01".repeat(32),
+        },
+        Fact::EpochSealed { epoch: 2 },
+        Fact::EpochRevealed {
+            epoch: 2,
+            seed: "23".repeat(32),
+        },
+        Fact::DigestRecorded {
+            audience: "seat:ines".into(),
+            digest: "45".repeat(32),
+        },
     ]);
     facts
 }

@@ -36,7 +36,16 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         | Fact::DamageResolved { .. }
         | Fact::Picked { .. }
         | Fact::Noted { .. }
-        | Fact::Ruled { .. } => {}
+        | Fact::Ruled { .. }
+        | Fact::DiceDrawn { .. }
+        | Fact::EpochOpened { .. }
+        | Fact::EntropyCommitted { .. }
+        | Fact::CommitmentsClosed { .. }
+        | Fact::EntropyRevealed { .. }
+        | Fact::EntropyWithheld { .. }
+        | Fact::EpochSealed { .. }
+        | Fact::EpochRevealed { .. }
+        | Fact::DigestRecorded { .. } => {}
         Fact::CombatantAdded { combatant } => state.insert_combatant((**combatant).clone()),
         Fact::CombatantRemoved { entity } => {
             state

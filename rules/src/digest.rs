@@ -29,7 +29,7 @@ pub fn digest_v1(state: &dyn StateView) -> String {
         encounter: state.encounter(),
     };
     let mut hasher = Sha256::new();
-    hasher.update(b"tablehold-digest-v1\\n");
+    hasher.update(b"tablehold-digest-v1\n");
     // Serializing plain data to a Vec cannot fail; an empty body would still be a fixed value.
     hasher.update(serde_json::to_vec(&projection).unwrap_or_default());
     hasher

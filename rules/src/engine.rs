@@ -6,7 +6,7 @@ use crate::action::{ActionSpec, ArgKind, ArgSpec, Args, Command, CommandBody};
 use crate::apply::{ApplyError, apply};
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::{DiceError, DiceSource};
-use crate::event::{Event, Fact};
+use crate::event::{Audience, Event, Fact, Part};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::{Scratch, StateView, Status};
@@ -76,7 +76,18 @@ impl<'a> Ctx<'a> {
     pub fn emit(&mut self, event: Event) -> Result<(), DecideError> {
         // Facts about a combatant that arrives in this very event are judged by the fact
         // itself; all others by the state so far.
-        let event = crate::redact::hide_gm_numbers(event, &self.state);
+        let mut event = crate::redact::hide_gm_numbers(event, &self.state);
+        // The draws made since the last event belong to this one (dice are drawn only in the
+        // step that uses them), and their counters are public whatever the dice's audience.
+        if let Some(draws) = self.dice.take_draws() {
+            event.parts.push(Part {
+                audience: Audience::Everyone,
+                fact: Fact::DiceDrawn {
+                    epoch: draws.epoch,
+                    spans: draws.spans,
+                },
+            });
+        }
         apply(&mut self.state, &event)?;
         self.events.push(event);
         Ok(())

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::decision::{PendingStep, Resolver};
-use crate::dice::Roll;
+use crate::dice::{Primitive, Roll};
 use crate::grid::Cell;
 use crate::ids::{EntityId, Seat, SeatId};
 use crate::state::{Combatant, Status};
@@ -121,6 +121,12 @@ pub enum Fact {
         candidates: Vec<EntityId>,
         face: u32,
         picked: EntityId,
+        /// The die the face was drawn on, so a verifier can recompute it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        die: Option<Primitive>,
+        /// The fair stream's counters `[first, end)` of that draw.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        counters: Option<[u64; 2]>,
     },
     /// A free-text line for the log.
     Noted {
@@ -188,6 +194,60 @@ pub enum Fact {
     },
     DeferredResumed {
         prompt_id: u64,
+    },
+    /// The counter range `[first, end)` of every draw this event used, in draw order. Always
+    /// public, even when the dice are not, so every seat's copy of the log accounts for every
+    /// counter of the epoch.
+    DiceDrawn {
+        epoch: u64,
+        spans: Vec<[u64; 2]>,
+    },
+    /// A dice epoch begins: the commitment to the server's secret seed (hex), and whether the
+    /// seed was the insecure test seed.
+    EpochOpened {
+        epoch: u64,
+        /// `table` (free rolls between encounters) or `encounter`.
+        purpose: String,
+        commitment: String,
+        test_seed: bool,
+    },
+    /// A seat committed to the entropy it will add to the epoch's key.
+    EntropyCommitted {
+        epoch: u64,
+        seat: String,
+        commitment: String,
+    },
+    /// No more commitments: reveals may start. The seats that committed are the ones above.
+    CommitmentsClosed {
+        epoch: u64,
+    },
+    /// A seat revealed the entropy behind its commitment (hex).
+    EntropyRevealed {
+        epoch: u64,
+        seat: String,
+        entropy: String,
+    },
+    /// A seat committed but did not reveal in time: this value, fixed by its commitment,
+    /// stands in for its contribution.
+    EntropyWithheld {
+        epoch: u64,
+        seat: String,
+        replacement: String,
+    },
+    /// Every contribution is in: the key is fixed and dice may be drawn.
+    EpochSealed {
+        epoch: u64,
+    },
+    /// The epoch is over: its seed (hex), so anyone can recompute every die drawn in it.
+    EpochRevealed {
+        epoch: u64,
+        seed: String,
+    },
+    /// `DigestV1` of the state as `audience` (`gm`, `public` or `seat:<id>`) has seen it after
+    /// every event before this one, recorded at the end of a turn so a replay can check itself.
+    DigestRecorded {
+        audience: String,
+        digest: String,
     },
 }
 

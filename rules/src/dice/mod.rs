@@ -6,6 +6,7 @@
 
 mod die;
 mod expr;
+pub mod fair;
 mod notation;
 mod roll;
 mod source;
@@ -17,5 +18,5 @@ pub use die::{Primitive, UnknownDie};
 pub use expr::{BURST_DEPTH_CAP, DiceExpr, DiceTerm, DieKind, Keep, STEP_LADDER, Term, TermKind};
 pub use notation::ParseError;
 pub use roll::{DieRoll, Roll, roll};
-pub use source::{DiceError, DiceSource, ScriptedDice};
+pub use source::{DiceError, DiceSource, Draws, ScriptedDice};
 pub use stream::CounterStream;

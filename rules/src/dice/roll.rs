@@ -24,6 +24,10 @@ pub struct DieRoll {
     pub burst: bool,
     /// Was drawn because the previous die of this term burst.
     pub from_burst: bool,
+    /// The fair stream's counters `[first, end)` this die used, rejected attempts included;
+    /// absent for faces given by hand (the calculator, tests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<[u64; 2]>,
 }
 
 /// A rolled expression: every die in draw order, the subtotal of each term, and the total.
@@ -45,6 +49,14 @@ impl Roll {
             .filter(|d| d.term == term)
             .map(|d| d.face)
             .collect()
+    }
+
+    /// Drops the stream counters of every die, leaving what faces given by hand would produce:
+    /// a verifier re-rolls the expression from the recorded faces and compares with this.
+    pub fn forget_counters(&mut self) {
+        for d in &mut self.dice {
+            d.counters = None;
+        }
     }
 
     /// The natural face of a roll made of exactly one primitive die, such as a d20 check.
@@ -124,6 +136,7 @@ fn roll_pool(
                 kept: true,
                 burst,
                 from_burst: extra > 0,
+                counters: source.last_counters(),
             });
             if !burst {
                 break;

@@ -31,11 +31,40 @@ pub enum DiceError {
 pub trait DiceSource {
     /// Draws one face of `die`.
     fn draw(&mut self, die: Primitive) -> Result<u32, DiceError>;
+
+    /// The counters `[first, end)` the last successful draw used, rejected attempts included,
+    /// for a source that numbers its draws (the fair stream). Written into each die so a
+    /// verifier knows which counters to recompute it from.
+    fn last_counters(&self) -> Option<[u64; 2]> {
+        None
+    }
+
+    /// The counter ranges of every draw since the last call, in order, and forgets them. The
+    /// engine attaches them to the event that used the draws, so the log accounts for every
+    /// counter of the epoch.
+    fn take_draws(&mut self) -> Option<Draws> {
+        None
+    }
+}
+
+/// The draws one event consumed: the epoch and each draw's `[first, end)` counter range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draws {
+    pub epoch: u64,
+    pub spans: Vec<[u64; 2]>,
 }
 
 impl<T: DiceSource + ?Sized> DiceSource for &mut T {
     fn draw(&mut self, die: Primitive) -> Result<u32, DiceError> {
         (**self).draw(die)
+    }
+
+    fn last_counters(&self) -> Option<[u64; 2]> {
+        (**self).last_counters()
+    }
+
+    fn take_draws(&mut self) -> Option<Draws> {
+        (**self).take_draws()
     }
 }
 

@@ -29,7 +29,7 @@ use hmac::digest::KeyInit;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use super::{DiceError, DiceSource, Primitive};
+use super::{DiceError, DiceSource, Draws, Primitive};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -44,6 +44,8 @@ pub struct CounterStream {
     epoch: u64,
     next: u64,
     last: Range<u64>,
+    /// Ranges of the draws not yet taken by [`DiceSource::take_draws`].
+    spans: Vec<[u64; 2]>,
     /// HMAC keyed once, cloned for each block, so the key schedule is not redone per draw.
     mac: HmacSha256,
 }
@@ -67,6 +69,7 @@ impl CounterStream {
             epoch,
             next: counter,
             last: counter..counter,
+            spans: Vec::new(),
             mac: <HmacSha256 as KeyInit>::new(&padded.into()),
         }
     }
@@ -118,6 +121,7 @@ impl CounterStream {
             self.next += 1;
             if let Some(face) = face_for(word, die.sides()) {
                 self.last = start..self.next;
+                self.spans.push([start, self.next]);
                 return Ok(face);
             }
         }
@@ -138,6 +142,17 @@ fn face_for(word: u32, sides: u32) -> Option<u32> {
 impl DiceSource for CounterStream {
     fn draw(&mut self, die: Primitive) -> Result<u32, DiceError> {
         self.draw_with(die, CounterStream::word)
+    }
+
+    fn last_counters(&self) -> Option<[u64; 2]> {
+        (!self.last.is_empty()).then_some([self.last.start, self.last.end])
+    }
+
+    fn take_draws(&mut self) -> Option<Draws> {
+        (!self.spans.is_empty()).then(|| Draws {
+            epoch: self.epoch,
+            spans: std::mem::take(&mut self.spans),
+        })
     }
 }
 
@@ -179,6 +194,15 @@ mod tests {
         assert_eq!(stream.counter(), 43);
         assert_eq!(stream.draw_with(Primitive::D6, words), Ok(3));
         assert_eq!(stream.last_draw_counters(), 43..44);
+        assert_eq!(stream.last_counters(), Some([43, 44]));
+        assert_eq!(
+            stream.take_draws(),
+            Some(Draws {
+                epoch: 1,
+                spans: vec![[40, 43], [43, 44]]
+            })
+        );
+        assert_eq!(stream.take_draws(), None);
     }
 
     #[test]

@@ -723,9 +723,21 @@ proptest! {
             prop_assert_eq!(*subtotal, if term.negative { -unsigned } else { unsigned });
         }
 
+        // Each die records its counters, and together they tile the stream from 0.
+        let mut next = 0;
+        for d in &r.dice {
+            let [first, end] = d.counters.expect("the stream numbers its draws");
+            prop_assert_eq!(first, next);
+            prop_assert!(end > first);
+            next = end;
+        }
+        prop_assert_eq!(next, stream.counter());
+
         // The faces alone, replayed in draw order, re-derive the very same roll.
         let faces: Vec<u32> = r.dice.iter().map(|d| d.face).collect();
         let mut replay = ScriptedDice::new(faces);
+        let mut r = r;
+        r.forget_counters();
         prop_assert_eq!(roll(&e, &mut replay), Ok(r));
         prop_assert!(replay.unused().is_empty());
     }

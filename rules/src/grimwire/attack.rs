@@ -589,6 +589,8 @@ fn pick_collateral(
                 candidates: candidates.clone(),
                 face,
                 picked: picked.clone(),
+                die: Some(die),
+                counters: ctx.dice.last_counters(),
             }))?;
             picked
         }

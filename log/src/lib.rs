@@ -1,0 +1,15 @@
+//! The event log as something a seat can hold: the hash chain that seals it, the file format
+//! an export is written in, and the two things anyone can do with such a file without trusting
+//! the server: verify every die, and replay the state at any point.
+//!
+//! The server uses [`chain`] to seal events as it appends them and [`file`] to write exports;
+//! the `tablehold` client uses [`verify`] and [`replay`] on those files. Nothing here decides
+//! or rolls: replay only applies stored events.
+
+pub mod chain;
+pub mod file;
+
+pub use chain::{
+    GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_hash, split_parts,
+};
+pub use file::{ExportedEvent, ExportedPart, LogFile, LogFileError, LogHeader, TableInfo};
