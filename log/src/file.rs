@@ -17,7 +17,7 @@ pub const FORMAT: &str = "tablehold-log";
 pub const FORMAT_VERSION: u32 = 1;
 
 /// What the file is and whose view it holds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogHeader {
     /// Always [`FORMAT`].
     pub format: String,
@@ -32,7 +32,7 @@ pub struct LogHeader {
 }
 
 /// The table the log belongs to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableInfo {
     pub id: String,
     pub name: String,
@@ -62,7 +62,7 @@ pub enum ExportedPart {
 }
 
 /// A whole export in memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogFile {
     pub header: LogHeader,
     pub events: Vec<ExportedEvent>,

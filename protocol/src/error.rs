@@ -38,6 +38,11 @@ pub enum ErrorCode {
     Internal,
     /// The server is shutting down.
     ShuttingDown,
+    /// A revealed entropy does not hash to the seat's commitment.
+    RevealMismatch,
+    /// A commitment or reveal for an epoch that is not taking them now (too early, too late,
+    /// twice, or an epoch that is not the table's).
+    WrongPhase,
 }
 
 impl ErrorCode {

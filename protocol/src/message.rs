@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use tablehold_rules::options::OptionValue;
+use tablehold_log::{ExportedEvent, LogHeader};
 use tablehold_rules::{ActionSpec, Args, Part};
 
 use crate::error::ErrorCode;
@@ -77,6 +78,16 @@ pub enum Op {
     /// Answered by `pong`. WebSocket pings keep a connection alive; this one goes through
     /// the server's request path.
     Ping,
+    /// Commit to this seat's entropy for a dice epoch whose commitments are open: the hex
+    /// SHA-256 described in FAIRNESS.md. The `tablehold` client does this by itself.
+    CommitEntropy { epoch: u64, commitment: String },
+    /// Reveal the 32 bytes (hex) behind this seat's commitment, once commitments are closed.
+    /// A value that does not match the commitment is refused with `reveal_mismatch`.
+    RevealEntropy { epoch: u64, entropy: String },
+    /// The GM ends the session: the table's free-roll epoch ends and its seed is revealed.
+    EndSession,
+    /// A page of the log as this seat may see it, for an export: events after `after`.
+    Export { after: u64 },
 }
 
 /// The kind of seat an invite gives.
@@ -150,6 +161,13 @@ pub enum Reply {
     Actions { actions: Vec<ActionSpec> },
     /// The answer to `ping`.
     Pong,
+    /// A page of an export. `header.event_count` is the log's length when the page was read;
+    /// ask again with the last seq until `more` is false.
+    ExportPage {
+        header: LogHeader,
+        events: Vec<ExportedEvent>,
+        more: bool,
+    },
 }
 
 /// A code that claims one seat of `role` with `join`.

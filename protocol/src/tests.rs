@@ -424,9 +424,13 @@ fn op_kind(op: &Op) -> &'static str {
         Op::State => "state",
         Op::Actions => "actions",
         Op::Ping => "ping",
+        Op::CommitEntropy { .. } => "commit_entropy",
+        Op::RevealEntropy { .. } => "reveal_entropy",
+        Op::EndSession => "end_session",
+        Op::Export { .. } => "export",
     }
 }
-const OP_KINDS: usize = 15;
+const OP_KINDS: usize = 19;
 
 fn every_op() -> Vec<Op> {
     vec![
@@ -486,6 +490,16 @@ fn every_op() -> Vec<Op> {
         Op::State,
         Op::Actions,
         Op::Ping,
+        Op::CommitEntropy {
+            epoch: 2,
+            commitment: "cd".repeat(32),
+        },
+        Op::RevealEntropy {
+            epoch: 2,
+            entropy: "ef".repeat(32),
+        },
+        Op::EndSession,
+        Op::Export { after: 40 },
     ]
 }
 
@@ -543,9 +557,10 @@ fn reply_kind(reply: &Reply) -> &'static str {
         Reply::State { .. } => "state",
         Reply::Actions { .. } => "actions",
         Reply::Pong => "pong",
+        Reply::ExportPage { .. } => "export_page",
     }
 }
-const REPLY_KINDS: usize = 11;
+const REPLY_KINDS: usize = 12;
 
 fn every_reply() -> Vec<Reply> {
     let invite = Invite {
@@ -646,6 +661,35 @@ fn every_reply() -> Vec<Reply> {
             }],
         },
         Reply::Pong,
+        Reply::ExportPage {
+            header: tablehold_log::LogHeader {
+                format: "tablehold-log".into(),
+                version: 1,
+                table: tablehold_log::TableInfo {
+                    id: "t-friday".into(),
+                    name: "friday".into(),
+                    system: "grimwire".into(),
+                    options: serde_json::json!({"grid.diagonal": "two"}),
+                },
+                viewer: "seat:ines".into(),
+                exported_at_ms: 1_767_225_660_000,
+                event_count: 44,
+            },
+            events: vec![tablehold_log::ExportedEvent {
+                header: r#"{"seq":41,"version":1,"at_ms":1767225600000}"#.into(),
+                parts: vec![
+                    tablehold_log::ExportedPart::Shown {
+                        json: r#"{"audience":"everyone","fact":{"fact":"epoch_sealed","epoch":2}}"#
+                            .into(),
+                    },
+                    tablehold_log::ExportedPart::Hidden {
+                        hidden: "ab".repeat(32),
+                    },
+                ],
+                link: "cd".repeat(32),
+            }],
+            more: true,
+        },
     ]
 }
 
@@ -670,10 +714,12 @@ fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::TableFull => "table_full",
         ErrorCode::Internal => "internal",
         ErrorCode::ShuttingDown => "shutting_down",
+        ErrorCode::RevealMismatch => "reveal_mismatch",
+        ErrorCode::WrongPhase => "wrong_phase",
     }
 }
 
-const EVERY_CODE: [ErrorCode; 17] = [
+const EVERY_CODE: [ErrorCode; 19] = [
     ErrorCode::BadRequest,
     ErrorCode::HelloFirst,
     ErrorCode::VersionMismatch,
@@ -691,6 +737,8 @@ const EVERY_CODE: [ErrorCode; 17] = [
     ErrorCode::TableFull,
     ErrorCode::Internal,
     ErrorCode::ShuttingDown,
+    ErrorCode::RevealMismatch,
+    ErrorCode::WrongPhase,
 ];
 
 fn every_server_msg() -> Vec<ServerMsg> {
