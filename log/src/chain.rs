@@ -61,6 +61,30 @@ pub fn split_parts(stored: &[u8]) -> Result<Vec<&RawValue>, serde_json::Error> {
     serde_json::from_slice(stored)
 }
 
+/// Encodes an event's parts for the log and computes its link: what the server does once per
+/// event it appends.
+pub fn seal(prev: &Link, seq: u64, version: u32, at_ms: u64, parts: &[Part]) -> (Vec<u8>, Link) {
+    let encoded: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|p| serde_json::to_vec(p).unwrap_or_default())
+        .collect();
+    let mut stored = Vec::with_capacity(encoded.iter().map(|p| p.len() + 1).sum::<usize>() + 2);
+    stored.push(b'[');
+    for (i, p) in encoded.iter().enumerate() {
+        if i > 0 {
+            stored.push(b',');
+        }
+        stored.extend_from_slice(p);
+    }
+    stored.push(b']');
+    let link = link(
+        prev,
+        &header_bytes(seq, version, at_ms),
+        encoded.iter().map(|p| part_hash(p)),
+    );
+    (stored, link)
+}
+
 /// The link of a stored event, from its fields and the previous link.
 ///
 /// # Errors
@@ -88,7 +112,10 @@ mod tests {
 
     #[test]
     fn stored_parts_split_back_into_the_bytes_of_each_part() {
-        let event = Event::public(Fact::Noted { text: "a, \"b\"".into() }).with(
+        let event = Event::public(Fact::Noted {
+            text: "a, \"b\"".into(),
+        })
+        .with(
             tablehold_rules::Audience::GmOnly,
             Fact::Ruled { text: "c".into() },
         );
@@ -101,6 +128,20 @@ mod tests {
                 serde_json::to_vec(part).expect("json").as_slice()
             );
         }
+    }
+
+    #[test]
+    fn sealing_stores_what_encode_parts_stores_and_links_what_the_stored_bytes_link() {
+        let event = Event::public(Fact::Noted { text: "x".into() }).with(
+            tablehold_rules::Audience::GmOnly,
+            Fact::Ruled { text: "y".into() },
+        );
+        let (stored, l) = seal(&[3; 32], 7, 1, 99, &event.parts);
+        assert_eq!(stored, encode_parts(&event.parts));
+        assert_eq!(
+            link_of_stored(&[3; 32], 7, 1, 99, &stored).expect("array"),
+            l
+        );
     }
 
     #[test]

@@ -8,8 +8,14 @@
 
 pub mod chain;
 pub mod file;
+pub mod replay;
+#[cfg(test)]
+mod tests;
+pub mod verify;
 
 pub use chain::{
-    GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_hash, split_parts,
+    GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_hash, seal, split_parts,
 };
 pub use file::{ExportedEvent, ExportedPart, LogFile, LogFileError, LogHeader, TableInfo};
+pub use replay::{Replayed, ReplayError, ReplayErrorKind, replay};
+pub use verify::{VerifyError, VerifyErrorKind, VerifyReport, View, verify};

@@ -56,6 +56,10 @@ struct Args {
     /// Requests per second per connection.
     #[arg(long, default_value_t = 20, hide = true)]
     requests_per_second: u32,
+    /// Milliseconds a new dice epoch waits for connected seats to commit their entropy, and
+    /// again for them to reveal it.
+    #[arg(long, default_value_t = 5_000, env = "TABLEHOLD_ENTROPY_WINDOW_MS")]
+    entropy_window_ms: u64,
 }
 
 fn main() -> ExitCode {
@@ -112,6 +116,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         ping_every: Duration::from_millis(args.ping_ms.max(1)),
         outbox_frames: args.outbox_frames.max(8),
         requests_per_second: args.requests_per_second,
+        entropy_window: Duration::from_millis(args.entropy_window_ms),
         ..Settings::default()
     });
     let store = tokio::task::spawn_blocking({

@@ -23,6 +23,9 @@ pub struct Settings {
     pub idle_timeout: Duration,
     /// How often the server pings a connection.
     pub ping_every: Duration,
+    /// How long a new dice epoch waits for the connected seats' entropy commitments, and then
+    /// again for their reveals, before it goes on without them.
+    pub entropy_window: Duration,
 }
 
 impl Default for Settings {
@@ -36,6 +39,7 @@ impl Default for Settings {
             max_seats: 16,
             idle_timeout: Duration::from_secs(90),
             ping_every: Duration::from_secs(30),
+            entropy_window: Duration::from_secs(5),
         }
     }
 }

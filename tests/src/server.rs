@@ -43,15 +43,34 @@ impl TestServer {
 
     /// Starts a server on an existing data file (restart after a crash).
     pub fn start_on(data: &std::path::Path, extra: &[&str]) -> TestServer {
-        let mut child = Command::new(bin("tablehold-server"))
-            .arg("--listen")
+        TestServer::launch(data, Some(TEST_SEED), extra)
+    }
+
+    /// Starts a server on a fresh data file whose dice come from the OS, as in a real game.
+    pub fn start_with_os_seed(extra: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().join("tablehold.db");
+        let mut s = TestServer::launch(&data, None, extra);
+        s._dir = Some(dir);
+        s
+    }
+
+    fn launch(data: &std::path::Path, seed: Option<&str>, extra: &[&str]) -> TestServer {
+        let mut cmd = Command::new(bin("tablehold-server"));
+        cmd.arg("--listen")
             .arg("127.0.0.1:0")
             .arg("--data")
             .arg(data)
-            .arg("--insecure-test-seed")
-            .arg(TEST_SEED)
             .arg("--log")
-            .arg("warn")
+            .arg("warn");
+        if let Some(seed) = seed {
+            cmd.arg("--insecure-test-seed").arg(seed);
+        }
+        // Connected test clients rarely add entropy: a short window keeps rolls quick.
+        if !extra.contains(&"--entropy-window-ms") {
+            cmd.arg("--entropy-window-ms").arg("200");
+        }
+        let mut child = cmd
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

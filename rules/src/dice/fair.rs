@@ -53,13 +53,19 @@ pub fn withheld_replacement(commitment: &Bytes32) -> Bytes32 {
     h.finalize().into()
 }
 
+/// The key of the epoch's dice stream. With no contributions it is the seed itself; with some,
 /// `SHA-256("tablehold-key-v1" || BE64(epoch) || seed || for each contribution, in ascending
-/// byte order of seat id: seat || value)`: the key of the epoch's dice stream. With no
-/// contributions it is the hash of the tag, the epoch and the seed alone.
+/// byte order of seat id: seat || value)`.
+///
+/// The seed alone is already a uniformly random secret, so hashing it would add nothing; only
+/// when seats add entropy must the key depend on all of it.
 ///
 /// `contributions` may come in any order; they are sorted here. `None` if a seat id is too
 /// long to frame (see [`MAX_SEAT_ID_BYTES`]).
 pub fn epoch_key(epoch: u64, seed: &Bytes32, contributions: &[(&str, Bytes32)]) -> Option<Bytes32> {
+    if contributions.is_empty() {
+        return Some(*seed);
+    }
     let mut sorted: Vec<&(&str, Bytes32)> = contributions.iter().collect();
     sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let mut h = Sha256::new();
@@ -130,14 +136,24 @@ mod tests {
         // Swapping which seat gave which value changes the key.
         let c = epoch_key(3, &seed, &[("p1", [3; 32]), ("p2", [2; 32])]);
         assert_ne!(a, c);
-        assert_ne!(epoch_key(3, &seed, &[]), epoch_key(4, &seed, &[]));
+        assert_eq!(epoch_key(3, &seed, &[]), Some(seed));
+        assert_ne!(
+            epoch_key(3, &seed, &[("p1", [2; 32])]),
+            epoch_key(4, &seed, &[("p1", [2; 32])])
+        );
     }
 
     #[test]
     fn commitments_bind_the_epoch_and_the_seat() {
         let e = [9u8; 32];
-        assert_ne!(entropy_commitment(1, "p1", &e), entropy_commitment(2, "p1", &e));
-        assert_ne!(entropy_commitment(1, "p1", &e), entropy_commitment(1, "p2", &e));
+        assert_ne!(
+            entropy_commitment(1, "p1", &e),
+            entropy_commitment(2, "p1", &e)
+        );
+        assert_ne!(
+            entropy_commitment(1, "p1", &e),
+            entropy_commitment(1, "p2", &e)
+        );
         assert_ne!(seed_commitment(1, &e), seed_commitment(2, &e));
         assert_eq!(entropy_commitment(1, &"x".repeat(256), &e), None);
     }

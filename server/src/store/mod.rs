@@ -18,7 +18,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The on-disk format this build writes and reads. A file with a higher number was written by a
 /// newer release and is refused rather than misread.
-pub const FORMAT_VERSION: u32 = 1;
+///
+/// Format 1 was written only by pre-release builds, before the log was a hash chain and before
+/// dice epochs had commitments; nothing in it could be verified, so it is refused by name
+/// rather than upgraded.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A table's fixed facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,12 +67,11 @@ pub struct EventRecord {
     /// The event format version (`tablehold_protocol::EVENT_VERSION` today).
     pub version: u32,
     pub at_ms: u64,
-    /// The dice epoch the event drew from, and the stream counter after it, so a restarted
-    /// table resumes the stream exactly where the log left it.
-    pub epoch: u64,
-    pub counter_after: u64,
-    /// The event's parts, MessagePack-encoded (`Vec<tablehold_rules::Part>`, named fields).
+    /// The event's parts: a JSON array of each part's bytes, kept verbatim because the hash
+    /// chain is over those bytes (`tablehold_log::chain`).
     pub parts: Vec<u8>,
+    /// The event's link in the hash chain.
+    pub link: [u8; 32],
 }
 
 /// A dice epoch's secret seed: server-only, never an event, never exported.
@@ -112,6 +115,10 @@ pub enum StoreError {
         "{path}: written by a newer Tablehold (format {found}, this build reads up to {FORMAT_VERSION}); upgrade Tablehold or point --data at another file"
     )]
     NewerFormat { path: String, found: u32 },
+    #[error(
+        "{path}: written by a pre-release Tablehold (format {found}) whose logs cannot be verified; move it aside and start with a new --data file"
+    )]
+    OlderFormat { path: String, found: u32 },
     #[error(
         "{path}: not a Tablehold data file or corrupt ({detail}); restore it from a backup or point --data at another file"
     )]

@@ -37,7 +37,7 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// `PRAGMA synchronous` reports FULL as 2.
 const SYNCHRONOUS_FULL: i64 = 2;
 
-/// The schema of format 1. STRICT tables and CHECKs make SQLite itself refuse a value of the
+/// The schema of format 2. STRICT tables and CHECKs make SQLite itself refuse a value of the
 /// wrong type or size, so a bug elsewhere cannot store what a later read would reject; foreign
 /// keys make a write for a table that was never created fail instead of leaving orphans.
 const SCHEMA: &str = "
@@ -73,9 +73,8 @@ CREATE TABLE events (
     seq INTEGER NOT NULL CHECK (seq >= 1),
     version INTEGER NOT NULL CHECK (version >= 0),
     at_ms INTEGER NOT NULL CHECK (at_ms >= 0),
-    epoch INTEGER NOT NULL CHECK (epoch >= 0),
-    counter_after INTEGER NOT NULL CHECK (counter_after >= 0),
     parts BLOB NOT NULL,
+    link BLOB NOT NULL CHECK (length(link) = 32),
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID, STRICT;
 CREATE TABLE epoch_secrets (
@@ -115,15 +114,7 @@ const EXPECTED_TABLES: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "events",
-        &[
-            "table_id",
-            "seq",
-            "version",
-            "at_ms",
-            "epoch",
-            "counter_after",
-            "parts",
-        ],
+        &["table_id", "seq", "version", "at_ms", "parts", "link"],
         &["table_id", "seq"],
     ),
     (
@@ -516,6 +507,12 @@ fn inspect(conn: &Connection, name: &str) -> Result<FileState, StoreError> {
     if found == 0 {
         return Err(corrupt("format_version 0 was never written".to_owned()));
     }
+    if found < FORMAT_VERSION {
+        return Err(StoreError::OlderFormat {
+            path: name.to_owned(),
+            found,
+        });
+    }
 
     for (table, columns, key) in EXPECTED_TABLES {
         let mut stmt = conn
@@ -761,8 +758,6 @@ fn apply(conn: &Connection, name: &str, write: &Write) -> Result<(), StoreError>
 fn append_event(conn: &Connection, name: &str, e: &EventRecord) -> Result<(), StoreError> {
     let seq = to_i64(name, "seq", e.seq)?;
     let at_ms = to_i64(name, "at_ms", e.at_ms)?;
-    let epoch = to_i64(name, "epoch", e.epoch)?;
-    let counter_after = to_i64(name, "counter_after", e.counter_after)?;
     let last: Option<i64> = conn
         .prepare_cached("SELECT max(seq) FROM events WHERE table_id = ?1")
         .and_then(|mut stmt| stmt.query_row(params![e.table], |row| row.get(0)))
@@ -786,8 +781,8 @@ fn append_event(conn: &Connection, name: &str, e: &EventRecord) -> Result<(), St
     }
     let result = conn
         .prepare_cached(
-            "INSERT INTO events (table_id, seq, version, at_ms, epoch, counter_after, parts) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO events (table_id, seq, version, at_ms, parts, link) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -795,9 +790,8 @@ fn append_event(conn: &Connection, name: &str, e: &EventRecord) -> Result<(), St
                 seq,
                 i64::from(e.version),
                 at_ms,
-                epoch,
-                counter_after,
-                e.parts
+                e.parts,
+                e.link.as_slice()
             ])
         });
     match result {
@@ -823,7 +817,7 @@ fn query_events(
 ) -> Result<Vec<EventRecord>, StoreError> {
     let mut stmt = conn
         .prepare_cached(
-            "SELECT table_id, seq, version, at_ms, epoch, counter_after, parts FROM events \
+            "SELECT table_id, seq, version, at_ms, parts, link FROM events \
              WHERE table_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
         )
         .map_err(|e| map_err(name, e))?;
@@ -881,13 +875,8 @@ fn event_from_row(row: &Row<'_>, name: &str) -> Result<EventRecord, StoreError> 
             detail: format!("an event's version {version} is out of range"),
         })?,
         at_ms: to_u64(name, "an event's at_ms", row.get(3).map_err(get_err)?)?,
-        epoch: to_u64(name, "an event's epoch", row.get(4).map_err(get_err)?)?,
-        counter_after: to_u64(
-            name,
-            "an event's counter_after",
-            row.get(5).map_err(get_err)?,
-        )?,
-        parts: row.get(6).map_err(get_err)?,
+        parts: row.get(4).map_err(get_err)?,
+        link: to_hash(name, "an event's link", row.get(5).map_err(get_err)?)?,
     })
 }
 
@@ -1055,9 +1044,8 @@ mod tests {
             seq,
             version: 1,
             at_ms: 1_700_000_000_000 + seq,
-            epoch: 1,
-            counter_after: seq * 3,
-            parts: vec![0x91, seq as u8, 0xc0],
+            parts: format!("[{seq}]").into_bytes(),
+            link: hash(seq as u8),
         }
     }
 
@@ -1389,6 +1377,28 @@ mod tests {
             err.to_string().contains(&path.display().to_string()),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_pre_release_format_1_file_is_refused_by_name() {
+        let (_dir, path) = temp();
+        SqliteStore::open(&path)
+            .expect("open")
+            .close()
+            .expect("close");
+        let conn = Connection::open(&path).expect("connection");
+        conn.execute(
+            "UPDATE meta SET value = '1' WHERE key = 'format_version'",
+            [],
+        )
+        .expect("downgrade");
+        drop(conn);
+        let err = SqliteStore::open(&path).expect_err("format 1");
+        assert!(
+            matches!(err, StoreError::OlderFormat { found: 1, .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("new --data file"), "{err}");
     }
 
     #[test]

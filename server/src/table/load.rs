@@ -1,9 +1,10 @@
 //! Creating a table's records, and rebuilding a table from its log.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
+use tablehold_log::{GENESIS, Link, link_of_stored};
 use tablehold_protocol::{Invite, Role};
-use tablehold_rules::dice::CounterStream;
 use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::{Event, Part, SystemId, apply};
 
@@ -13,6 +14,8 @@ use crate::settings::Settings;
 use crate::store::{EpochSecret, InviteRecord, LoadedTable, SeatRecord, TableRecord, Write};
 
 use super::WireError;
+use super::audiences::Audiences;
+use super::epochs::Epochs;
 use super::world::TableWorld;
 use tablehold_protocol::ErrorCode;
 
@@ -79,7 +82,6 @@ pub fn create(
             token_hash: auth::hash(&gm_token),
             revoked: false,
         }),
-        Write::Epoch(new_epoch(&id, 1, settings)),
     ];
     let mut invites = Vec::new();
     for (role, count) in [
@@ -137,26 +139,30 @@ pub fn role_of(name: &str) -> Option<Role> {
     }
 }
 
-/// One event as the table keeps it in memory, decoded.
+/// One event as the table keeps it in memory: decoded for fan-out, and its stored bytes and
+/// link for exports, which must hash exactly what the log holds.
 #[derive(Debug, Clone)]
 pub struct LoggedEvent {
     pub seq: u64,
+    pub version: u32,
     pub at_ms: u64,
     pub parts: Vec<Part>,
+    pub stored: Arc<[u8]>,
+    pub link: Link,
 }
 
-/// A table rebuilt from its log: the world after every event, the events, and the dice stream
-/// where the log left it.
+/// A table rebuilt from its log: the world after every event, the events, the dice epochs
+/// and each audience's view where the log left them.
 pub struct Rebuilt {
     pub system: SystemId,
     pub world: TableWorld,
     pub events: Vec<LoggedEvent>,
-    pub stream: CounterStream,
-    pub epoch: u64,
+    pub epochs: Epochs,
+    pub audiences: Audiences,
 }
 
-/// Replays the log onto an empty world. Replay only applies stored events: it never decides
-/// and never rolls (invariant 3).
+/// Replays the log onto an empty world, checking every link of the hash chain on the way.
+/// Replay only applies stored events: it never decides and never rolls (invariant 3).
 pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
     let system: SystemId = loaded
         .table
@@ -167,40 +173,62 @@ pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
         serde_json::from_str(&loaded.table.options_json).map_err(|e| format!("options: {e}"))?;
     let options =
         TableOptions::resolve(&system.system().options(), &given).map_err(|e| e.to_string())?;
-    let mut world = TableWorld::new(options);
+    let mut world = TableWorld::new(options.clone());
+    let mut epochs = Epochs::new(&loaded.epochs);
+    let mut audiences = Audiences::new(options.clone());
+    let seats = player_seats(&seat_records(loaded));
+    audiences.track(&seats, Vec::new);
     let mut events = Vec::with_capacity(loaded.events.len());
+    let mut prev = GENESIS;
     for record in &loaded.events {
-        let parts: Vec<Part> = rmp_serde::from_slice(&record.parts)
-            .map_err(|e| format!("event {}: {e}", record.seq))?;
+        let at = |e: &dyn std::fmt::Display| format!("event {}: {e}", record.seq);
+        let link = link_of_stored(
+            &prev,
+            record.seq,
+            record.version,
+            record.at_ms,
+            &record.parts,
+        )
+        .map_err(|e| at(&e))?;
+        if link != record.link {
+            return Err(at(
+                &"its hash-chain link does not match the events before it; the \
+                 log was altered outside Tablehold",
+            ));
+        }
+        prev = link;
+        let parts: Vec<Part> = serde_json::from_slice(&record.parts).map_err(|e| at(&e))?;
         let event = Event { parts };
-        apply(&mut world, &event).map_err(|e| format!("event {}: {e}", record.seq))?;
+        apply(&mut world, &event).map_err(|e| at(&e))?;
+        for fact in event.facts() {
+            epochs.observe(fact);
+        }
+        audiences.apply(&event.parts);
         events.push(LoggedEvent {
             seq: record.seq,
+            version: record.version,
             at_ms: record.at_ms,
             parts: event.parts,
+            stored: record.parts.as_slice().into(),
+            link,
         });
     }
-    let secret = loaded.epochs.last().ok_or("the table has no dice epoch")?;
-    let counter = loaded
-        .events
-        .iter()
-        .rev()
-        .find(|e| e.epoch == secret.epoch)
-        .map(|e| e.counter_after)
-        .unwrap_or(0);
-    let stream = CounterStream::at(secret.seed, secret.epoch, counter);
     Ok(Rebuilt {
         system,
         world,
         events,
-        stream,
-        epoch: secret.epoch,
+        epochs,
+        audiences,
     })
 }
 
-/// Encodes an event's parts for the log.
-pub fn encode_parts(parts: &[Part]) -> Vec<u8> {
-    rmp_serde::to_vec_named(parts).unwrap_or_default()
+/// The ids of the seats that get their own digest: players and spectators not revoked.
+pub fn player_seats(seats: &BTreeMap<String, SeatRecord>) -> BTreeSet<String> {
+    seats
+        .values()
+        .filter(|s| !s.revoked && s.role != role_name(Role::Gm))
+        .map(|s| s.seat.clone())
+        .collect()
 }
 
 pub fn seat_records(loaded: &LoadedTable) -> BTreeMap<String, SeatRecord> {

@@ -2,6 +2,9 @@
 //! rules, logs the events, and sends each seat its view. Nothing outside the task touches the
 //! state (invariant 1): connections talk to it only through [`TableMsg`].
 
+mod audiences;
+mod epochs;
+mod export;
 mod load;
 mod seats;
 mod task;

@@ -2,15 +2,16 @@
 //! decides commands through the rules, makes the resulting events durable, and only then
 //! applies them, answers, and sends each subscriber its view (invariant 2).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
+use tablehold_log::{GENESIS, Link, LogHeader, TableInfo, seal};
 use tablehold_protocol::{
     EVENT_VERSION, ErrorCode, EventEnvelope, Op, Reply, Role, ServerMsg, encode,
 };
-use tablehold_rules::dice::{CounterStream, DiceExpr, roll};
+use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, roll};
 use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
     Audience, Command, DecideError, Event, Fact, Kind, Part, Seat, StateView, SystemId, actions,
@@ -26,7 +27,10 @@ use crate::store::{
     EventRecord, InviteRecord, LoadedTable, SeatRecord, SqliteStore, StoreError, Write,
 };
 
-use super::load::{self, GM_SEAT, LoggedEvent, encode_parts, rebuild};
+use super::audiences::Audiences;
+use super::epochs::{self, Epochs};
+use super::export;
+use super::load::{self, GM_SEAT, LoggedEvent, player_seats, rebuild};
 use super::seats::{info, new_seat_id, rules_seat};
 use super::view::{combatant_view, table_view};
 use super::world::TableWorld;
@@ -62,6 +66,31 @@ struct Deadline {
     at_ms: u64,
 }
 
+/// The contribution window of an epoch collecting entropy: the seats it waits for (those
+/// connected when it opened) and when it stops waiting.
+struct Window {
+    expected: BTreeSet<String>,
+    until: Instant,
+}
+
+/// A command that needs dice from an epoch that is not sealed yet: it waits, in order, with
+/// every command that arrives after it.
+struct Held {
+    seat: SeatKey,
+    op: Op,
+    reply: Answer<Reply>,
+}
+
+/// What deciding a command came to.
+enum Prepared {
+    /// The events; the dice they drew are in their `DiceDrawn` facts, which move the epoch's
+    /// counter when they are logged.
+    Ready(Vec<Event>),
+    /// The command needs dice from an epoch that is not sealed: open one of this purpose if
+    /// none is open, then wait.
+    NeedsEpoch(&'static str),
+}
+
 /// A batch on its way to the disk.
 struct Inflight {
     receipt: oneshot::Receiver<Result<(), StoreError>>,
@@ -76,8 +105,12 @@ struct Table {
     system: SystemId,
     world: TableWorld,
     events: Vec<LoggedEvent>,
-    stream: CounterStream,
-    epoch: u64,
+    /// The resolved table options as stored, for export headers.
+    options_json: serde_json::Value,
+    epochs: Epochs,
+    audiences: Audiences,
+    window: Option<Window>,
+    held: VecDeque<Held>,
     seats: BTreeMap<String, SeatRecord>,
     invites: Vec<InviteRecord>,
     subscribers: BTreeMap<u64, Subscriber>,
@@ -108,8 +141,12 @@ pub fn spawn(
         system: rebuilt.system,
         world: rebuilt.world,
         events: rebuilt.events,
-        stream: rebuilt.stream,
-        epoch: rebuilt.epoch,
+        options_json: serde_json::from_str(&loaded.table.options_json)
+            .unwrap_or(serde_json::Value::Null),
+        epochs: rebuilt.epochs,
+        audiences: rebuilt.audiences,
+        window: None,
+        held: VecDeque::new(),
         seats: load::seat_records(&loaded),
         invites: loaded.invites,
         subscribers: BTreeMap::new(),
@@ -121,6 +158,7 @@ pub fn spawn(
         settings,
     };
     table.track_prompt();
+    table.restart_window();
     let (stopped_tx, stopped) = tokio::sync::watch::channel(false);
     let handle = TableHandle { tx, stopped };
     let mine = handle.tx.clone();
@@ -155,7 +193,11 @@ impl Table {
                 break;
             }
             let deadline = self.deadline.as_ref().map(|d| d.at);
-            let idle = self.subscribers.is_empty() && self.inflight.is_empty();
+            let window = self.window.as_ref().map(|w| w.until);
+            let idle = self.subscribers.is_empty()
+                && self.inflight.is_empty()
+                && self.held.is_empty()
+                && self.window.is_none();
             let writing = !self.inflight.is_empty();
             tokio::select! {
                 // Durability first: it releases replies and fan-out in log order.
@@ -166,6 +208,7 @@ impl Table {
                     None => break,
                 },
                 () = sleep_until(deadline) => self.time_out().await,
+                () = sleep_until(window) => self.advance_epochs(true).await,
                 () = tokio::time::sleep(self.settings.table_idle), if idle => {
                     // Refuse new messages, serve those already queued, then step aside: a
                     // sender refused here waits for `stopped` before loading a new task.
@@ -234,15 +277,20 @@ impl Table {
                     let _ = reply.send(Err(e));
                 }
                 Ok(seat) if is_command(&op) => {
-                    let mut prepared = self.prepare(&seat, op.clone());
-                    // A refusal tells something of the state (whose turn, an open prompt): it
-                    // may only speak of durable events, so decide again once they are.
-                    if prepared.is_err() && !self.inflight.is_empty() {
-                        self.settle().await;
-                        prepared = self.prepare(&seat, op);
+                    if self.held.is_empty() {
+                        self.run_command(Held { seat, op, reply }).await;
+                    } else {
+                        // Commands keep their order: nothing overtakes one waiting for dice.
+                        self.held.push_back(Held { seat, op, reply });
                     }
-                    match prepared {
-                        Ok((events, stream)) => self.commit(events, stream, Some(reply)),
+                }
+                Ok(seat) if is_entropy(&op) => {
+                    let result = self.entropy(&seat, op);
+                    match result {
+                        Ok(events) => {
+                            self.commit(events, Vec::new(), Some(reply));
+                            self.advance_epochs(false).await;
+                        }
                         Err(e) => {
                             let _ = reply.send(Err(e));
                         }
@@ -565,9 +613,33 @@ impl Table {
                     seats: self.seats.values().map(info).collect(),
                 })
             }
-            Op::AddSheet { .. } | Op::Act { .. } | Op::Answer { .. } | Op::Roll { .. } => {
-                Err(err(ErrorCode::Internal, "a command reached the wrong path"))
+            Op::Export { after } => {
+                let (events, more) = export::page(&self.events, after, &rules_seat);
+                Ok(Reply::ExportPage {
+                    header: LogHeader {
+                        format: tablehold_log::file::FORMAT.to_owned(),
+                        version: tablehold_log::file::FORMAT_VERSION,
+                        table: TableInfo {
+                            id: self.id.clone(),
+                            name: self.name.clone(),
+                            system: self.system.as_str().to_owned(),
+                            options: self.options_json.clone(),
+                        },
+                        viewer: export::viewer_name(&rules_seat),
+                        exported_at_ms: now_ms(),
+                        event_count: self.head(),
+                    },
+                    events,
+                    more,
+                })
             }
+            Op::AddSheet { .. }
+            | Op::Act { .. }
+            | Op::Answer { .. }
+            | Op::Roll { .. }
+            | Op::CommitEntropy { .. }
+            | Op::RevealEntropy { .. }
+            | Op::EndSession => Err(err(ErrorCode::Internal, "a command reached the wrong path")),
             Op::CreateTable { .. } | Op::Join { .. } | Op::Auth { .. } | Op::Subscribe { .. } => {
                 Err(err(
                     ErrorCode::BadRequest,
@@ -577,11 +649,7 @@ impl Table {
         }
     }
 
-    fn add_sheet(
-        &self,
-        seat: &SeatKey,
-        text: &str,
-    ) -> Result<(Vec<Event>, CounterStream), WireError> {
+    fn add_sheet(&self, seat: &SeatKey, text: &str) -> Result<Vec<Event>, WireError> {
         let mut c = self
             .system
             .system()
@@ -645,13 +713,16 @@ impl Table {
             combatant: Box::new(c),
         });
         let event = hide_gm_numbers(added, &self.world);
-        Ok((vec![event], self.stream.clone()))
+        Ok(vec![event])
     }
 
     /// Decides a command on a copy of the dice stream: a refused command draws nothing that
     /// counts, so no die escapes the log (invariant 5).
-    fn decide(&self, cmd: &Command) -> Result<(Vec<Event>, CounterStream), WireError> {
-        let mut stream = self.stream.clone();
+    fn decide(
+        &self,
+        cmd: &Command,
+        mut stream: CounterStream,
+    ) -> Result<(Vec<Event>, CounterStream), WireError> {
         let events = match decide(self.system.system(), &self.world, cmd, &mut stream) {
             Ok(events) => events,
             Err(DecideError::Refused(r)) => {
@@ -666,18 +737,85 @@ impl Table {
     }
 
     /// The events of a command (`act`, `answer`, `roll`, `add_sheet`), decided on the state
-    /// as it is now, in-flight batches included, and the dice stream after them.
-    fn prepare(&self, seat: &SeatKey, op: Op) -> Result<(Vec<Event>, CounterStream), WireError> {
+    /// as it is now, in-flight batches included, with the current epoch's dice.
+    ///
+    /// Without a sealed epoch it decides on a stream of no epoch at all, only to learn whether
+    /// the command draws dice (or starts an encounter, which gets an epoch of its own): those
+    /// events are thrown away unseen and the command waits for its epoch. Dice are drawn for
+    /// real only from a sealed epoch.
+    fn prepare(&self, seat: &SeatKey, op: &Op) -> Result<Prepared, WireError> {
+        let sealed = self.epochs.stream();
+        let start = sealed.as_ref().map(CounterStream::counter);
+        let probe = sealed
+            .clone()
+            .unwrap_or_else(|| CounterStream::new([0; 32], 0));
+        let (events, after) = self.prepare_with(seat, op.clone(), probe)?;
+        let drew = after.counter() > start.unwrap_or(0) || events.iter().any(draws_dice);
+        let starts = events
+            .iter()
+            .any(|e| e.facts().any(|f| matches!(f, Fact::EncounterStarted)));
+        if starts && self.epochs.open(epochs::ENCOUNTER).is_none() {
+            return Ok(Prepared::NeedsEpoch(epochs::ENCOUNTER));
+        }
+        if !drew {
+            return Ok(Prepared::Ready(events));
+        }
+        let Some(start) = start else {
+            let purpose = if self.world.encounter().active {
+                epochs::ENCOUNTER
+            } else {
+                epochs::TABLE
+            };
+            return Ok(Prepared::NeedsEpoch(purpose));
+        };
+        // Every counter the stream moved past must be in some event's record of its draws:
+        // otherwise a die was drawn that the log would not account for.
+        let mut next = start;
+        for e in &events {
+            for f in e.facts() {
+                if let Fact::DiceDrawn { spans, .. } = f {
+                    for [a, b] in spans {
+                        if *a != next {
+                            tracing::error!(table = %self.id, "a command drew dice its events do not record");
+                            return Err(err(
+                                ErrorCode::Internal,
+                                "dice were drawn that the events do not record; nothing was logged",
+                            ));
+                        }
+                        next = *b;
+                    }
+                }
+            }
+        }
+        if next != after.counter() {
+            tracing::error!(table = %self.id, "a command drew dice its events do not record");
+            return Err(err(
+                ErrorCode::Internal,
+                "dice were drawn that the events do not record; nothing was logged",
+            ));
+        }
+        Ok(Prepared::Ready(events))
+    }
+
+    fn prepare_with(
+        &self,
+        seat: &SeatKey,
+        op: Op,
+        stream: CounterStream,
+    ) -> Result<(Vec<Event>, CounterStream), WireError> {
         let rules_seat = rules_seat(&seat.info);
         match op {
-            Op::AddSheet { sheet } => self.add_sheet(seat, &sheet),
+            Op::AddSheet { sheet } => Ok((self.add_sheet(seat, &sheet)?, stream)),
             Op::Act {
                 actor,
                 action,
                 args,
-            } => self.decide(&Command::act(rules_seat, actor.as_deref(), &action, args)),
+            } => self.decide(
+                &Command::act(rules_seat, actor.as_deref(), &action, args),
+                stream,
+            ),
             Op::Answer { prompt_id, choice } => {
-                self.decide(&Command::answer(rules_seat, prompt_id, &choice))
+                self.decide(&Command::answer(rules_seat, prompt_id, &choice), stream)
             }
             Op::Roll { dice, secret } => {
                 if secret && seat.info.role != Role::Gm {
@@ -701,9 +839,10 @@ impl Table {
                         ),
                     ));
                 }
-                let mut stream = self.stream.clone();
+                let mut stream = stream;
                 let r = roll(&expr, &mut stream)
                     .map_err(|e| err(ErrorCode::Internal, e.to_string()))?;
+                let drawn = stream.take_draws();
                 let fact = Fact::Rolled {
                     by: None,
                     purpose: format!("roll by {}", seat.info.name),
@@ -714,21 +853,166 @@ impl Table {
                 } else {
                     Audience::Everyone
                 };
-                Ok((
-                    vec![Event {
-                        parts: vec![Part { audience, fact }],
-                    }],
-                    stream,
-                ))
+                let mut parts = vec![Part { audience, fact }];
+                if let Some(d) = drawn {
+                    parts.push(Part {
+                        audience: Audience::Everyone,
+                        fact: Fact::DiceDrawn {
+                            epoch: d.epoch,
+                            spans: d.spans,
+                        },
+                    });
+                }
+                Ok((vec![Event { parts }], stream))
             }
             _ => Err(err(ErrorCode::Internal, "not a command")),
         }
     }
 
-    /// Submits `events` to the log, applies them at once (so the next command is decided on
-    /// them: pipelining) and adopts the dice stream that produced them. The reply and every
-    /// subscriber's copy wait in `inflight` until the store says they are durable.
-    fn commit(&mut self, events: Vec<Event>, stream: CounterStream, reply: Option<Answer<Reply>>) {
+    /// Runs one command: decides it and logs its events, or, when it needs dice from an epoch
+    /// that is not sealed, opens that epoch if need be and holds the command (in front of any
+    /// other waiting) until the epoch's contributions are in.
+    async fn run_command(&mut self, held: Held) {
+        let mut prepared = self.prepare(&held.seat, &held.op);
+        // A refusal tells something of the state (whose turn, an open prompt): it may only
+        // speak of durable events, so decide again once they are.
+        if prepared.is_err() && !self.inflight.is_empty() {
+            self.settle().await;
+            prepared = self.prepare(&held.seat, &held.op);
+        }
+        match prepared {
+            Ok(Prepared::Ready(events)) => self.commit(events, Vec::new(), Some(held.reply)),
+            Ok(Prepared::NeedsEpoch(purpose)) => {
+                self.held.push_front(held);
+                if self.epochs.collecting().is_none() {
+                    self.open_epoch(purpose).await;
+                }
+            }
+            Err(e) => {
+                let _ = held.reply.send(Err(e));
+            }
+        }
+    }
+
+    /// Opens a new epoch of `purpose`: its seed goes to the server-only table with the event
+    /// that commits to it. The seats connected now are the ones its window waits for.
+    async fn open_epoch(&mut self, purpose: &'static str) {
+        let secret = load::new_epoch(&self.id, self.epochs.next_id(), &self.settings);
+        self.epochs.add_seed(&secret);
+        let opening = Epochs::opening(&secret, purpose);
+        let expected: BTreeSet<String> = self
+            .subscribers
+            .values()
+            .map(|s| s.seat.info.id.clone())
+            .collect();
+        self.window = Some(Window {
+            expected,
+            until: Instant::now() + self.settings.entropy_window,
+        });
+        self.commit(vec![opening], vec![Write::Epoch(secret)], None);
+        self.advance_epochs(false).await;
+    }
+
+    /// Moves the collecting epoch on (closing commitments, sealing) when every awaited seat
+    /// has done its part or the window is over, then runs the commands that waited for it.
+    async fn advance_epochs(&mut self, window_over: bool) {
+        let expected = self
+            .window
+            .as_ref()
+            .map(|w| w.expected.clone())
+            .unwrap_or_default();
+        let events = self.epochs.advance(&expected, window_over);
+        if !events.is_empty() {
+            let reveals_open = events.last().is_some_and(|e| {
+                e.facts()
+                    .any(|f| matches!(f, Fact::CommitmentsClosed { .. }))
+            });
+            self.commit(events, Vec::new(), None);
+            if reveals_open && let Some(w) = &mut self.window {
+                w.until = Instant::now() + self.settings.entropy_window;
+            }
+        }
+        if self.epochs.collecting().is_none() {
+            self.window = None;
+            self.drain_held().await;
+        } else if window_over && self.window.is_none() {
+            self.restart_window();
+        }
+    }
+
+    /// After a load, an epoch still collecting gets a fresh window and waits for nobody in
+    /// particular: those who were awaited may not come back.
+    fn restart_window(&mut self) {
+        if self.epochs.collecting().is_some() {
+            self.window = Some(Window {
+                expected: BTreeSet::new(),
+                until: Instant::now() + self.settings.entropy_window,
+            });
+        }
+    }
+
+    /// Runs the waiting commands in order until one has to wait again.
+    async fn drain_held(&mut self) {
+        while self.epochs.collecting().is_none() {
+            let Some(next) = self.held.pop_front() else {
+                return;
+            };
+            let before = self.held.len();
+            Box::pin(self.run_command(next)).await;
+            if self.held.len() > before {
+                return;
+            }
+        }
+    }
+
+    /// A seat's entropy commitment or reveal, or the GM ending the session: each is one
+    /// public event, checked here and refused (nothing logged) when it does not fit.
+    fn entropy(&mut self, seat: &SeatKey, op: Op) -> Result<Vec<Event>, WireError> {
+        let id = seat.info.id.as_str();
+        match op {
+            Op::CommitEntropy { epoch, commitment } => {
+                Ok(vec![self.epochs.commit(epoch, id, &commitment)?])
+            }
+            Op::RevealEntropy { epoch, entropy } => {
+                Ok(vec![self.epochs.reveal(epoch, id, &entropy)?])
+            }
+            Op::EndSession => {
+                if seat.info.role != Role::Gm {
+                    return Err(err(ErrorCode::Forbidden, "ending the session is the GM's"));
+                }
+                if self.world.encounter().active {
+                    return Err(err(
+                        ErrorCode::Refused,
+                        "an encounter is running; end it before the session",
+                    ));
+                }
+                if !self.held.is_empty() || self.epochs.collecting().is_some() {
+                    return Err(err(
+                        ErrorCode::WrongPhase,
+                        "a dice epoch is still collecting entropy; try again in a moment",
+                    ));
+                }
+                Ok(self
+                    .epochs
+                    .open(epochs::TABLE)
+                    .and_then(|e| self.epochs.revealing(e.id))
+                    .into_iter()
+                    .collect())
+            }
+            _ => Err(err(ErrorCode::Internal, "not an entropy request")),
+        }
+    }
+
+    fn last_link(&self) -> Link {
+        self.events.last().map_or(GENESIS, |e| e.link)
+    }
+
+    /// Submits `events` (and `writes` with them) to the log, applies them at once (so the next
+    /// command is decided on them: pipelining), and follows them with what they imply: the
+    /// seed of an encounter's epoch when the encounter ends, and the digests of every audience
+    /// when a turn ends. The reply and every subscriber's copy wait in `inflight` until the
+    /// store says they are durable.
+    fn commit(&mut self, events: Vec<Event>, mut writes: Vec<Write>, reply: Option<Answer<Reply>>) {
         let head = self.head();
         if events.is_empty() {
             if let Some(reply) = reply {
@@ -741,8 +1025,10 @@ impl Table {
         }
         // One event must fit a frame with room to spare: a command that would log a larger one
         // (an absurd roll) is refused before anything is written.
-        let encoded: Vec<Vec<u8>> = events.iter().map(|e| encode_parts(&e.parts)).collect();
-        if encoded.iter().any(|b| b.len() > MAX_EVENT_BYTES) {
+        if events
+            .iter()
+            .any(|e| tablehold_log::encode_parts(&e.parts).len() > MAX_EVENT_BYTES)
+        {
             if let Some(reply) = reply {
                 let message = format!(
                     "that would log an event over {} KiB; ask for less",
@@ -753,37 +1039,60 @@ impl Table {
             return;
         }
         let at_ms = now_ms();
-        let counter_after = stream.counter();
-        let mut encoded = encoded.into_iter();
-        let writes = events
-            .iter()
-            .zip(head + 1..)
-            .map(|(e, seq)| {
-                Write::Event(EventRecord {
-                    table: self.id.clone(),
-                    seq,
-                    version: EVENT_VERSION,
-                    at_ms,
-                    epoch: self.epoch,
-                    counter_after,
-                    parts: encoded.next().unwrap_or_else(|| encode_parts(&e.parts)),
-                })
-            })
-            .collect();
-        let receipt = self.store.submit(writes);
-        for (event, seq) in events.into_iter().zip(head + 1..) {
+        let mut queue: VecDeque<Event> = events.into();
+        let mut turn_ended = false;
+        while let Some(event) = queue.pop_front() {
+            let seq = self.head() + 1;
+            let (stored, link) = seal(&self.last_link(), seq, EVENT_VERSION, at_ms, &event.parts);
             // `decide` applied these to a scratch over this very state, so this cannot fail
             // short of a bug; then the log is the truth and the table starts again from it.
             if let Err(e) = apply(&mut self.world, &event) {
                 tracing::error!(table = %self.id, seq, error = %e, "an event does not apply");
             }
+            let encounter_epoch = self.epochs.open(epochs::ENCOUNTER).map(|e| e.id);
+            for fact in event.facts() {
+                self.epochs.observe(fact);
+                match fact {
+                    Fact::EncounterEnded => {
+                        turn_ended = true;
+                        if let Some(reveal) =
+                            encounter_epoch.and_then(|id| self.epochs.revealing(id))
+                        {
+                            queue.push_front(reveal);
+                        }
+                    }
+                    Fact::TurnStarted { .. } => turn_ended = true,
+                    _ => {}
+                }
+            }
+            self.audiences.apply(&event.parts);
+            if queue.is_empty() && turn_ended {
+                turn_ended = false;
+                let seats = player_seats(&self.seats);
+                let events = &self.events;
+                self.audiences.track(&seats, || {
+                    events.iter().map(|e| e.parts.as_slice()).collect()
+                });
+                queue.push_back(self.audiences.digest_event(&self.world, &seats));
+            }
+            writes.push(Write::Event(EventRecord {
+                table: self.id.clone(),
+                seq,
+                version: EVENT_VERSION,
+                at_ms,
+                parts: stored.clone(),
+                link,
+            }));
             self.events.push(LoggedEvent {
                 seq,
+                version: EVENT_VERSION,
                 at_ms,
                 parts: event.parts,
+                stored: stored.into(),
+                link,
             });
         }
-        self.stream = stream;
+        let receipt = self.store.submit(writes);
         self.track_prompt();
         self.inflight.push_back(Inflight {
             receipt,
@@ -871,11 +1180,12 @@ impl Table {
             Ok((r, loaded)) => {
                 self.world = r.world;
                 self.events = r.events;
-                self.stream = r.stream;
-                self.epoch = r.epoch;
+                self.epochs = r.epochs;
+                self.audiences = r.audiences;
                 self.seats = load::seat_records(&loaded);
                 self.invites = loaded.invites;
                 self.track_prompt();
+                self.restart_window();
             }
             Err(e) => {
                 // What this task holds may include lost events: it must serve nothing more.
@@ -932,14 +1242,33 @@ impl Table {
         let Some(d) = self.deadline.take() else {
             return;
         };
-        match self.decide(&Command::time_out(d.prompt_id)) {
-            Ok((events, stream)) => self.commit(events, stream, None),
+        let Some(stream) = self.epochs.stream() else {
+            // Prompts are open only in encounters, whose epoch is sealed before they start;
+            // should that ever not hold, the prompt waits for the GM.
+            tracing::warn!(table = %self.id, prompt = d.prompt_id, "no sealed dice epoch; timeout not applied");
+            return;
+        };
+        match self.decide(&Command::time_out(d.prompt_id), stream) {
+            Ok((events, _)) => self.commit(events, Vec::new(), None),
             Err(e) => {
                 tracing::warn!(table = %self.id, prompt = d.prompt_id, error = %e.message, "timeout not applied");
                 self.track_prompt();
             }
         }
     }
+}
+
+/// Whether a request is about dice epochs or the session: logged, but not pipelined.
+fn is_entropy(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::CommitEntropy { .. } | Op::RevealEntropy { .. } | Op::EndSession
+    )
+}
+
+/// Whether an event records draws.
+fn draws_dice(e: &Event) -> bool {
+    e.facts().any(|f| matches!(f, Fact::DiceDrawn { .. }))
 }
 
 /// Whether a request is a command: decided and logged, and so pipelined.

@@ -1,0 +1,1042 @@
+//! Verifying an export without trusting the server that wrote it (DESIGN.md, "Dice and
+//! fairness"; the rules are spelled out for other implementations in `docs/FAIRNESS.md`).
+//!
+//! One pass over the events, in order, checks:
+//!
+//! 1. **the chain**: sequence numbers run 1..N with no gap, each header is the canonical text,
+//!    and each link recomputes from the previous one, the header and the parts' hashes (a part
+//!    the viewer may not see contributes the hash the file gives for it);
+//! 2. **the epochs**: each is opened once, in order, and goes commit → close → reveal or
+//!    withhold → seal → draws → seed reveal, with every reveal, stand-in and seed matching what
+//!    was committed to before;
+//! 3. **the draws**: the counter ranges of `DiceDrawn` tile each epoch's counters from 0 with no
+//!    gap and no overlap, and only while the epoch is sealed;
+//! 4. **the dice**: every die a part shows names one draw of its own event, no draw is claimed by
+//!    two dice, and (in the GM's complete view) none is left unclaimed;
+//! 5. **the faces**: once an epoch's seed is public, every die drawn in it is recomputed from the
+//!    epoch's key and must show the logged face on exactly the logged counters;
+//! 6. **the totals**: every roll is rolled again from its faces, and every check's total is its
+//!    roll plus its modifiers.
+//!
+//! It never applies an event: [`crate::replay`] rebuilds state and checks digests. It stops at
+//! the first structural problem, and reports the earliest sequence number at which the log is
+//! wrong: a face that does not match is only found when its epoch's seed is revealed, later in
+//! the log, but is reported at the event that logged it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use tablehold_rules::dice::fair::{
+    Bytes32, entropy_commitment, epoch_key, from_hex32, seed_commitment, withheld_replacement,
+};
+use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, Primitive, Roll, ScriptedDice};
+use tablehold_rules::{Audience, Event, Fact, Part, Seat, SeatId};
+
+use crate::chain::{GENESIS, Link, header_bytes, link, part_hash};
+use crate::file::{ExportedEvent, ExportedPart, LogFile, LogHeader};
+
+/// The newest event format this build can decode. It follows `tablehold_protocol`'s
+/// `EVENT_VERSION` (which cannot be named here: the protocol crate depends on this one).
+pub const NEWEST_EVENT_VERSION: u32 = 1;
+
+/// Whose eyes a log, or a digest, is seen through: the keys `gm`, `public` and `seat:<id>`
+/// of an export's `viewer` and of `DigestRecorded`'s `audience`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum View {
+    Gm,
+    /// A seat named in no `Seats` audience: what the whole table was shown.
+    Public,
+    Seat(SeatId),
+}
+
+impl View {
+    /// Reads a key; `None` for anything but `gm`, `public` or `seat:<non-empty id>`.
+    pub fn parse(key: &str) -> Option<View> {
+        match key {
+            "gm" => Some(View::Gm),
+            "public" => Some(View::Public),
+            _ => key
+                .strip_prefix("seat:")
+                .filter(|id| !id.is_empty())
+                .map(|id| View::Seat(SeatId(id.to_owned()))),
+        }
+    }
+
+    /// The seat whose [`Audience::admits`] decides what this view may see.
+    pub fn seat(&self) -> Seat {
+        match self {
+            View::Gm => Seat::Gm,
+            // No real seat has an empty id, so this one is in no `Seats` set.
+            View::Public => Seat::Spectator(SeatId(String::new())),
+            View::Seat(id) => Seat::Player(id.clone()),
+        }
+    }
+
+    /// Whether this view's state includes a part with `audience`. The GM's state is built
+    /// from every part, the stand-ins meant for the other seats included (they change no
+    /// state, so including them changes nothing but keeps the rule simple).
+    pub fn applies(&self, audience: &Audience) -> bool {
+        match self {
+            View::Gm => true,
+            _ => audience.admits(&self.seat()),
+        }
+    }
+
+    /// Whether the dice of a part with `audience` are this viewer's to account for. Unlike
+    /// [`View::applies`], the GM does not count the stand-ins: the same dice are in the
+    /// GM-only part beside them, and would otherwise be counted twice.
+    pub fn counts(&self, audience: &Audience) -> bool {
+        audience.admits(&self.seat())
+    }
+}
+
+impl fmt::Display for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            View::Gm => f.write_str("gm"),
+            View::Public => f.write_str("public"),
+            View::Seat(id) => write!(f, "seat:{id}"),
+        }
+    }
+}
+
+/// The viewer an export's header names: `gm` or `seat:<id>`.
+///
+/// # Errors
+///
+/// [`VerifyErrorKind::BadViewer`] at sequence number 0 for anything else.
+pub fn viewer_of(header: &LogHeader) -> Result<View, VerifyError> {
+    match View::parse(&header.viewer) {
+        Some(v @ (View::Gm | View::Seat(_))) => Ok(v),
+        _ => Err(VerifyError {
+            seq: 0,
+            kind: VerifyErrorKind::BadViewer {
+                viewer: header.viewer.clone(),
+            },
+        }),
+    }
+}
+
+/// Where a log goes wrong: the sequence number of the first event that is wrong (0 for the
+/// file's header), and what is wrong with it.
+///
+/// A verification failure means the log cannot be trusted from that event on: it was altered,
+/// cut, reordered, or the server that wrote it did not follow the rules. There is nothing to
+/// retry; keep the file, and compare it with another seat's export of the same table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} {kind}", Where(*.seq))]
+pub struct VerifyError {
+    pub seq: u64,
+    pub kind: VerifyErrorKind,
+}
+
+struct Where(u64);
+
+impl fmt::Display for Where {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("in the header:"),
+            seq => write!(f, "at seq {seq}:"),
+        }
+    }
+}
+
+/// What is wrong, one variant per rule of a valid log. `part` numbers count from 1 among all
+/// the event's parts, hidden ones included.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VerifyErrorKind {
+    /// The header names a viewer other than `gm` or `seat:<id>`.
+    #[error("the viewer `{viewer}` is neither `gm` nor `seat:<id>`")]
+    BadViewer { viewer: String },
+    /// The header text is not exactly `{"seq":S,"version":V,"at_ms":T}`.
+    #[error("the event header `{header}` is not in the canonical form")]
+    BadHeader { header: String },
+    /// Events are missing, repeated or out of order.
+    #[error(
+        "expected event {expected} here but found event {found}: events are missing, repeated or out of order"
+    )]
+    OutOfOrder { expected: u64, found: u64 },
+    /// The event's link, or a hidden part's hash, is not 64 hex digits.
+    #[error("{what} is not 64 hex digits")]
+    BadHash { what: String },
+    /// The link does not recompute: this event or the chain before it was altered.
+    #[error(
+        "the hash chain breaks here: the event's link does not match its header, its parts and the link before it; the event was altered"
+    )]
+    LinkMismatch,
+    /// The event is in a format newer than this build reads.
+    #[error(
+        "the event has format version {version}; this build reads up to {NEWEST_EVENT_VERSION}: upgrade Tablehold"
+    )]
+    NewerEvent { version: u32 },
+    /// A shown part is not a valid part.
+    #[error("part {part} is not a valid event part: {detail}")]
+    BadPart { part: usize, detail: String },
+    /// The header announces a different number of events than the log holds.
+    #[error("the header announces {announced} events, but the log holds {found}")]
+    CountMismatch { announced: u64, found: u64 },
+    /// An epoch fact or a draw record is not public, so not every seat can check it.
+    #[error("part {part} ({fact}) must be visible to everyone")]
+    NotPublic { part: usize, fact: &'static str },
+    /// Epochs must be opened once each, numbered 1, 2, 3...
+    #[error("epoch {found} is opened where epoch {expected} should be the next")]
+    EpochOutOfOrder { expected: u64, found: u64 },
+    /// A fact names an epoch that was never opened.
+    #[error("part {part} names epoch {epoch}, which was never opened")]
+    UnknownEpoch { part: usize, epoch: u64 },
+    /// A fact comes at a point of its epoch's life where it has no place.
+    #[error("part {part} ({fact}) comes while epoch {epoch} is {phase}")]
+    WrongPhase {
+        part: usize,
+        fact: &'static str,
+        epoch: u64,
+        phase: &'static str,
+    },
+    /// A seat committed twice to one epoch.
+    #[error("{seat} commits to epoch {epoch} a second time")]
+    DoubleCommitment { epoch: u64, seat: String },
+    /// A reveal or a stand-in for a seat that never committed.
+    #[error("{seat} did not commit to epoch {epoch}, yet a contribution is recorded for it")]
+    NotCommitted { epoch: u64, seat: String },
+    /// A second reveal or stand-in for one seat.
+    #[error("{seat}'s contribution to epoch {epoch} is recorded a second time")]
+    AlreadyContributed { epoch: u64, seat: String },
+    /// Revealed entropy does not hash to the seat's commitment.
+    #[error("{seat}'s revealed entropy for epoch {epoch} does not match its commitment")]
+    BadReveal { epoch: u64, seat: String },
+    /// A stand-in for a withheld contribution is not the one its commitment fixes.
+    #[error(
+        "the stand-in for {seat}'s withheld entropy in epoch {epoch} is not the value its commitment fixes"
+    )]
+    BadReplacement { epoch: u64, seat: String },
+    /// The epoch was sealed while a committed seat had neither revealed nor been replaced.
+    #[error("epoch {epoch} is sealed before {seat}'s contribution is settled")]
+    SealedEarly { epoch: u64, seat: String },
+    /// The revealed seed does not match the commitment logged when the epoch opened.
+    #[error("the seed revealed for epoch {epoch} does not match the commitment it opened with")]
+    BadSeed { epoch: u64 },
+    /// A commitment, entropy, stand-in or seed is not 64 hex digits, or a seat id is too long
+    /// to be framed in the key.
+    #[error("part {part}: {what} is malformed")]
+    BadValue { part: usize, what: String },
+    /// A draw's counters skip some: dice drawn and not logged.
+    #[error(
+        "epoch {epoch}'s draws skip counters {expected}..{found}: dice were drawn and not logged"
+    )]
+    CounterGap {
+        epoch: u64,
+        expected: u64,
+        found: u64,
+    },
+    /// A draw reuses counters an earlier draw used.
+    #[error(
+        "epoch {epoch}'s draw [{first}, {end}) reuses counters from {first}, already drawn up to {expected}: a draw is counted twice"
+    )]
+    CounterOverlap {
+        epoch: u64,
+        first: u64,
+        end: u64,
+        expected: u64,
+    },
+    /// A draw of no counters at all.
+    #[error("epoch {epoch} records an empty draw [{first}, {end})")]
+    EmptyDraw { epoch: u64, first: u64, end: u64 },
+    /// A die without the counters it was drawn on.
+    #[error("part {part} shows a die without the counters it was drawn on")]
+    DieWithoutCounters { part: usize },
+    /// A die's counters are not one of this event's draws.
+    #[error(
+        "part {part} shows a die drawn on counters [{first}, {end}), which is not a draw of this event"
+    )]
+    DieNotDrawn { part: usize, first: u64, end: u64 },
+    /// Two dice claim the same draw.
+    #[error(
+        "part {part} shows a die on counters [{first}, {end}) of epoch {epoch}, a draw another die of this event already shows: a draw is counted twice"
+    )]
+    DrawClaimedTwice {
+        part: usize,
+        epoch: u64,
+        first: u64,
+        end: u64,
+    },
+    /// A draw no die accounts for.
+    #[error(
+        "the draw [{first}, {end}) of epoch {epoch} belongs to no die of this event: a roll was discarded"
+    )]
+    DrawUnclaimed { epoch: u64, first: u64, end: u64 },
+    /// A face a die cannot show.
+    #[error("part {part} shows {face} on a {die}")]
+    FaceOutOfRange { part: usize, die: Primitive, face: u32 },
+    /// The fair stream gives another face, or uses other counters, than the log says.
+    #[error(
+        "part {part}: the {die} on counters [{first}, {end}) of epoch {epoch} shows {logged}, but the revealed seed gives {drawn}"
+    )]
+    FaceMismatch {
+        part: usize,
+        epoch: u64,
+        die: Primitive,
+        first: u64,
+        end: u64,
+        logged: u32,
+        drawn: String,
+    },
+    /// A roll's expression does not parse.
+    #[error("part {part}: the roll `{expr}` is not dice notation: {detail}")]
+    BadExpression {
+        part: usize,
+        expr: String,
+        detail: String,
+    },
+    /// Rolling the expression again from its faces does not give what the log says.
+    #[error("part {part}: rolling `{expr}` again from its faces {faces:?} {detail}")]
+    RollMismatch {
+        part: usize,
+        expr: String,
+        faces: Vec<u32>,
+        detail: String,
+    },
+    /// A check's total is not its roll plus its modifiers.
+    #[error(
+        "part {part}: the check `{label}` totals {logged}, but its roll and modifiers make {computed}"
+    )]
+    CheckTotalMismatch {
+        part: usize,
+        label: String,
+        logged: i64,
+        computed: String,
+    },
+    /// A random pick without the die and counters it was drawn on.
+    #[error("part {part}: a pick without the die and counters it was drawn on")]
+    PickWithoutDraw { part: usize },
+}
+
+/// What a verified log holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct VerifyReport {
+    /// `gm` or `seat:<id>`.
+    pub viewer: String,
+    pub events: u64,
+    /// Epochs opened.
+    pub epochs: u64,
+    /// Epochs whose seed is revealed, so whose dice could be recomputed.
+    pub epochs_revealed: u64,
+    /// Draws recorded by `DiceDrawn`, over every epoch.
+    pub draws: u64,
+    /// Dice this viewer holds that were recomputed from their epoch's revealed seed.
+    pub dice_checked: u64,
+    /// Dice this viewer holds in epochs whose seed is not revealed yet: accounted for, but
+    /// not recomputable until the epoch ends.
+    pub dice_unrevealed: u64,
+    /// Draws whose dice are in parts this viewer may not see (a GM's secret roll).
+    pub draws_hidden: u64,
+    /// Whether any epoch was opened with the insecure test seed: its dice were known in
+    /// advance to whoever knew that seed.
+    pub test_seed: bool,
+}
+
+/// Checks `file` by every rule of a valid log (see the module docs).
+///
+/// # Errors
+///
+/// The first place the log is wrong; see [`VerifyErrorKind`].
+pub fn verify(file: &LogFile) -> Result<VerifyReport, VerifyError> {
+    let viewer = viewer_of(&file.header)?;
+    let mut checker = Checker::new(viewer);
+    checker.report.viewer = file.header.viewer.clone();
+    let mut reader = ChainReader::new();
+    for exported in &file.events {
+        let outcome = reader
+            .read(exported)
+            .and_then(|event| checker.event(&event));
+        if let Err(e) = outcome {
+            return Err(checker.earliest(e));
+        }
+    }
+    if let Some(e) = checker.face_failure.take() {
+        return Err(e);
+    }
+    let found = u64::try_from(file.events.len()).unwrap_or(u64::MAX);
+    if found != file.header.event_count {
+        return Err(VerifyError {
+            seq: found.min(file.header.event_count).saturating_add(1),
+            kind: VerifyErrorKind::CountMismatch {
+                announced: file.header.event_count,
+                found,
+            },
+        });
+    }
+    Ok(checker.finish())
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading the chain
+
+/// One event of an export, its place in the chain checked and its shown parts decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedEvent {
+    pub seq: u64,
+    pub version: u32,
+    pub at_ms: u64,
+    /// The parts the viewer holds, in order.
+    pub shown: Event,
+    /// For each shown part, its number (from 1) among all the event's parts.
+    pub numbers: Vec<usize>,
+    /// How many parts the viewer holds only as a hash.
+    pub hidden: usize,
+}
+
+/// The fields of an event's header text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeaderFields {
+    seq: u64,
+    version: u32,
+    at_ms: u64,
+}
+
+/// `(seq, version, at_ms)` of a header text, if it is exactly the canonical form the chain
+/// hashes (so that no two texts can stand for the same event).
+pub fn parse_header(text: &str) -> Option<(u64, u32, u64)> {
+    let h: HeaderFields = serde_json::from_str(text).ok()?;
+    (header_bytes(h.seq, h.version, h.at_ms) == text).then_some((h.seq, h.version, h.at_ms))
+}
+
+/// Walks an export's events in order: checks each one's number and chain link, then decodes
+/// the parts the viewer holds. Both verification and replay read through it, so neither can
+/// act on an event the chain does not vouch for.
+#[derive(Debug, Clone)]
+pub struct ChainReader {
+    prev: Link,
+    next: u64,
+}
+
+impl Default for ChainReader {
+    fn default() -> Self {
+        ChainReader::new()
+    }
+}
+
+impl ChainReader {
+    pub fn new() -> Self {
+        ChainReader {
+            prev: GENESIS,
+            next: 1,
+        }
+    }
+
+    /// Reads the next event.
+    ///
+    /// # Errors
+    ///
+    /// At the event's expected sequence number: a bad header, an event out of order, a
+    /// malformed hash, a link that does not recompute, a newer format, or a part that does
+    /// not decode.
+    pub fn read(&mut self, event: &ExportedEvent) -> Result<CheckedEvent, VerifyError> {
+        let fail = |kind| VerifyError {
+            seq: self.next,
+            kind,
+        };
+        let (seq, version, at_ms) = parse_header(&event.header).ok_or_else(|| {
+            fail(VerifyErrorKind::BadHeader {
+                header: event.header.clone(),
+            })
+        })?;
+        if seq != self.next {
+            return Err(fail(VerifyErrorKind::OutOfOrder {
+                expected: self.next,
+                found: seq,
+            }));
+        }
+        let mut hashes = Vec::with_capacity(event.parts.len());
+        for (i, part) in event.parts.iter().enumerate() {
+            hashes.push(match part {
+                ExportedPart::Shown { json } => part_hash(json.as_bytes()),
+                ExportedPart::Hidden { hidden } => from_hex32(hidden).ok_or_else(|| {
+                    fail(VerifyErrorKind::BadHash {
+                        what: format!("the hash of hidden part {}", i + 1),
+                    })
+                })?,
+            });
+        }
+        let logged = from_hex32(&event.link).ok_or_else(|| {
+            fail(VerifyErrorKind::BadHash {
+                what: "the event's link".to_owned(),
+            })
+        })?;
+        let computed = link(&self.prev, &event.header, hashes);
+        if computed != logged {
+            return Err(fail(VerifyErrorKind::LinkMismatch));
+        }
+        if version > NEWEST_EVENT_VERSION {
+            return Err(fail(VerifyErrorKind::NewerEvent { version }));
+        }
+        let mut shown = Event::default();
+        let mut numbers = Vec::new();
+        let mut hidden = 0;
+        for (i, part) in event.parts.iter().enumerate() {
+            match part {
+                ExportedPart::Shown { json } => {
+                    let part: Part = serde_json::from_str(json).map_err(|e| {
+                        fail(VerifyErrorKind::BadPart {
+                            part: i + 1,
+                            detail: e.to_string(),
+                        })
+                    })?;
+                    shown.parts.push(part);
+                    numbers.push(i + 1);
+                }
+                ExportedPart::Hidden { .. } => hidden += 1,
+            }
+        }
+        self.prev = computed;
+        self.next += 1;
+        Ok(CheckedEvent {
+            seq,
+            version,
+            at_ms,
+            shown,
+            numbers,
+            hidden,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Epochs, draws and dice
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Committing,
+    Revealing,
+    Sealed,
+    Revealed,
+}
+
+impl Phase {
+    fn describe(self) -> &'static str {
+        match self {
+            Phase::Committing => "taking commitments",
+            Phase::Revealing => "taking reveals",
+            Phase::Sealed => "sealed",
+            Phase::Revealed => "revealed",
+        }
+    }
+}
+
+/// One die to recompute once its epoch's seed is known.
+#[derive(Debug, Clone)]
+struct DieCheck {
+    seq: u64,
+    part: usize,
+    die: Primitive,
+    face: u32,
+    counters: [u64; 2],
+    /// Whether it is one of the viewer's own dice (see [`View::counts`]).
+    counted: bool,
+}
+
+#[derive(Debug)]
+struct EpochTrack {
+    phase: Phase,
+    commitment: Bytes32,
+    committed: BTreeMap<String, Bytes32>,
+    contributions: BTreeMap<String, Bytes32>,
+    /// The counter the next draw must start at.
+    next_counter: u64,
+    key: Option<Bytes32>,
+    /// Dice waiting for the seed, in log order.
+    waiting: Vec<DieCheck>,
+    /// The stream where the last recomputed die left it, so dice in counter order need no
+    /// new key schedule each.
+    stream: Option<CounterStream>,
+}
+
+/// One draw of the event being checked.
+#[derive(Debug)]
+struct Draw {
+    epoch: u64,
+    span: [u64; 2],
+    claimed: bool,
+}
+
+/// The state of one verification pass.
+struct Checker {
+    viewer: View,
+    epochs: BTreeMap<u64, EpochTrack>,
+    report: VerifyReport,
+    /// The earliest face that did not recompute, kept while the pass goes on: a later
+    /// structural failure must not hide it.
+    face_failure: Option<VerifyError>,
+}
+
+fn fact_name(fact: &Fact) -> &'static str {
+    match fact {
+        Fact::EpochOpened { .. } => "epoch_opened",
+        Fact::EntropyCommitted { .. } => "entropy_committed",
+        Fact::CommitmentsClosed { .. } => "commitments_closed",
+        Fact::EntropyRevealed { .. } => "entropy_revealed",
+        Fact::EntropyWithheld { .. } => "entropy_withheld",
+        Fact::EpochSealed { .. } => "epoch_sealed",
+        Fact::EpochRevealed { .. } => "epoch_revealed",
+        Fact::DiceDrawn { .. } => "dice_drawn",
+        _ => "fact",
+    }
+}
+
+impl Checker {
+    fn new(viewer: View) -> Self {
+        Checker {
+            viewer,
+            epochs: BTreeMap::new(),
+            report: VerifyReport::default(),
+            face_failure: None,
+        }
+    }
+
+    /// `structural`, unless a face failure was found at an earlier event.
+    fn earliest(&mut self, structural: VerifyError) -> VerifyError {
+        match self.face_failure.take() {
+            Some(f) if f.seq <= structural.seq => f,
+            _ => structural,
+        }
+    }
+
+    fn finish(mut self) -> VerifyReport {
+        for e in self.epochs.values() {
+            if e.phase == Phase::Revealed {
+                self.report.epochs_revealed += 1;
+            } else {
+                let waiting = e.waiting.iter().filter(|d| d.counted).count();
+                self.report.dice_unrevealed += u64::try_from(waiting).unwrap_or(u64::MAX);
+            }
+        }
+        self.report
+    }
+
+    fn event(&mut self, e: &CheckedEvent) -> Result<(), VerifyError> {
+        let seq = e.seq;
+        let at = |kind| VerifyError { seq, kind };
+        let mut draws = Vec::new();
+        let mut revealed = Vec::new();
+        for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
+            self.epoch_fact(number, part, &mut draws, &mut revealed)
+                .map_err(at)?;
+        }
+        for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
+            self.dice_of(seq, number, part, &mut draws).map_err(at)?;
+        }
+        for d in &draws {
+            if d.claimed {
+                continue;
+            }
+            // A seat may not see every die of an event (a GM's secret roll); the GM sees all.
+            if self.viewer == View::Gm || e.hidden == 0 {
+                return Err(at(VerifyErrorKind::DrawUnclaimed {
+                    epoch: d.epoch,
+                    first: d.span[0],
+                    end: d.span[1],
+                }));
+            }
+            self.report.draws_hidden += 1;
+        }
+        for epoch in revealed {
+            self.recompute(epoch);
+        }
+        self.report.events += 1;
+        Ok(())
+    }
+
+    fn epoch(&mut self, part: usize, epoch: u64) -> Result<&mut EpochTrack, VerifyErrorKind> {
+        self.epochs
+            .get_mut(&epoch)
+            .ok_or(VerifyErrorKind::UnknownEpoch { part, epoch })
+    }
+
+    /// Follows one epoch fact or draw record.
+    fn epoch_fact(
+        &mut self,
+        part: usize,
+        p: &Part,
+        draws: &mut Vec<Draw>,
+        revealed: &mut Vec<u64>,
+    ) -> Result<(), VerifyErrorKind> {
+        let fact = &p.fact;
+        let name = fact_name(fact);
+        if name == "fact" {
+            return Ok(());
+        }
+        if p.audience != Audience::Everyone {
+            return Err(VerifyErrorKind::NotPublic { part, fact: name });
+        }
+        let hex = |value: &str, what: &str| {
+            from_hex32(value).ok_or_else(|| VerifyErrorKind::BadValue {
+                part,
+                what: format!("{what} `{value}`"),
+            })
+        };
+        let in_phase = |e: &EpochTrack, epoch: u64, want: Phase| {
+            if e.phase == want {
+                Ok(())
+            } else {
+                Err(VerifyErrorKind::WrongPhase {
+                    part,
+                    fact: name,
+                    epoch,
+                    phase: e.phase.describe(),
+                })
+            }
+        };
+        match fact {
+            Fact::EpochOpened {
+                epoch,
+                commitment,
+                test_seed,
+                ..
+            } => {
+                let expected = u64::try_from(self.epochs.len()).unwrap_or(u64::MAX) + 1;
+                if *epoch != expected {
+                    return Err(VerifyErrorKind::EpochOutOfOrder {
+                        expected,
+                        found: *epoch,
+                    });
+                }
+                let commitment = hex(commitment, "the seed commitment")?;
+                self.report.epochs += 1;
+                self.report.test_seed |= *test_seed;
+                self.epochs.insert(
+                    *epoch,
+                    EpochTrack {
+                        phase: Phase::Committing,
+                        commitment,
+                        committed: BTreeMap::new(),
+                        contributions: BTreeMap::new(),
+                        next_counter: 0,
+                        key: None,
+                        waiting: Vec::new(),
+                        stream: None,
+                    },
+                );
+            }
+            Fact::EntropyCommitted {
+                epoch,
+                seat,
+                commitment,
+            } => {
+                let value = hex(commitment, "the commitment")?;
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Committing)?;
+                if e.committed.insert(seat.clone(), value).is_some() {
+                    return Err(VerifyErrorKind::DoubleCommitment {
+                        epoch: *epoch,
+                        seat: seat.clone(),
+                    });
+                }
+            }
+            Fact::CommitmentsClosed { epoch } => {
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Committing)?;
+                e.phase = Phase::Revealing;
+            }
+            Fact::EntropyRevealed {
+                epoch,
+                seat,
+                entropy: value,
+            }
+            | Fact::EntropyWithheld {
+                epoch,
+                seat,
+                replacement: value,
+            } => {
+                let value = hex(value, "the contribution")?;
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Revealing)?;
+                let Some(commitment) = e.committed.get(seat) else {
+                    return Err(VerifyErrorKind::NotCommitted {
+                        epoch: *epoch,
+                        seat: seat.clone(),
+                    });
+                };
+                if e.contributions.contains_key(seat) {
+                    return Err(VerifyErrorKind::AlreadyContributed {
+                        epoch: *epoch,
+                        seat: seat.clone(),
+                    });
+                }
+                let (epoch, seat) = (*epoch, seat.clone());
+                if matches!(fact, Fact::EntropyRevealed { .. }) {
+                    if entropy_commitment(epoch, &seat, &value).as_ref() != Some(commitment) {
+                        return Err(VerifyErrorKind::BadReveal { epoch, seat });
+                    }
+                } else if withheld_replacement(commitment) != value {
+                    return Err(VerifyErrorKind::BadReplacement { epoch, seat });
+                }
+                e.contributions.insert(seat, value);
+            }
+            Fact::EpochSealed { epoch } => {
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Revealing)?;
+                if let Some(seat) = e
+                    .committed
+                    .keys()
+                    .find(|s| !e.contributions.contains_key(*s))
+                {
+                    return Err(VerifyErrorKind::SealedEarly {
+                        epoch: *epoch,
+                        seat: seat.clone(),
+                    });
+                }
+                e.phase = Phase::Sealed;
+            }
+            Fact::EpochRevealed { epoch, seed } => {
+                let seed = hex(seed, "the seed")?;
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Sealed)?;
+                if seed_commitment(*epoch, &seed) != e.commitment {
+                    return Err(VerifyErrorKind::BadSeed { epoch: *epoch });
+                }
+                let contributions: Vec<(&str, Bytes32)> = e
+                    .contributions
+                    .iter()
+                    .map(|(s, v)| (s.as_str(), *v))
+                    .collect();
+                let key = epoch_key(*epoch, &seed, &contributions).ok_or_else(|| {
+                    VerifyErrorKind::BadValue {
+                        part,
+                        what: "a seat id of a contribution (too long to frame)".to_owned(),
+                    }
+                })?;
+                e.key = Some(key);
+                e.phase = Phase::Revealed;
+                revealed.push(*epoch);
+            }
+            Fact::DiceDrawn { epoch, spans } => {
+                let e = self.epoch(part, *epoch)?;
+                in_phase(e, *epoch, Phase::Sealed)?;
+                for &[first, end] in spans {
+                    if first > e.next_counter {
+                        return Err(VerifyErrorKind::CounterGap {
+                            epoch: *epoch,
+                            expected: e.next_counter,
+                            found: first,
+                        });
+                    }
+                    if first < e.next_counter {
+                        return Err(VerifyErrorKind::CounterOverlap {
+                            epoch: *epoch,
+                            first,
+                            end,
+                            expected: e.next_counter,
+                        });
+                    }
+                    if end <= first {
+                        return Err(VerifyErrorKind::EmptyDraw {
+                            epoch: *epoch,
+                            first,
+                            end,
+                        });
+                    }
+                    e.next_counter = end;
+                    draws.push(Draw {
+                        epoch: *epoch,
+                        span: [first, end],
+                        claimed: false,
+                    });
+                }
+                self.report.draws += u64::try_from(spans.len()).unwrap_or(u64::MAX);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Checks the dice a part shows: their totals now, their faces once the seed is known.
+    fn dice_of(
+        &mut self,
+        seq: u64,
+        part: usize,
+        p: &Part,
+        draws: &mut [Draw],
+    ) -> Result<(), VerifyErrorKind> {
+        let counted = self.viewer.counts(&p.audience);
+        match &p.fact {
+            Fact::Rolled { roll, .. } => {
+                check_roll(part, roll)?;
+                for d in &roll.dice {
+                    self.die(seq, part, counted, d.die, d.face, d.counters, draws)?;
+                }
+            }
+            Fact::Checked(c) => {
+                check_roll(part, &c.roll)?;
+                let computed = c
+                    .modifiers
+                    .iter()
+                    .try_fold(c.roll.total, |sum, m| sum.checked_add(m.value));
+                if computed != Some(c.total) {
+                    return Err(VerifyErrorKind::CheckTotalMismatch {
+                        part,
+                        label: c.label.clone(),
+                        logged: c.total,
+                        computed: computed.map_or_else(|| "an overflow".to_owned(), |t| t.to_string()),
+                    });
+                }
+                for d in &c.roll.dice {
+                    self.die(seq, part, counted, d.die, d.face, d.counters, draws)?;
+                }
+            }
+            Fact::Picked {
+                face,
+                die: Some(die),
+                counters: Some(counters),
+                ..
+            } => self.die(seq, part, counted, *die, *face, Some(*counters), draws)?,
+            Fact::Picked { .. } => return Err(VerifyErrorKind::PickWithoutDraw { part }),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Accounts for one die against the event's draws and queues its face for recomputing.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one die's fields, spelled out so dice of rolls and of picks share it"
+    )]
+    fn die(
+        &mut self,
+        seq: u64,
+        part: usize,
+        counted: bool,
+        die: Primitive,
+        face: u32,
+        counters: Option<[u64; 2]>,
+        draws: &mut [Draw],
+    ) -> Result<(), VerifyErrorKind> {
+        let Some(counters) = counters else {
+            return Err(VerifyErrorKind::DieWithoutCounters { part });
+        };
+        if face == 0 || face > die.sides() {
+            return Err(VerifyErrorKind::FaceOutOfRange { part, die, face });
+        }
+        let Some(draw) = draws.iter_mut().find(|d| d.span == counters) else {
+            return Err(VerifyErrorKind::DieNotDrawn {
+                part,
+                first: counters[0],
+                end: counters[1],
+            });
+        };
+        if counted {
+            if draw.claimed {
+                return Err(VerifyErrorKind::DrawClaimedTwice {
+                    part,
+                    epoch: draw.epoch,
+                    first: counters[0],
+                    end: counters[1],
+                });
+            }
+            draw.claimed = true;
+        }
+        let epoch = draw.epoch;
+        let check = DieCheck {
+            seq,
+            part,
+            die,
+            face,
+            counters,
+            counted,
+        };
+        if let Some(e) = self.epochs.get_mut(&epoch) {
+            e.waiting.push(check);
+        }
+        Ok(())
+    }
+
+    /// Recomputes every waiting die of a revealed epoch. A mismatch is kept (the earliest
+    /// one wins) rather than returned, so the pass goes on to find an earlier one in another
+    /// epoch or a structural failure.
+    fn recompute(&mut self, epoch: u64) {
+        let Some(e) = self.epochs.get_mut(&epoch) else {
+            return;
+        };
+        let Some(key) = e.key else {
+            return;
+        };
+        for d in std::mem::take(&mut e.waiting) {
+            let [first, end] = d.counters;
+            let stream = match &mut e.stream {
+                Some(s) if s.counter() == first => s,
+                slot => slot.insert(CounterStream::at(key, epoch, first)),
+            };
+            let drawn = stream.draw(d.die);
+            let used = stream.last_draw_counters();
+            let matches = drawn == Ok(d.face) && used == (first..end);
+            if matches {
+                if d.counted {
+                    self.report.dice_checked += 1;
+                }
+                continue;
+            }
+            let drawn = match drawn {
+                Ok(face) if used == (first..end) => face.to_string(),
+                Ok(face) => format!("{face} on counters [{}, {})", used.start, used.end),
+                Err(_) => "no face (the stream is exhausted)".to_owned(),
+            };
+            let failure = VerifyError {
+                seq: d.seq,
+                kind: VerifyErrorKind::FaceMismatch {
+                    part: d.part,
+                    epoch,
+                    die: d.die,
+                    first,
+                    end,
+                    logged: d.face,
+                    drawn,
+                },
+            };
+            if self.face_failure.as_ref().is_none_or(|f| f.seq > d.seq) {
+                self.face_failure = Some(failure);
+            }
+            break;
+        }
+    }
+}
+
+/// Rolls `roll`'s expression again with its own faces and compares with what was logged.
+fn check_roll(part: usize, roll: &Roll) -> Result<(), VerifyErrorKind> {
+    let expr = DiceExpr::parse(&roll.expr).map_err(|e| VerifyErrorKind::BadExpression {
+        part,
+        expr: roll.expr.clone(),
+        detail: e.to_string(),
+    })?;
+    let faces: Vec<u32> = roll.dice.iter().map(|d| d.face).collect();
+    let mismatch = |detail: String| VerifyErrorKind::RollMismatch {
+        part,
+        expr: roll.expr.clone(),
+        faces: faces.clone(),
+        detail,
+    };
+    let mut script = ScriptedDice::new(faces.clone());
+    let again = tablehold_rules::dice::roll(&expr, &mut script)
+        .map_err(|e| mismatch(format!("fails: {e}")))?;
+    if !script.unused().is_empty() {
+        return Err(mismatch(format!(
+            "uses only {} of its {} dice",
+            script.used(),
+            faces.len()
+        )));
+    }
+    let mut logged = roll.clone();
+    logged.forget_counters();
+    if again.total != logged.total {
+        return Err(mismatch(format!(
+            "totals {}, but the log says {}",
+            again.total, logged.total
+        )));
+    }
+    if again != logged {
+        return Err(mismatch(
+            "gives the same total but other dice, values or subtotals than the log".to_owned(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,432 @@
+//! A table's dice epochs (DESIGN.md, "Dice and fairness"): which epoch the next die comes from,
+//! where each stands in its commit-then-reveal life, and the events that move it on.
+//!
+//! The state here is derived from the log alone ([`Epochs::observe`] on every fact), plus the
+//! server-only seeds; the timing of the contribution windows is the one thing that is not
+//! logged, and it restarts when a table is loaded.
+//!
+//! An epoch is `table` (free rolls between encounters; it lasts until the GM ends the session)
+//! or `encounter` (from the start of an encounter to its end). While an encounter epoch is
+//! open it is the current one and the table epoch waits, its counter where it was.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tablehold_protocol::ErrorCode;
+use tablehold_rules::dice::CounterStream;
+use tablehold_rules::dice::fair::{
+    Bytes32, entropy_commitment, epoch_key, from_hex32, seed_commitment, to_hex,
+    withheld_replacement,
+};
+use tablehold_rules::{Event, Fact};
+
+use crate::store::EpochSecret;
+
+use super::WireError;
+
+pub const TABLE: &str = "table";
+pub const ENCOUNTER: &str = "encounter";
+
+/// Where an epoch stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Seats may commit to entropy.
+    Committing,
+    /// Commitments are closed; the seats that committed may reveal.
+    Revealing,
+    /// The key is fixed: dice may be drawn.
+    Sealed,
+    /// The seed is public; the epoch draws no more.
+    Revealed,
+}
+
+#[derive(Debug, Clone)]
+pub struct Epoch {
+    pub id: u64,
+    pub purpose: String,
+    pub phase: Phase,
+    pub commitments: BTreeMap<String, Bytes32>,
+    /// Revealed entropy, or the stand-in for a seat that withheld.
+    pub contributions: BTreeMap<String, Bytes32>,
+    /// The counter the next draw starts at: the end of the last logged draw.
+    pub next_counter: u64,
+}
+
+impl Epoch {
+    /// Committed seats that have neither revealed nor been replaced.
+    pub fn unrevealed(&self) -> impl Iterator<Item = (&String, &Bytes32)> {
+        self.commitments
+            .iter()
+            .filter(|(seat, _)| !self.contributions.contains_key(*seat))
+    }
+}
+
+/// Every epoch of a table and the seeds behind them.
+#[derive(Debug, Default)]
+pub struct Epochs {
+    list: BTreeMap<u64, Epoch>,
+    seeds: BTreeMap<u64, Bytes32>,
+}
+
+impl Epochs {
+    pub fn new(secrets: &[EpochSecret]) -> Self {
+        Epochs {
+            list: BTreeMap::new(),
+            seeds: secrets.iter().map(|s| (s.epoch, s.seed)).collect(),
+        }
+    }
+
+    /// Follows one logged fact. Facts out of order are ignored here: the log was checked
+    /// when it was written, and `tablehold verify` is where a reader checks it again.
+    pub fn observe(&mut self, fact: &Fact) {
+        match fact {
+            Fact::EpochOpened { epoch, purpose, .. } => {
+                self.list.insert(
+                    *epoch,
+                    Epoch {
+                        id: *epoch,
+                        purpose: purpose.clone(),
+                        phase: Phase::Committing,
+                        commitments: BTreeMap::new(),
+                        contributions: BTreeMap::new(),
+                        next_counter: 0,
+                    },
+                );
+            }
+            Fact::EntropyCommitted {
+                epoch,
+                seat,
+                commitment,
+            } => {
+                if let (Some(e), Some(c)) = (self.list.get_mut(epoch), from_hex32(commitment)) {
+                    e.commitments.insert(seat.clone(), c);
+                }
+            }
+            Fact::CommitmentsClosed { epoch } => self.set_phase(*epoch, Phase::Revealing),
+            Fact::EntropyRevealed {
+                epoch,
+                seat,
+                entropy: value,
+            }
+            | Fact::EntropyWithheld {
+                epoch,
+                seat,
+                replacement: value,
+            } => {
+                if let (Some(e), Some(v)) = (self.list.get_mut(epoch), from_hex32(value)) {
+                    e.contributions.insert(seat.clone(), v);
+                }
+            }
+            Fact::EpochSealed { epoch } => self.set_phase(*epoch, Phase::Sealed),
+            Fact::EpochRevealed { epoch, .. } => self.set_phase(*epoch, Phase::Revealed),
+            Fact::DiceDrawn { epoch, spans } => {
+                if let (Some(e), Some([_, end])) = (self.list.get_mut(epoch), spans.last()) {
+                    e.next_counter = e.next_counter.max(*end);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn set_phase(&mut self, epoch: u64, phase: Phase) {
+        if let Some(e) = self.list.get_mut(&epoch) {
+            e.phase = phase;
+        }
+    }
+
+    #[cfg(test)]
+    pub fn get(&self, id: u64) -> Option<&Epoch> {
+        self.list.get(&id)
+    }
+
+    /// The open (not revealed) epoch of a purpose; there is at most one of each.
+    pub fn open(&self, purpose: &str) -> Option<&Epoch> {
+        self.list
+            .values()
+            .rev()
+            .find(|e| e.purpose == purpose && e.phase != Phase::Revealed)
+    }
+
+    /// The epoch the next die comes from: the encounter's while one is open, else the table's.
+    pub fn current(&self) -> Option<&Epoch> {
+        self.open(ENCOUNTER).or_else(|| self.open(TABLE))
+    }
+
+    /// An epoch whose contributions are still being collected, if any.
+    pub fn collecting(&self) -> Option<&Epoch> {
+        self.list
+            .values()
+            .find(|e| matches!(e.phase, Phase::Committing | Phase::Revealing))
+    }
+
+    /// The dice stream of the current epoch, once it is sealed.
+    pub fn stream(&self) -> Option<CounterStream> {
+        let e = self.current().filter(|e| e.phase == Phase::Sealed)?;
+        let seed = self.seeds.get(&e.id)?;
+        let contributions: Vec<(&str, Bytes32)> = e
+            .contributions
+            .iter()
+            .map(|(s, v)| (s.as_str(), *v))
+            .collect();
+        let key = epoch_key(e.id, seed, &contributions)?;
+        Some(CounterStream::at(key, e.id, e.next_counter))
+    }
+
+    /// The id the next epoch gets.
+    pub fn next_id(&self) -> u64 {
+        self.list
+            .keys()
+            .chain(self.seeds.keys())
+            .max()
+            .map_or(1, |m| m + 1)
+    }
+
+    /// The event that opens epoch `secret.epoch`; the caller logs it with the secret.
+    pub fn opening(secret: &EpochSecret, purpose: &str) -> Event {
+        Event::public(Fact::EpochOpened {
+            epoch: secret.epoch,
+            purpose: purpose.to_owned(),
+            commitment: to_hex(&seed_commitment(secret.epoch, &secret.seed)),
+            test_seed: secret.test_seed,
+        })
+    }
+
+    /// Remembers a seed the caller is about to log the opening of.
+    pub fn add_seed(&mut self, secret: &EpochSecret) {
+        self.seeds.insert(secret.epoch, secret.seed);
+    }
+
+    /// The event that ends an epoch and makes its seed public.
+    pub fn revealing(&self, id: u64) -> Option<Event> {
+        let seed = self.seeds.get(&id)?;
+        Some(Event::public(Fact::EpochRevealed {
+            epoch: id,
+            seed: to_hex(seed),
+        }))
+    }
+
+    /// A seat's commitment, checked: the epoch takes commitments and the seat has none yet.
+    pub fn commit(&self, epoch: u64, seat: &str, commitment: &str) -> Result<Event, WireError> {
+        let e = self.taking(epoch, Phase::Committing, "commitments")?;
+        if e.commitments.contains_key(seat) {
+            return Err(WireError::new(
+                ErrorCode::WrongPhase,
+                format!("this seat has already committed to epoch {epoch}"),
+            ));
+        }
+        if seat.len() > tablehold_rules::dice::fair::MAX_SEAT_ID_BYTES {
+            return Err(WireError::new(ErrorCode::BadRequest, "seat id too long"));
+        }
+        let c = from_hex32(commitment).ok_or_else(|| {
+            WireError::new(
+                ErrorCode::BadRequest,
+                "a commitment is 64 hex digits (a SHA-256)",
+            )
+        })?;
+        Ok(Event::public(Fact::EntropyCommitted {
+            epoch,
+            seat: seat.to_owned(),
+            commitment: to_hex(&c),
+        }))
+    }
+
+    /// A seat's reveal, checked against its commitment.
+    pub fn reveal(&self, epoch: u64, seat: &str, entropy: &str) -> Result<Event, WireError> {
+        let e = self.taking(epoch, Phase::Revealing, "reveals")?;
+        let Some(commitment) = e.commitments.get(seat) else {
+            return Err(WireError::new(
+                ErrorCode::WrongPhase,
+                format!("this seat did not commit to epoch {epoch}, so it has nothing to reveal"),
+            ));
+        };
+        if e.contributions.contains_key(seat) {
+            return Err(WireError::new(
+                ErrorCode::WrongPhase,
+                format!("this seat has already revealed for epoch {epoch}"),
+            ));
+        }
+        let value = from_hex32(entropy).ok_or_else(|| {
+            WireError::new(ErrorCode::BadRequest, "entropy is 64 hex digits (32 bytes)")
+        })?;
+        if entropy_commitment(epoch, seat, &value).as_ref() != Some(commitment) {
+            return Err(WireError::new(
+                ErrorCode::RevealMismatch,
+                format!(
+                    "that entropy does not hash to this seat's commitment for epoch {epoch}; nothing was recorded"
+                ),
+            ));
+        }
+        Ok(Event::public(Fact::EntropyRevealed {
+            epoch,
+            seat: seat.to_owned(),
+            entropy: to_hex(&value),
+        }))
+    }
+
+    fn taking(&self, epoch: u64, phase: Phase, what: &str) -> Result<&Epoch, WireError> {
+        match self.list.get(&epoch) {
+            Some(e) if e.phase == phase => Ok(e),
+            Some(_) => Err(WireError::new(
+                ErrorCode::WrongPhase,
+                format!("epoch {epoch} is not taking {what} now"),
+            )),
+            None => Err(WireError::new(
+                ErrorCode::WrongPhase,
+                format!("this table has no epoch {epoch}"),
+            )),
+        }
+    }
+
+    /// The events that move a collecting epoch on, given which seats are still awaited
+    /// (`expected`: seats that were connected when it opened) and whether its window is over.
+    /// Empty when it must keep waiting.
+    pub fn advance(&self, expected: &BTreeSet<String>, window_over: bool) -> Vec<Event> {
+        let Some(e) = self.collecting() else {
+            return Vec::new();
+        };
+        let mut events = Vec::new();
+        if e.phase == Phase::Committing {
+            let all_in = expected.iter().all(|s| e.commitments.contains_key(s));
+            if !(all_in || window_over) {
+                return events;
+            }
+            events.push(Event::public(Fact::CommitmentsClosed { epoch: e.id }));
+            if !e.commitments.is_empty() {
+                // The seats that committed get a fresh window to reveal in.
+                return events;
+            }
+        } else if e.unrevealed().next().is_some() && !window_over {
+            return events;
+        }
+        for (seat, commitment) in e.unrevealed() {
+            events.push(Event::public(Fact::EntropyWithheld {
+                epoch: e.id,
+                seat: seat.clone(),
+                replacement: to_hex(&withheld_replacement(commitment)),
+            }));
+        }
+        events.push(Event::public(Fact::EpochSealed { epoch: e.id }));
+        events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(epoch: u64) -> EpochSecret {
+        EpochSecret {
+            table: "t".into(),
+            epoch,
+            seed: [7; 32],
+            test_seed: false,
+        }
+    }
+
+    fn run(epochs: &mut Epochs, events: &[Event]) {
+        for e in events {
+            for f in e.facts() {
+                epochs.observe(f);
+            }
+        }
+    }
+
+    #[test]
+    fn with_nobody_connected_an_epoch_seals_at_once() {
+        let mut epochs = Epochs::default();
+        let s = secret(1);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, TABLE)]);
+        assert!(epochs.stream().is_none(), "no dice before the seal");
+        let moved = epochs.advance(&BTreeSet::new(), false);
+        assert_eq!(moved.len(), 2, "{moved:?}");
+        run(&mut epochs, &moved);
+        let stream = epochs.stream().expect("sealed");
+        assert_eq!(stream.epoch(), 1);
+        assert_eq!(stream.counter(), 0);
+    }
+
+    #[test]
+    fn a_seat_commits_then_reveals_and_a_wrong_reveal_is_refused() {
+        let mut epochs = Epochs::default();
+        let s = secret(2);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, ENCOUNTER)]);
+        let expected = BTreeSet::from(["p1".to_owned()]);
+        assert!(epochs.advance(&expected, false).is_empty(), "waits for p1");
+        let entropy = [5u8; 32];
+        let c = entropy_commitment(2, "p1", &entropy).expect("short id");
+        let early = epochs
+            .reveal(2, "p1", &to_hex(&entropy))
+            .expect_err("too early");
+        assert_eq!(early.code, ErrorCode::WrongPhase);
+        let commit = epochs.commit(2, "p1", &to_hex(&c)).expect("commit");
+        run(&mut epochs, &[commit]);
+        let closed = epochs.advance(&expected, false);
+        assert_eq!(closed.len(), 1, "only the close: reveals get their window");
+        run(&mut epochs, &closed);
+        let wrong = epochs
+            .reveal(2, "p1", &to_hex(&[6; 32]))
+            .expect_err("mismatch");
+        assert_eq!(wrong.code, ErrorCode::RevealMismatch);
+        assert!(epochs.stream().is_none());
+        let reveal = epochs.reveal(2, "p1", &to_hex(&entropy)).expect("reveal");
+        run(&mut epochs, &[reveal]);
+        let sealed = epochs.advance(&expected, false);
+        run(&mut epochs, &sealed);
+        let key = epoch_key(2, &[7; 32], &[("p1", entropy)]).expect("key");
+        let mut ours = epochs.stream().expect("sealed");
+        let mut theirs = CounterStream::new(key, 2);
+        use tablehold_rules::dice::{DiceSource, Primitive};
+        assert_eq!(ours.draw(Primitive::D20), theirs.draw(Primitive::D20));
+    }
+
+    #[test]
+    fn a_seat_that_does_not_reveal_in_time_is_replaced_from_its_commitment() {
+        let mut epochs = Epochs::default();
+        let s = secret(1);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, TABLE)]);
+        let c = entropy_commitment(1, "p2", &[9; 32]).expect("short id");
+        let commit = epochs.commit(1, "p2", &to_hex(&c)).expect("commit");
+        run(&mut epochs, &[commit]);
+        let expected = BTreeSet::from(["p1".to_owned(), "p2".to_owned()]);
+        // p1 never commits: the window ends; p2 committed and gets a reveal window.
+        let closed = epochs.advance(&expected, true);
+        assert_eq!(closed.len(), 1);
+        run(&mut epochs, &closed);
+        assert!(
+            epochs.advance(&expected, false).is_empty(),
+            "waits for p2's reveal"
+        );
+        let sealed = epochs.advance(&expected, true);
+        assert!(matches!(
+            &sealed[0].parts[0].fact,
+            Fact::EntropyWithheld { seat, replacement, .. }
+                if seat == "p2" && *replacement == to_hex(&withheld_replacement(&c))
+        ));
+        run(&mut epochs, &sealed);
+        assert!(epochs.stream().is_some());
+    }
+
+    #[test]
+    fn the_encounter_epoch_is_current_while_open_and_the_table_epoch_resumes_after() {
+        let mut epochs = Epochs::default();
+        for (id, purpose) in [(1, TABLE), (2, ENCOUNTER)] {
+            let s = secret(id);
+            epochs.add_seed(&s);
+            run(&mut epochs, &[Epochs::opening(&s, purpose)]);
+            let moved = epochs.advance(&BTreeSet::new(), false);
+            run(&mut epochs, &moved);
+        }
+        assert_eq!(epochs.current().map(|e| e.id), Some(2));
+        let reveal = epochs.revealing(2).expect("seed");
+        let drawn = Event::public(Fact::DiceDrawn {
+            epoch: 2,
+            spans: vec![[0, 1], [1, 3]],
+        });
+        run(&mut epochs, &[drawn, reveal]);
+        assert_eq!(epochs.get(2).map(|e| e.next_counter), Some(3));
+        assert_eq!(epochs.current().map(|e| e.id), Some(1));
+        assert_eq!(epochs.next_id(), 3);
+    }
+}
