@@ -3,4 +3,5 @@
 
 mod calculator;
 mod cli;
+mod fairness;
 mod server;

@@ -7,7 +7,7 @@ use tablehold_protocol::{ClientMsg, ErrorCode, Invite, Op, Reply, Role, ServerMs
 use tablehold_rules::{ArgValue, Args};
 use tablehold_tests::server::{Got, Raw, TestServer};
 
-const PC_AUNE: &str = r#"
+pub(crate) const PC_AUNE: &str = r#"
 id = "aune"
 name = "Aune"
 kind = "pc"
@@ -23,7 +23,7 @@ damage = "1d4"
 damage_type = "edged"
 "#;
 
-const PC_MARA: &str = r#"
+pub(crate) const PC_MARA: &str = r#"
 id = "mara"
 name = "Mara"
 kind = "pc"
@@ -35,7 +35,7 @@ attributes = { TOG = 2, AGL = 2, COR = 1, MND = 0, PER = 1, RSN = 1 }
 
 /// An NPC whose hidden numbers are sentinels: 9137 (max Condition) and SECRET-7f3a (a weapon
 /// name); no player or spectator frame may ever contain them.
-const NPC_GOBLIN: &str = r#"
+pub(crate) const NPC_GOBLIN: &str = r#"
 id = "goblin-1"
 name = "Goblin"
 kind = "npc"
@@ -54,17 +54,17 @@ defence_tn = 12
 attack_tn = 11
 "#;
 
-fn text(s: &str) -> ArgValue {
+pub(crate) fn text(s: &str) -> ArgValue {
     ArgValue::Text(s.to_owned())
 }
 
-struct Table {
-    id: String,
-    gm_token: String,
-    invites: Vec<Invite>,
+pub(crate) struct Table {
+    pub(crate) id: String,
+    pub(crate) gm_token: String,
+    pub(crate) invites: Vec<Invite>,
 }
 
-async fn create_table(
+pub(crate) async fn create_table(
     url: &str,
     options: BTreeMap<String, tablehold_rules::options::OptionValue>,
 ) -> Table {
@@ -90,7 +90,7 @@ async fn create_table(
     }
 }
 
-async fn gm(url: &str, t: &Table) -> Raw {
+pub(crate) async fn gm(url: &str, t: &Table) -> Raw {
     let mut c = Raw::connect(url).await;
     c.request(Op::Auth {
         table: t.id.clone(),
@@ -102,7 +102,7 @@ async fn gm(url: &str, t: &Table) -> Raw {
 }
 
 /// Joins with the `n`th invite of `role`; returns the client and its seat token.
-async fn join(url: &str, t: &Table, role: Role, n: usize, name: &str) -> (Raw, String) {
+pub(crate) async fn join(url: &str, t: &Table, role: Role, n: usize, name: &str) -> (Raw, String) {
     let code = t
         .invites
         .iter()
@@ -126,7 +126,7 @@ async fn join(url: &str, t: &Table, role: Role, n: usize, name: &str) -> (Raw, S
     }
 }
 
-fn act(actor: Option<&str>, action: &str, args: &[(&str, ArgValue)]) -> Op {
+pub(crate) fn act(actor: Option<&str>, action: &str, args: &[(&str, ArgValue)]) -> Op {
     Op::Act {
         actor: actor.map(str::to_owned),
         action: action.into(),
@@ -138,7 +138,7 @@ fn act(actor: Option<&str>, action: &str, args: &[(&str, ArgValue)]) -> Op {
     }
 }
 
-fn state(reply: Reply) -> tablehold_protocol::TableView {
+pub(crate) fn state(reply: Reply) -> tablehold_protocol::TableView {
     match reply {
         Reply::State { state } => state,
         other => panic!("{other:?}"),

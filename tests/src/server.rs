@@ -255,9 +255,21 @@ impl Raw {
 
     /// Sends a request and waits for its response, keeping events that arrive meanwhile.
     pub async fn request(&mut self, op: Op) -> Got {
+        let id = self.send_request(op).await;
+        self.response(id).await
+    }
+
+    /// Sends a request without waiting: for a command the table holds (one waiting for a
+    /// dice epoch) while the test does something else. Collect it with [`Raw::response`].
+    pub async fn send_request(&mut self, op: Op) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&ClientMsg::Request { id, op }).await;
+        id
+    }
+
+    /// Waits for the response to request `id`, keeping events that arrive meanwhile.
+    pub async fn response(&mut self, id: u64) -> Got {
         loop {
             match self.next().await {
                 Some(ServerMsg::Response { id: rid, reply }) if rid == id => {
@@ -271,6 +283,25 @@ impl Raw {
                 Some(ServerMsg::Event(e)) => self.events.push(e),
                 Some(other) => panic!("unexpected frame while waiting for {id}: {other:?}"),
                 None => panic!("connection closed while waiting for response {id}"),
+            }
+        }
+    }
+
+    /// Waits until an event has a fact that `pick` maps to a value, looking at events already
+    /// received first, and returns that value.
+    pub async fn wait_fact<T>(&mut self, pick: impl Fn(&tablehold_rules::Fact) -> Option<T>) -> T {
+        let mut seen = 0;
+        loop {
+            for e in &self.events[seen..] {
+                if let Some(v) = e.parts.iter().find_map(|p| pick(&p.fact)) {
+                    return v;
+                }
+            }
+            seen = self.events.len();
+            match self.next().await {
+                Some(ServerMsg::Event(e)) => self.events.push(e),
+                Some(_) => {}
+                None => panic!("closed before the awaited fact"),
             }
         }
     }

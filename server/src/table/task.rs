@@ -1038,6 +1038,12 @@ impl Table {
             }
             return;
         }
+        // A seat that joined since the last batch gets its view built from the log so far,
+        // before this batch's events are applied to every view.
+        let events_so_far = &self.events;
+        self.audiences.track(&player_seats(&self.seats), || {
+            events_so_far.iter().map(|e| e.parts.as_slice()).collect()
+        });
         let at_ms = now_ms();
         let mut queue: VecDeque<Event> = events.into();
         let mut turn_ended = false;
@@ -1069,10 +1075,6 @@ impl Table {
             if queue.is_empty() && turn_ended {
                 turn_ended = false;
                 let seats = player_seats(&self.seats);
-                let events = &self.events;
-                self.audiences.track(&seats, || {
-                    events.iter().map(|e| e.parts.as_slice()).collect()
-                });
                 queue.push_back(self.audiences.digest_event(&self.world, &seats));
             }
             writes.push(Write::Event(EventRecord {

@@ -1,0 +1,243 @@
+//! Fair dice end to end: a real server seeding epochs from the OS, a seat adding entropy over
+//! the wire (and once withholding it), exports for the GM and for a player, and the checks
+//! anyone can run on them: the Rust verifier and replay, and the Python reference verifier.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use tablehold_log::{ExportedEvent, LogFile, replay, verify};
+use tablehold_protocol::{ErrorCode, Op, Reply, Role};
+use tablehold_rules::Fact;
+use tablehold_rules::dice::fair::{entropy_commitment, to_hex};
+use tablehold_tests::server::{Raw, TestServer};
+use tablehold_tests::workspace_root;
+
+use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state};
+
+/// Reads a seat's whole export, page by page, as `tablehold log export` does.
+async fn export(client: &mut Raw) -> LogFile {
+    let mut events: Vec<ExportedEvent> = Vec::new();
+    let mut after = 0;
+    loop {
+        match client.request(Op::Export { after }).await.reply() {
+            Reply::ExportPage {
+                header,
+                events: page,
+                more,
+            } => {
+                after += u64::try_from(page.len()).expect("small");
+                events.extend(page);
+                if !more {
+                    let mut header = header;
+                    header.event_count = u64::try_from(events.len()).expect("small");
+                    return LogFile { header, events };
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// Where the end-to-end tests leave real exports for `.ci/run` to check with `docs/verify.py`.
+fn saved(name: &str, file: &LogFile) -> PathBuf {
+    let dir = workspace_root().join("target").join("e2e-logs");
+    std::fs::create_dir_all(&dir).expect("log dir");
+    let path = dir.join(name);
+    std::fs::write(&path, file.to_json()).expect("write export");
+    path
+}
+
+/// Runs the Python reference verifier when this machine has Python 3 (CI does).
+fn python_verifies(path: &Path) {
+    let script = workspace_root().join("docs").join("verify.py");
+    match std::process::Command::new("python3")
+        .arg(&script)
+        .arg(path)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "docs/verify.py {}: {}{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => eprintln!("python3 not available ({e}); the Rust verifier alone checked it"),
+    }
+}
+
+/// Facts whose only numbers are hashes, seeds and counters.
+const HEX_FACTS: [&str; 7] = [
+    "\"epoch_opened\"",
+    "\"entropy_committed\"",
+    "\"entropy_revealed\"",
+    "\"entropy_withheld\"",
+    "\"epoch_revealed\"",
+    "\"digest_recorded\"",
+    "\"dice_drawn\"",
+];
+
+fn epoch_opened(f: &Fact) -> Option<u64> {
+    match f {
+        Fact::EpochOpened { epoch, .. } => Some(*epoch),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
+    let server = TestServer::start_with_os_seed(&["--entropy-window-ms", "1500"]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut ines, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    ines.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+    gm.request(Op::AddSheet {
+        sheet: NPC_GOBLIN.into(),
+    })
+    .await
+    .reply();
+    ines.request(Op::Subscribe { after: 0 }).await.reply();
+
+    // The GM's first roll opens the table's epoch; it waits for Ines, who is connected.
+    let roll = gm
+        .send_request(Op::Roll {
+            dice: "3d6".into(),
+            secret: false,
+        })
+        .await;
+    let epoch = ines.wait_fact(epoch_opened).await;
+    assert_eq!(epoch, 1);
+    let entropy = [0x5a; 32];
+    let commitment = entropy_commitment(epoch, "ines", &entropy).expect("short seat id");
+    // A reveal before commitments close is refused, and so is a malformed commitment.
+    let early = ines
+        .request(Op::RevealEntropy {
+            epoch,
+            entropy: to_hex(&entropy),
+        })
+        .await;
+    assert_eq!(early.code(), Some(ErrorCode::WrongPhase));
+    let bad = ines
+        .request(Op::CommitEntropy {
+            epoch,
+            commitment: "zz".into(),
+        })
+        .await;
+    assert_eq!(bad.code(), Some(ErrorCode::BadRequest));
+    ines.request(Op::CommitEntropy {
+        epoch,
+        commitment: to_hex(&commitment),
+    })
+    .await
+    .reply();
+    ines.wait_fact(|f| matches!(f, Fact::CommitmentsClosed { epoch: 1 }).then_some(()))
+        .await;
+    // A reveal that does not match the commitment is refused with its own code.
+    let wrong = ines
+        .request(Op::RevealEntropy {
+            epoch,
+            entropy: to_hex(&[0x5b; 32]),
+        })
+        .await;
+    assert_eq!(wrong.code(), Some(ErrorCode::RevealMismatch), "{wrong:?}");
+    ines.request(Op::RevealEntropy {
+        epoch,
+        entropy: to_hex(&entropy),
+    })
+    .await
+    .reply();
+    assert!(matches!(
+        gm.response(roll).await.reply(),
+        Reply::Applied { .. }
+    ));
+
+    // The encounter gets its own epoch. Ines commits and then withholds her reveal: after the
+    // window a stand-in derived from her commitment takes its place, and the log says so.
+    let start = gm.send_request(act(None, "start_encounter", &[])).await;
+    let epoch = ines
+        .wait_fact(|f| epoch_opened(f).filter(|e| *e == 2))
+        .await;
+    let commitment = entropy_commitment(epoch, "ines", &[0x11; 32]).expect("short seat id");
+    ines.request(Op::CommitEntropy {
+        epoch,
+        commitment: to_hex(&commitment),
+    })
+    .await
+    .reply();
+    gm.response(start).await.reply();
+    let withheld = ines
+        .wait_fact(|f| match f {
+            Fact::EntropyWithheld { epoch: 2, seat, .. } => Some(seat.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(withheld, "ines");
+
+    // Some play: a secret roll and three turns, then the encounter and the session end.
+    gm.request(Op::Roll {
+        dice: "1d20+9137".into(),
+        secret: true,
+    })
+    .await
+    .reply();
+    for _ in 0..3 {
+        let s = state(gm.request(Op::State).await.reply());
+        match s.current.as_deref() {
+            Some("aune") => ines.request(act(Some("aune"), "end_turn", &[])).await,
+            Some(other) => gm.request(act(Some(other), "end_turn", &[])).await,
+            None => panic!("no one's turn: {s:?}"),
+        }
+        .reply();
+    }
+    gm.request(act(None, "end_encounter", &[])).await.reply();
+    gm.request(Op::EndSession).await.reply();
+
+    let gm_log = export(&mut gm).await;
+    let ines_log = export(&mut ines).await;
+    assert_eq!(gm_log.header.viewer, "gm");
+    assert_eq!(ines_log.header.viewer, "seat:ines");
+    assert_eq!(gm_log.events.len(), ines_log.events.len());
+    // The player's copy holds nothing of the goblin's numbers or the secret roll. Hashes and
+    // seeds are hex and may contain any digits, so only the facts of the game are searched.
+    let facts = |log: &LogFile| -> String {
+        log.events
+            .iter()
+            .flat_map(|e| &e.parts)
+            .filter_map(|p| match p {
+                tablehold_log::ExportedPart::Shown { json } => Some(json.as_str()),
+                tablehold_log::ExportedPart::Hidden { .. } => None,
+            })
+            .filter(|json| !HEX_FACTS.iter().any(|f| json.contains(f)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for sentinel in ["9137", "SECRET-7f3a"] {
+        assert!(
+            !facts(&ines_log).contains(sentinel),
+            "{sentinel} in the player's export"
+        );
+        assert!(facts(&gm_log).contains(sentinel), "{sentinel} in the GM's");
+    }
+
+    for (name, log) in [
+        ("grimwire-gm.json", &gm_log),
+        ("grimwire-ines.json", &ines_log),
+    ] {
+        let report = verify(log).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!report.test_seed, "{name}");
+        assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
+        assert_eq!(report.dice_unrevealed, 0, "{name}");
+        // 3d6, two initiative d20s and the secret d20: six draws; the player holds five.
+        assert_eq!(report.draws, 6, "{name}: {report:?}");
+        let expected_dice = if name.contains("gm") { 6 } else { 5 };
+        assert!(report.dice_checked >= expected_dice, "{name}: {report:?}");
+        let replayed = replay(log, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(replayed.digests_checked >= 3, "{name}: {replayed:?}");
+        python_verifies(&saved(name, log));
+    }
+}
