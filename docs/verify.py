@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Reference verifier for Tablehold log exports, written from docs/FAIRNESS.md alone.
+
+    python3 docs/verify.py EXPORT_FILE [--allow-test-seed]
+    python3 docs/verify.py --self-test
+
+Checks the file header, the event numbers, the hash chain, every epoch's commitments and
+reveals, the tiling of each epoch's dice counters, and the face of every die the file shows
+whose epoch's seed is revealed. It does not re-add totals: `tablehold verify` does that too.
+Exit status: 0 verified, 1 failed, 3 verified but an epoch used the insecure test seed.
+"""
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import re
+import sys
+import traceback
+
+FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 1
+SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
+HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
+EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
+               "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed"}
+
+
+class Fail(Exception):
+    def __init__(self, seq, reason):
+        super().__init__(reason)
+        self.seq, self.reason = seq, reason
+
+
+# --- Section 3 and 4 of FAIRNESS.md ---------------------------------------------------------
+
+def sha(data):
+    return hashlib.sha256(data).digest()
+
+
+def be64(n):
+    return n.to_bytes(8, "big")
+
+
+def seat_bytes(seat):
+    raw = seat.encode("utf-8")
+    if len(raw) > 255:
+        raise ValueError("seat id %r is longer than 255 bytes" % seat)
+    return bytes([len(raw)]) + raw
+
+
+def seed_commitment(epoch, seed):
+    return sha(b"tablehold-seed-v1" + be64(epoch) + seed)
+
+
+def entropy_commitment(epoch, seat, entropy):
+    return sha(b"tablehold-entropy-v1" + be64(epoch) + seat_bytes(seat) + entropy)
+
+
+def withheld_replacement(commitment):
+    return sha(b"tablehold-withheld-v1" + commitment)
+
+
+def epoch_key(epoch, seed, contributions):
+    """contributions: {seat: 32 bytes}. No contributions: the key is the seed itself."""
+    if not contributions:
+        return seed
+    data = b"tablehold-key-v1" + be64(epoch) + seed
+    for seat in sorted(contributions, key=lambda s: s.encode("utf-8")):
+        data += seat_bytes(seat) + contributions[seat]
+    return sha(data)
+
+
+def word(key, epoch, counter):
+    block = hmac.new(key, b"tablehold-dice-v1" + be64(epoch) + be64(counter), hashlib.sha256)
+    return int.from_bytes(block.digest()[:4], "big")
+
+
+def draw(key, epoch, counter, sides):
+    """Draws one die from `counter`: returns (face, end), its counters being [counter, end)."""
+    limit = (1 << 32) // sides * sides
+    while counter < (1 << 64) - 1:
+        w = word(key, epoch, counter)
+        counter += 1
+        if w < limit:
+            return w % sides + 1, counter
+    raise ValueError("the stream is exhausted")
+
+
+# --- Reading an export (section 8) ----------------------------------------------------------
+
+def hex32(value, seq, what):
+    if not (isinstance(value, str) and re.fullmatch(r"[0-9a-fA-F]{64}", value)):
+        raise Fail(seq, "%s is not 64 hex digits: %r" % (what, value))
+    return bytes.fromhex(value)
+
+
+def read_export(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        first = None
+    try:
+        if isinstance(first, dict) and "format" in first:
+            header, events = first, [json.loads(line) for line in lines[1:] if line.strip()]
+        else:
+            doc = json.loads(text)
+            header, events = doc["header"], doc["events"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise Fail(0, "not a Tablehold export (%s)" % e)
+    if not (isinstance(header, dict) and isinstance(events, list)):
+        raise Fail(0, "not a Tablehold export (no header object or no event list)")
+    return header, events
+
+
+# --- Verification (section 9) ---------------------------------------------------------------
+
+class Verifier:
+    def __init__(self, header):
+        if header.get("format") != FORMAT:
+            raise Fail(0, "format is %r, not %r" % (header.get("format"), FORMAT))
+        version = header.get("version")
+        if type(version) is not int or version < 1:
+            raise Fail(0, "the header's version must be a positive integer")
+        if version > FILE_VERSION:
+            raise Fail(0, "file version %d is newer than this verifier (%d)" % (version, FILE_VERSION))
+        self.viewer = header.get("viewer")
+        if self.viewer != "gm" and not re.fullmatch(r"seat:.+", str(self.viewer)):
+            raise Fail(0, "viewer %r is neither gm nor seat:<id>" % self.viewer)
+        self.epochs, self.test_seeds = {}, []
+        self.checked = self.unrevealed = 0
+        self.face_failure = None  # the earliest die that did not recompute
+
+    def event(self, seq, ev, prev):
+        m = HEADER.fullmatch(ev.get("header", ""))
+        if not m:
+            raise Fail(seq, "header %r is not the canonical text" % ev.get("header"))
+        if int(m.group(1)) != seq:
+            raise Fail(seq, "expected event %d here, found event %s" % (seq, m.group(1)))
+        hashes, shown = [], []
+        for i, p in enumerate(ev.get("parts", []), 1):
+            if isinstance(p.get("json"), str):
+                hashes.append(sha(p["json"].encode("utf-8")))
+                shown.append(p["json"])
+            else:
+                hashes.append(hex32(p.get("hidden"), seq, "hidden part %d" % i))
+        link = sha(b"tablehold-chain-v1" + prev + sha(ev["header"].encode("utf-8")) + b"".join(hashes))
+        if link != hex32(ev.get("link"), seq, "the link"):
+            raise Fail(seq, "the hash chain breaks here: the link does not recompute")
+        if int(m.group(2)) > EVENT_VERSION:
+            raise Fail(seq, "event version %s is newer than this verifier" % m.group(2))
+        try:
+            parts = [json.loads(text) for text in shown]
+            facts = [(p["audience"], p["fact"]["fact"], p["fact"]) for p in parts]
+        except (ValueError, KeyError, TypeError) as e:
+            raise Fail(seq, "a part is not a valid part: %r" % e)
+        draws, revealed = [], []
+        for audience, name, fact in facts:
+            if name in EPOCH_FACTS:
+                if audience != "everyone":
+                    raise Fail(seq, "%s must be visible to everyone" % name)
+                self.epoch_fact(seq, name, fact, draws, revealed)
+        if sum(1 for _, name, _ in facts if name == "dice_drawn") > 1:
+            raise Fail(seq, "more than one dice_drawn in one event")
+        for _, name, fact in facts:
+            if name in ("rolled", "checked"):
+                for d in fact["roll"]["dice"]:
+                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), draws)
+            elif name == "picked":
+                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), draws)
+        hidden = len(hashes) > len(shown)
+        for d in draws:
+            if not d["claimed"] and (self.viewer == "gm" or not hidden):
+                raise Fail(seq, "the draw [%d, %d) of epoch %d belongs to no die: a roll was discarded"
+                           % (d["span"][0], d["span"][1], d["epoch"]))
+        for epoch in revealed:
+            self.recompute(epoch)
+        return link
+
+    def epoch_fact(self, seq, name, f, draws, revealed):
+        epoch = f.get("epoch")
+        if name == "epoch_opened":
+            if epoch != len(self.epochs) + 1:
+                raise Fail(seq, "epoch %r opened where %d should be next" % (epoch, len(self.epochs) + 1))
+            self.epochs[epoch] = {"phase": "committing", "committed": {}, "contributions": {},
+                                  "commitment": hex32(f.get("commitment"), seq, "the seed commitment"),
+                                  "next": 0, "key": None, "dice": []}
+            if f.get("test_seed") is not False:
+                self.test_seeds.append(epoch)
+            return
+        e = self.epochs.get(epoch)
+        if e is None:
+            raise Fail(seq, "%s names epoch %r, which was never opened" % (name, epoch))
+        want = {"entropy_committed": "committing", "commitments_closed": "committing",
+                "entropy_revealed": "revealing", "entropy_withheld": "revealing",
+                "epoch_sealed": "revealing", "dice_drawn": "sealed", "epoch_revealed": "sealed"}[name]
+        if e["phase"] != want:
+            raise Fail(seq, "%s while epoch %d is %s" % (name, epoch, e["phase"]))
+        seat = f.get("seat")
+        if name == "entropy_committed":
+            if seat in e["committed"]:
+                raise Fail(seq, "%r commits to epoch %d twice" % (seat, epoch))
+            e["committed"][seat] = hex32(f.get("commitment"), seq, "the commitment")
+        elif name == "commitments_closed":
+            e["phase"] = "revealing"
+        elif name in ("entropy_revealed", "entropy_withheld"):
+            if seat not in e["committed"] or seat in e["contributions"]:
+                raise Fail(seq, "%s for %r, which did not commit or already contributed" % (name, seat))
+            commitment = e["committed"][seat]
+            if name == "entropy_revealed":
+                value = hex32(f.get("entropy"), seq, "the entropy")
+                ok = entropy_commitment(epoch, seat, value) == commitment
+            else:
+                value = hex32(f.get("replacement"), seq, "the replacement")
+                ok = withheld_replacement(commitment) == value
+            if not ok:
+                raise Fail(seq, "the %s of seat %r does not match its commitment" % (name, seat))
+            e["contributions"][seat] = value
+        elif name == "epoch_sealed":
+            missing = sorted(set(e["committed"]) - set(e["contributions"]))
+            if missing:
+                raise Fail(seq, "epoch %d sealed before %r revealed" % (epoch, missing[0]))
+            e["phase"] = "sealed"
+        elif name == "dice_drawn":
+            for span in f.get("spans", []):
+                first, end = span
+                if first != e["next"] or end <= first or end >= 1 << 64:
+                    raise Fail(seq, "epoch %d: the draw [%d, %d) does not continue from counter %d"
+                               % (epoch, first, end, e["next"]))
+                e["next"] = end
+                draws.append({"epoch": epoch, "span": [first, end], "claimed": False})
+        elif name == "epoch_revealed":
+            seed = hex32(f.get("seed"), seq, "the seed")
+            if seed_commitment(epoch, seed) != e["commitment"]:
+                raise Fail(seq, "the seed of epoch %d does not match its commitment" % epoch)
+            e["key"], e["phase"] = epoch_key(epoch, seed, e["contributions"]), "revealed"
+            revealed.append(epoch)
+
+    def die(self, seq, die, face, counters, draws):
+        if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
+            raise Fail(seq, "a die %r with face %r" % (die, face))
+        if counters is None:
+            raise Fail(seq, "a %s without the counters it was drawn on" % die)
+        draw_ = next((d for d in draws if d["span"] == counters), None)
+        if draw_ is None:
+            raise Fail(seq, "a %s on counters %s, which are not a draw of this event" % (die, counters))
+        if draw_["claimed"]:
+            raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
+        draw_["claimed"] = True
+        self.epochs[draw_["epoch"]]["dice"].append((seq, die, face, counters))
+
+    def recompute(self, epoch):
+        e = self.epochs[epoch]
+        for seq, die, face, (first, end) in e["dice"]:
+            got, got_end = draw(e["key"], epoch, first, SIDES[die])
+            if (got, got_end) != (face, end):
+                if self.face_failure is None or seq < self.face_failure.seq:
+                    self.face_failure = Fail(seq, "the %s on counters [%d, %d) of epoch %d shows %d, "
+                                             "but the seed gives %d on [%d, %d)"
+                                             % (die, first, end, epoch, face, got, first, got_end))
+            else:
+                self.checked += 1
+        e["dice"] = []
+
+
+def verify(header, events):
+    """Returns (summary line, epochs with a test seed); raises Fail."""
+    v = Verifier(header)
+    prev = bytes(32)
+    for seq, ev in enumerate(events, 1):
+        try:
+            prev = v.event(seq, ev, prev)
+        except (Fail, KeyError, TypeError, ValueError, AttributeError) as e:
+            failure = e if isinstance(e, Fail) else Fail(seq, "malformed event (%r)" % e)
+            if v.face_failure and v.face_failure.seq <= failure.seq:
+                raise v.face_failure
+            raise failure
+    if v.face_failure:
+        raise v.face_failure
+    if header.get("event_count") != len(events):
+        raise Fail(min(len(events), header.get("event_count") or 0) + 1, "the header announces %r "
+                   "events, the file holds %d" % (header.get("event_count"), len(events)))
+    v.unrevealed = sum(len(e["dice"]) for e in v.epochs.values())
+    return ("OK: %d events, %d epochs, %d dice checked (%d dice in epochs not yet revealed)"
+            % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds)
+
+
+# --- Self-test against docs/fairness-vectors.json --------------------------------------------
+
+def self_test():
+    if not __debug__:
+        raise AssertionError("run the self-test without python -O: it is made of asserts")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fairness-vectors.json")
+    with open(path, encoding="utf-8") as f:
+        v = json.load(f)
+    assert (v["format"], v["version"]) == ("tablehold-fairness-vectors", 1)
+    for lim in v["limits"]:
+        n = lim["sides"]
+        assert lim["limit"] == (1 << 32) // n * n == (1 << 32) - lim["rejected_words"]
+    for case in v["cases"]:
+        epoch, seed, key = case["epoch"], bytes.fromhex(case["seed"]), bytes.fromhex(case["key"])
+        assert seed_commitment(epoch, seed).hex() == case["seed_commitment"]
+        contributions = {}
+        for s in case["seats"]:
+            assert seat_bytes(s["seat"]).hex() == s["framed_seat"]
+            commitment = entropy_commitment(epoch, s["seat"], bytes.fromhex(s["entropy"]))
+            assert commitment.hex() == s["commitment"]
+            value = s["entropy"] if s["outcome"] == "revealed" else withheld_replacement(commitment).hex()
+            assert value == s["contribution"] == s.get("replacement", value)
+            contributions[s["seat"]] = bytes.fromhex(value)
+        assert epoch_key(epoch, seed, contributions) == key
+        assert "key_preimage" not in case or sha(bytes.fromhex(case["key_preimage"])) == key
+        message = b"tablehold-dice-v1" + be64(epoch) + be64(0)
+        assert message.hex() == case["first_message"]
+        assert hmac.new(key, message, hashlib.sha256).hexdigest() == case["first_block"]
+        for row in case["words"]:
+            assert word(key, epoch, row["counter"]) == row["word"]
+            for die, face in zip(v["dice"], row["faces"]):
+                assert draw(key, epoch, row["counter"], SIDES[die]) == (face, row["counter"] + 1)
+        counter = 0
+        for d in case.get("sequence", []):
+            face, end = draw(key, epoch, counter, SIDES[d["die"]])
+            assert [face, [counter, end]] == [d["face"], d["counters"]]
+            counter = end
+        for r in case.get("rolls", []):
+            for d in r["dice"]:
+                assert draw(key, epoch, d["counters"][0], SIDES[d["die"]]) == (d["face"], d["counters"][1])
+    r = v["rejection"]
+    key, sides = bytes.fromhex(r["key"]), SIDES[r["die"]]
+    for a in r["attempts"]:
+        assert word(key, r["epoch"], a["counter"]) == a["word"]
+        assert (a["word"] < (1 << 32) // sides * sides) == a["accepted"]
+    assert draw(key, r["epoch"], r["start"], sides) == (r["face"], r["counters"][1])
+    assert draw(key, r["epoch"], r["start"], 20) == (r["same_counter_on_d20"], r["start"] + 1)
+    for h in v["hidden_parts"]:
+        assert sha(h["json"].encode("utf-8")).hex() == h["hash"]
+    export = v["example_export"]
+    assert verify(export["header"], export["events"]) == (v["example_verdict"], [])
+    # A verifier that cannot fail proves nothing: change the first face of the first roll.
+    tampered = json.loads(json.dumps(export))
+    seq, part = next((i, p) for i, ev in enumerate(tampered["events"], 1) for p in ev["parts"]
+                     if '"fact":"rolled"' in p.get("json", ""))
+    part["json"] = re.sub(r'"face":(\d+)', lambda m: '"face":%d' % (int(m.group(1)) % 20 + 1),
+                          part["json"], count=1)
+    try:
+        verify(tampered["header"], tampered["events"])
+        raise AssertionError("a changed face went unnoticed")
+    except Fail as e:
+        assert e.seq == seq, e.reason
+    print("self-test OK: %s agrees with this verifier" % os.path.basename(path))
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Verify a Tablehold log export (docs/FAIRNESS.md).")
+    ap.add_argument("file", nargs="?", help="the export, document or lines layout")
+    ap.add_argument("--allow-test-seed", action="store_true", help="pass logs made with a test seed")
+    ap.add_argument("--self-test", action="store_true", help="check docs/fairness-vectors.json")
+    args = ap.parse_args()
+    if args.self_test:
+        try:
+            self_test()
+        except (AssertionError, Fail, KeyError, ValueError, OSError) as e:
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            print("self-test FAIL at verify.py line %d: %s %r" % (where.lineno, where.line, e))
+            return 1
+        return 0
+    if not args.file:
+        ap.error("give an export file, or --self-test")
+    try:
+        summary, test_seeds = verify(*read_export(args.file))
+    except Fail as e:
+        print("FAIL at seq %d: %s" % (e.seq, e.reason))
+        return 1
+    except (OSError, UnicodeDecodeError) as e:
+        print("FAIL at seq 0: cannot read %s (%s)" % (args.file, e))
+        return 1
+    for epoch in test_seeds:
+        print("WARNING: epoch %d was opened with the insecure TEST SEED: its dice were "
+              "predictable and prove nothing" % epoch)
+    if test_seeds and not args.allow_test_seed:
+        print("NOT ACCEPTED: this log uses a test seed (pass --allow-test-seed to accept it)")
+        return 3
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
