@@ -41,8 +41,11 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
         you choose, checks a character sheet, or lists a system's table options. It never \
         connects to a server and never touches a table's fair dice.\n\n\
         Exit codes: 0 success (warnings may go to stderr), 1 an error (the message starts with \
-        `error:`, then the server's error code when the server refused), 2 a command line clap \
-        could not parse.\n\n\
+        `error:`, then the server's error code when the server refused; `verify` and `replay`: \
+        a log that breaks a rule), 2 a command line clap could not parse, or a log file that \
+        cannot be read, 3 (`verify`) a log made with the insecure test seed.\n\n\
+        Checking a table's log: `log export --out FILE` saves it; `verify` and `replay` check \
+        and step through a saved file, or a table's log fetched at once.\n\n\
         Example, a GM and a player on one machine:\n  \
         tablehold table create --system {SYSTEM} --name friday --players 1\n  \
         tablehold join TABLE --invite CODE --name Ines\n  \
@@ -147,17 +150,65 @@ pub enum Command {
         Examples:\n  tablehold state\n  tablehold state --json"
     )]
     State(StateArgs),
-    /// Print the table's event log as your seat may see it.
+    /// Print the table's event log as your seat may see it, or export it (`log export`).
     #[command(
+        args_conflicts_with_subcommands = true,
         long_about = "Print the table's events that your seat may see, from sequence \
         number `--after` on (gaps are events hidden from your seat). Without `--follow` it exits \
         after the events recorded so far; with it, it keeps printing new ones until the server \
         closes the connection. `--jsonl` prints one JSON object per event: \
         {\"seq\", \"at_ms\", \"parts\"}.\n\n\
-        Examples:\n  tablehold log\n  tablehold log --after 40 --follow --jsonl"
+        `tablehold log export --out FILE` saves the whole log as your seat may hold it, in the \
+        file format `verify` and `replay` read.\n\n\
+        Examples:\n  tablehold log\n  tablehold log --after 40 --follow --jsonl\n  \
+        tablehold log export --out friday.json"
     )]
     Log(LogArgs),
+    /// Check a table's log: its hash chain, its dice epochs, and every die against the seeds.
+    #[command(long_about = VERIFY_HELP)]
+    Verify(VerifyArgs),
+    /// Rebuild the table as your seat saw it at any event of its log, checking its digests.
+    #[command(long_about = REPLAY_HELP)]
+    Replay(ReplayArgs),
 }
+
+const VERIFY_HELP: &str = "Check a table's log without trusting the server: that no event was \
+    changed, dropped or reordered (the hash chain), that every dice epoch committed to its seed \
+    and to the seats' entropy before any die was drawn, that every draw is accounted for with \
+    no counter skipped or used twice, that every die recomputes from its epoch's revealed seed, \
+    and that every total adds up. The digests the table recorded at each turn's end are checked \
+    too (see `replay`). docs/FAIRNESS.md describes every rule.\n\n\
+    TABLE|FILE is an export file (`log export`; both layouts are read) when such a path exists; \
+    otherwise it is a table id, whose log is fetched as your seat may see it (the seat picked by \
+    `--seat`, else the default one if it sits at that table, else the only saved seat that does). \
+    A seat's log hides the parts it may not see, yet still verifies: hidden dice are accounted for \
+    by their counters. Dice of an epoch whose seed is not revealed yet (the encounter or session is \
+    still going on) are accounted for but cannot be recomputed; the report counts them.\n\n\
+    Prints `OK: N events, E epochs, D dice checked, ...`, or `FAIL at seq S: REASON` at the first \
+    event that breaks a rule.\n\n\
+    Exit codes:\n  \
+    0  the log verifies\n  \
+    1  it does not (`FAIL at seq S: ...` on stdout), or the log could not be fetched\n  \
+    2  the file cannot be read as a log export (unreadable, not an export, written by a newer \
+    Tablehold, cut short), or the command line does not parse\n  \
+    3  the log verifies, but was made with the insecure test seed: its dice were known in advance \
+    to anyone who knew that seed (`--allow-test-seed` exits 0 instead)\n\n\
+    Examples:\n  tablehold verify friday.json\n  tablehold verify 5f3a9c1e2b7d4a60";
+
+const REPLAY_HELP: &str = "Rebuild the table's state from its log alone, as the viewer of the \
+    log saw it, at event `--at SEQ` (default: the last one). Replay never rolls and never \
+    decides: it applies the recorded events, checking the hash chain as it goes, and compares \
+    every digest the table recorded at a turn's end (a seat checks its own and the public ones, \
+    the GM every audience's) with the state it rebuilt. The first mismatch stops it: it prints \
+    `FAIL at seq S: ...` naming the audience, and exits 1.\n\n\
+    TABLE|FILE is read as for `verify`. Without `--json` it prints a short summary: the \
+    encounter, and one line per combatant the viewer knew of. `--json` prints {table, viewer, \
+    seq, events, digest, digests_checked, combatants, encounter}, the combatants and encounter \
+    in the rules' own form.\n\n\
+    Exit codes: 0 replayed, 1 a digest mismatch, a broken chain, an event that does not apply, or \
+    a log that could not be fetched, 2 a file that cannot be read as a log export (as `verify`).\n\n\
+    Examples:\n  tablehold replay friday.json --at 120\n  \
+    tablehold replay 5f3a9c1e2b7d4a60 --json";
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
@@ -371,6 +422,8 @@ pub struct StateArgs {
 
 #[derive(Debug, Args)]
 pub struct LogArgs {
+    #[command(subcommand)]
+    pub action: Option<LogCommand>,
     /// Start after this sequence number.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub after: u64,
@@ -384,6 +437,60 @@ pub struct LogArgs {
     /// (the server closes connections that send nothing for a while; 90 s by default).
     #[arg(long, default_value_t = 20_000, value_name = "MS", hide = true)]
     pub keepalive_ms: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// Save the whole log as your seat may hold it, for `verify` and `replay`.
+    #[command(
+        long_about = "Save the table's whole log as your seat may hold it: every event, \
+        each part either as logged or, when your seat may not see it, only its hash, so the file \
+        can be checked with `tablehold verify` and stepped through with `tablehold replay` \
+        anywhere, without the server. The log is fetched page by page; FILE is replaced. \
+        TABLE, when given, must be the table of the seat used (`--seat`, else the default seat \
+        if it sits there, else the only saved seat that does).\n\n\
+        The file is one JSON document {\"header\", \"events\"}, or with `--jsonl` the header \
+        on the first line and one event per line after it (docs/FAIRNESS.md).\n\n\
+        Examples:\n  tablehold log export --out friday.json\n  \
+        tablehold --seat gm log export 5f3a9c1e2b7d4a60 --out friday-gm.jsonl --jsonl"
+    )]
+    Export(LogExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogExportArgs {
+    /// The table id [default: the seat's table].
+    #[arg(value_name = "TABLE")]
+    pub table: Option<String>,
+    /// Where to write the export.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Write the header and then one event per line, instead of one JSON document.
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// An export file, or a table id to fetch the log of.
+    #[arg(value_name = "TABLE|FILE")]
+    pub source: String,
+    /// Accept a log made with the insecure test seed (exit 0 instead of 3).
+    #[arg(long)]
+    pub allow_test_seed: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// An export file, or a table id to fetch the log of.
+    #[arg(value_name = "TABLE|FILE")]
+    pub source: String,
+    /// Replay up to and including this event [default: the last one].
+    #[arg(long, value_name = "SEQ")]
+    pub at: Option<u64>,
+    /// Print the state as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

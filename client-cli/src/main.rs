@@ -1,10 +1,12 @@
 //! `tablehold`: the terminal client. Parses the command line, runs one command and prints its
 //! report. This is the only place that writes to the terminal and the only place that decides
 //! the exit code: 0 success, 1 an error (printed as `error: ...` with its context chain; a
-//! server's refusal reads `error: CODE: MESSAGE`), 2 a command line clap refused (clap exits
-//! by itself).
+//! server's refusal reads `error: CODE: MESSAGE`) or a log that fails `verify` or `replay`,
+//! 2 a command line clap refused (clap exits by itself) or a log file that cannot be read,
+//! 3 a log that verifies but was made with the insecure test seed.
 //!
 //! - `calc`: the offline rules calculator (`tablehold rules ...`).
+//! - `logs`: `verify` and `replay`, over `tablehold_log`.
 //! - `remote`: the network commands, over `net` (the protocol client) and `profile` (saved
 //!   seats).
 //! - `lines`: readable text for facts, shared by both.
@@ -12,6 +14,7 @@
 mod calc;
 mod cli;
 mod lines;
+mod logs;
 mod net;
 mod profile;
 mod remote;
@@ -25,8 +28,12 @@ use clap::Parser as _;
 use crate::cli::{Cli, Command, RulesCommand, SheetCommand};
 use crate::report::Report;
 
+/// A log file that cannot be read: nothing was checked, which is not the same as a failure.
+const EXIT_UNREADABLE: u8 = 2;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let judged = |v: logs::Verdict| (v.report, v.status);
     let result = match &cli.command {
         Command::Rules(rules) => match &rules.command {
             RulesCommand::Resolve(args) => calc::resolve(args),
@@ -34,11 +41,14 @@ fn main() -> ExitCode {
                 SheetCommand::Check(args) => calc::sheet_check(args),
             },
             RulesCommand::Options(args) => calc::options(args),
-        },
-        command => run_remote(&cli, command),
+        }
+        .map(|r| (r, 0)),
+        Command::Verify(args) => logs::verify(&cli.globals, args).map(judged),
+        Command::Replay(args) => logs::replay(&cli.globals, args).map(judged),
+        command => run_remote(&cli, command).map(|r| (r, 0)),
     };
     match result {
-        Ok(report) => {
+        Ok((report, status)) => {
             if let Err(e) = write_stdout(&report.stdout) {
                 // A closed pipe (`| head`) is the reader's choice, not a failure.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -49,9 +59,13 @@ fn main() -> ExitCode {
             for w in &report.warnings {
                 eprintln!("warning: {w}");
             }
-            ExitCode::SUCCESS
+            ExitCode::from(status)
         }
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<logs::Unreadable>().is_some() => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_UNREADABLE)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

@@ -22,7 +22,7 @@ use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::{Event, Fact, MemoryState, SystemId, apply};
 
 use crate::file::{LogFile, TableInfo};
-use crate::verify::{ChainReader, CheckedEvent, View, VerifyError, VerifyErrorKind, viewer_of};
+use crate::verify::{ChainReader, CheckedEvent, VerifyError, VerifyErrorKind, View, viewer_of};
 
 /// Where a replay stopped: the sequence number (0 for the file's header) and why.
 ///
@@ -81,9 +81,7 @@ pub enum ReplayErrorKind {
         computed: String,
     },
     /// A digest is recorded for an audience whose view stopped applying earlier.
-    #[error(
-        "a digest is recorded for {audience}, whose view stopped applying at event {since}"
-    )]
+    #[error("a digest is recorded for {audience}, whose view stopped applying at event {since}")]
     DigestOfBrokenView { audience: String, since: u64 },
     /// A digest names an audience that is not `gm`, `public` or `seat:<id>`.
     #[error("a digest names the audience `{audience}`, which is not gm, public or seat:<id>")]

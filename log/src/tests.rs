@@ -1,0 +1,620 @@
+//! `verify` and `replay` against real logs: a grimwire skirmish decided by the real rules on
+//! the fair stream (see `log/benches/sample`), exported for the GM and for a seat, then
+//! tampered with the ways a dishonest host or a damaged file would.
+//!
+//! Each tamper test changes the log, re-seals the chain where the forger could (so the chain
+//! itself does not give the game away), and checks that the failure names the right event
+//! and the right rule.
+
+use tablehold_rules::dice::fair::to_hex;
+use tablehold_rules::{Audience, Event, Fact, Part, StateView, apply};
+
+use crate as log_api;
+use crate::chain::{GENESIS, header_bytes, link, part_hash};
+use crate::file::{ExportedPart, LogFile};
+use crate::replay::{ReplayErrorKind, check_digests, replay};
+use crate::verify::{VerifyErrorKind, VerifyReport, parse_header, verify};
+
+#[path = "../benches/sample/mod.rs"]
+mod sample;
+
+use sample::{GOBLIN, INES, Session};
+
+// ---------------------------------------------------------------------------------------
+// Helpers: reading and editing an export the way a forger would
+
+/// The decoded shown parts of event `seq`.
+fn shown(file: &LogFile, seq: u64) -> Vec<Option<Part>> {
+    event_index(seq)
+        .and_then(|i| file.events.get(i))
+        .map(|e| {
+            e.parts
+                .iter()
+                .map(|p| match p {
+                    ExportedPart::Shown { json } => serde_json::from_str(json).ok(),
+                    ExportedPart::Hidden { .. } => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn event_index(seq: u64) -> Option<usize> {
+    usize::try_from(seq).ok()?.checked_sub(1)
+}
+
+/// The first event (by seq) with a shown part for which `pick` holds.
+fn find(file: &LogFile, pick: impl Fn(&Part) -> bool) -> u64 {
+    find_after(file, 0, pick)
+}
+
+fn find_after(file: &LogFile, after: u64, pick: impl Fn(&Part) -> bool) -> u64 {
+    (after + 1..=file.header.event_count)
+        .find(|&seq| shown(file, seq).iter().flatten().any(&pick))
+        .expect("such an event is in the log")
+}
+
+/// Rewrites the shown parts of event `seq` for which `pick` holds with `edit`.
+fn edit(file: &mut LogFile, seq: u64, pick: impl Fn(&Part) -> bool, edit: impl Fn(&mut Part)) {
+    let event = &mut file.events[event_index(seq).expect("seq from 1")];
+    for p in &mut event.parts {
+        if let ExportedPart::Shown { json } = p {
+            let mut part: Part = serde_json::from_str(json).expect("a part");
+            if pick(&part) {
+                edit(&mut part);
+                *json = serde_json::to_string(&part).expect("json");
+            }
+        }
+    }
+}
+
+/// Recomputes every link (and renumbers nothing): what a forger with the file in hand does
+/// after an edit, so that only the rules of a valid log can catch it.
+fn reseal(file: &mut LogFile) {
+    let mut prev = GENESIS;
+    for e in &mut file.events {
+        let hashes: Vec<[u8; 32]> = e
+            .parts
+            .iter()
+            .map(|p| match p {
+                ExportedPart::Shown { json } => part_hash(json.as_bytes()),
+                ExportedPart::Hidden { hidden } => {
+                    tablehold_rules::dice::fair::from_hex32(hidden).expect("a hash")
+                }
+            })
+            .collect();
+        prev = link(&prev, &e.header, hashes);
+        e.link = to_hex(&prev);
+    }
+    file.header.event_count = u64::try_from(file.events.len()).expect("few events");
+}
+
+/// Gives every event the header of its position, as a forger who reorders events would.
+fn renumber(file: &mut LogFile) {
+    for (i, e) in file.events.iter_mut().enumerate() {
+        let (_, version, at_ms) = parse_header(&e.header).expect("a header");
+        e.header = header_bytes(u64::try_from(i).expect("few") + 1, version, at_ms);
+    }
+}
+
+fn is_attack(p: &Part) -> bool {
+    matches!(&p.fact, Fact::Checked(c) if c.label.contains("attack") && c.actor.as_ref().is_some_and(|a| a.as_str() == INES))
+}
+
+fn is_ines_damage(p: &Part) -> bool {
+    matches!(&p.fact, Fact::Rolled { by: Some(by), purpose, .. } if by.as_str() == INES && purpose.contains("damage"))
+}
+
+fn draws_of(p: &Part) -> usize {
+    match &p.fact {
+        Fact::DiceDrawn { spans, .. } => spans.len(),
+        _ => 0,
+    }
+}
+
+/// The counts a GM's verification must report, taken from the session's own events rather
+/// than from the verifier: every draw recorded, and every die of the GM's parts.
+fn expected_gm_report(s: &Session) -> VerifyReport {
+    let facts = || s.events.iter().flat_map(Event::facts);
+    let epochs = facts()
+        .filter(|f| matches!(f, Fact::EpochOpened { .. }))
+        .count();
+    let revealed = facts()
+        .filter(|f| matches!(f, Fact::EpochRevealed { .. }))
+        .count();
+    let draws: usize = s.events.iter().flat_map(|e| &e.parts).map(draws_of).sum();
+    let gm_dice: usize = s
+        .events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter(|p| p.audience != Audience::AllButGm)
+        .map(|p| match &p.fact {
+            Fact::Rolled { roll, .. } => roll.dice.len(),
+            Fact::Checked(c) => c.roll.dice.len(),
+            Fact::Picked { .. } => 1,
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(gm_dice, draws, "the GM's dice are exactly the draws");
+    let n = |x: usize| u64::try_from(x).expect("small");
+    VerifyReport {
+        viewer: "gm".into(),
+        events: n(s.events.len()),
+        epochs: n(epochs),
+        epochs_revealed: n(revealed),
+        draws: n(draws),
+        dice_checked: n(draws),
+        dice_unrevealed: 0,
+        draws_hidden: 0,
+        test_seed: false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Clean logs
+
+#[test]
+fn a_clean_gm_log_of_a_real_skirmish_verifies_with_exact_counts() {
+    let s = Session::skirmish(false);
+    let file = s.export("gm");
+    // The log holds real grimwire attacks: Ines's to-hit checks and knife damage, and the
+    // goblin's attacks, whose dice the GM holds in a GM-only part.
+    find(&file, is_attack);
+    find(&file, is_ines_damage);
+    find(&file, |p| {
+        p.audience == Audience::GmOnly && matches!(p.fact, Fact::Checked(_))
+    });
+    let report = verify(&file).expect("a clean log verifies");
+    assert_eq!(report, expected_gm_report(&s));
+    assert_eq!((report.epochs, report.epochs_revealed), (2, 2));
+    assert!(report.dice_checked >= 10, "{report:?}");
+}
+
+#[test]
+fn a_seat_view_verifies_with_the_gms_secret_roll_accounted_as_hidden() {
+    let s = Session::skirmish(false);
+    let gm = verify(&s.export("gm")).expect("gm");
+    let file = s.export("seat:ines");
+    assert!(
+        file.events
+            .iter()
+            .flat_map(|e| &e.parts)
+            .any(|p| matches!(p, ExportedPart::Hidden { .. })),
+        "the seat's export hides the GM's parts"
+    );
+    let report = verify(&file).expect("the seat's view verifies");
+    // The secret 2d6 is two draws the seat accounts for without seeing them; every other
+    // die it holds, the goblin's stand-in rolls included, is recomputed.
+    assert_eq!(report.draws_hidden, 2);
+    assert_eq!(report.dice_checked, gm.dice_checked - 2);
+    assert_eq!(report.draws, gm.draws);
+    assert_eq!(report.events, gm.events);
+    assert_eq!(report.viewer, "seat:ines");
+}
+
+#[test]
+fn a_gm_export_without_the_stand_ins_verifies_the_same() {
+    // The server may leave the seats' stand-ins out of the GM's export (as hashes): they
+    // repeat dice the GM-only parts already hold, so nothing changes, chain included.
+    let s = Session::skirmish(false);
+    let mut file = s.export("gm");
+    let mut hid = 0;
+    for e in &mut file.events {
+        for p in &mut e.parts {
+            if let ExportedPart::Shown { json } = p {
+                let part: Part = serde_json::from_str(json).expect("a part");
+                if part.audience == Audience::AllButGm {
+                    *p = ExportedPart::Hidden {
+                        hidden: to_hex(&part_hash(json.as_bytes())),
+                    };
+                    hid += 1;
+                }
+            }
+        }
+    }
+    assert!(hid > 0, "the goblin's rolls have stand-ins");
+    assert_eq!(verify(&file), Ok(expected_gm_report(&s)));
+}
+
+#[test]
+fn a_log_made_with_the_test_seed_says_so() {
+    let file = Session::skirmish(true).export("gm");
+    let report = verify(&file).expect("verifies");
+    assert!(report.test_seed);
+    assert!(
+        !verify(&Session::skirmish(false).export("gm"))
+            .expect("clean")
+            .test_seed
+    );
+}
+
+#[test]
+fn dice_of_an_epoch_not_yet_revealed_are_accounted_for_but_not_recomputed() {
+    let mut s = Session::skirmish(false);
+    let table = 3;
+    s.open_epoch("table", [0x77; 32], &[]);
+    s.free_roll("2d10", false);
+    let report = verify(&s.export("gm")).expect("verifies");
+    assert_eq!(report.epochs, table);
+    assert_eq!(report.epochs_revealed, 2);
+    assert_eq!(report.dice_unrevealed, 2);
+}
+
+#[test]
+fn replay_rebuilds_the_state_at_any_event_and_checks_every_digest() {
+    let s = Session::skirmish(false);
+    let file = s.export("gm");
+    let digests = s
+        .events
+        .iter()
+        .flat_map(Event::facts)
+        .filter(|f| matches!(f, Fact::DigestRecorded { .. }))
+        .count();
+    let whole = replay(&file, None).expect("replays");
+    assert_eq!(whole.state, s.gm);
+    assert_eq!(whole.digests_checked, u64::try_from(digests).expect("few"));
+    assert!(whole.broken.is_empty(), "{:?}", whole.broken);
+
+    let at = find(&file, is_ines_damage);
+    let mut then = tablehold_rules::MemoryState::new(s.options.clone());
+    for e in &s.events[..event_index(at).expect("from 1") + 1] {
+        apply(&mut then, e).expect("applies");
+    }
+    let partial = replay(&file, Some(at)).expect("replays");
+    assert_eq!((partial.seq, &partial.state), (at, &then));
+
+    let err = replay(&file, Some(file.header.event_count + 1)).expect_err("too far");
+    assert!(
+        matches!(err.kind, ReplayErrorKind::BeyondEnd { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_seat_replays_its_own_view_and_checks_its_own_and_the_public_digests() {
+    let s = Session::skirmish(false);
+    let replayed = replay(&s.export("seat:ines"), None).expect("replays");
+    // The goblin's arrival was the GM's: the seat's state never held its numbers.
+    assert!(replayed.state.combatant(&GOBLIN.into()).is_none());
+    assert!(replayed.state.combatant(&INES.into()).is_some());
+    let turns = s
+        .events
+        .iter()
+        .filter(|e| e.facts().any(|f| matches!(f, Fact::DigestRecorded { .. })))
+        .count();
+    assert_eq!(
+        replayed.digests_checked,
+        2 * u64::try_from(turns).expect("few")
+    );
+}
+
+#[test]
+fn a_long_session_of_many_encounters_verifies_and_replays_for_every_viewer() {
+    let s = Session::long(400);
+    let gm = s.export("gm");
+    assert_eq!(verify(&gm), Ok(expected_gm_report(&s)));
+    assert_eq!(replay(&gm, None).expect("gm replays").state, s.gm);
+    let seat = s.export("seat:ines");
+    let report = verify(&seat).expect("the seat's view verifies");
+    assert_eq!(report.dice_checked, report.draws);
+    // A natural 1 opens a prompt only the GM sees, then resolves it in public: the seat's
+    // view stops applying there (the server then records no more digests for it), so the
+    // seat checks its digests up to that event and says where it had to stop.
+    let checked = check_digests(&seat).expect("the seat's digests match");
+    assert!(checked.digests_checked > 0);
+    if let Some((since, _)) = checked.broken.get("seat:ines") {
+        let err = replay(&seat, None).expect_err("its own view stops applying");
+        assert_eq!(err.seq, *since);
+        assert!(
+            matches!(&err.kind, ReplayErrorKind::Apply { audience, .. } if audience == "seat:ines"),
+            "{err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tampering
+
+#[test]
+fn a_flipped_byte_in_a_shown_part_breaks_the_chain_at_that_event() {
+    let mut file = Session::skirmish(false).export("gm");
+    let seq = find(&file, is_attack);
+    let i = event_index(seq).expect("from 1");
+    let ExportedPart::Shown { json } = &mut file.events[i].parts[0] else {
+        panic!("the check is shown");
+    };
+    let at = json.find("\"total\":").expect("a total") + 8;
+    let mut bytes = std::mem::take(json).into_bytes();
+    bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
+    *json = String::from_utf8(bytes).expect("still text");
+    let err = verify(&file).expect_err("tampered");
+    assert_eq!((err.seq, err.kind), (seq, VerifyErrorKind::LinkMismatch));
+}
+
+#[test]
+fn a_dropped_event_is_named_by_its_missing_number() {
+    let mut file = Session::skirmish(false).export("gm");
+    let seq = find(&file, is_ines_damage);
+    file.events.remove(event_index(seq).expect("from 1"));
+    file.header.event_count -= 1;
+    let err = verify(&file).expect_err("dropped");
+    assert_eq!(err.seq, seq);
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::OutOfOrder {
+            expected: seq,
+            found: seq + 1
+        }
+    );
+}
+
+#[test]
+fn two_swapped_events_are_caught_even_renumbered_and_resealed() {
+    let file = Session::skirmish(false).export("gm");
+    let first = find(&file, |p| {
+        draws_of(p) > 0 && matches!(p.fact, Fact::DiceDrawn { epoch: 2, .. })
+    });
+    let second = find_after(&file, first, |p| {
+        matches!(p.fact, Fact::DiceDrawn { epoch: 2, .. })
+    });
+    let (a, b) = (
+        event_index(first).expect("1"),
+        event_index(second).expect("1"),
+    );
+
+    let mut swapped = file.clone();
+    swapped.events.swap(a, b);
+    let err = verify(&swapped).expect_err("swapped");
+    assert_eq!(err.seq, first);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::OutOfOrder { .. }),
+        "{err}"
+    );
+
+    // A forger who renumbers and reseals the chain still cannot put the draws out of order.
+    let mut forged = file;
+    forged.events.swap(a, b);
+    renumber(&mut forged);
+    reseal(&mut forged);
+    let err = verify(&forged).expect_err("reordered draws");
+    assert_eq!(err.seq, first, "{err}");
+    assert!(
+        matches!(err.kind, VerifyErrorKind::CounterGap { epoch: 2, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_reveal_that_does_not_match_its_commitment_is_refused() {
+    let mut file = Session::skirmish(false).export("gm");
+    let is_reveal = |p: &Part| matches!(p.fact, Fact::EntropyRevealed { .. });
+    let seq = find(&file, is_reveal);
+    edit(&mut file, seq, is_reveal, |p| {
+        if let Fact::EntropyRevealed { entropy, .. } = &mut p.fact {
+            *entropy = to_hex(&[0x12; 32]);
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("bad reveal");
+    assert_eq!(err.seq, seq);
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::BadReveal {
+            epoch: 1,
+            seat: INES.into()
+        }
+    );
+}
+
+#[test]
+fn a_seed_that_does_not_match_the_opening_commitment_is_refused() {
+    let mut file = Session::skirmish(false).export("seat:ines");
+    let is_seed = |p: &Part| matches!(p.fact, Fact::EpochRevealed { .. });
+    let seq = find(&file, is_seed);
+    edit(&mut file, seq, is_seed, |p| {
+        if let Fact::EpochRevealed { seed, .. } = &mut p.fact {
+            *seed = to_hex(&[0x99; 32]);
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("bad seed");
+    assert_eq!(
+        (err.seq, err.kind),
+        (seq, VerifyErrorKind::BadSeed { epoch: 2 })
+    );
+}
+
+#[test]
+fn overlapping_draws_in_two_events_are_a_draw_counted_twice() {
+    let mut file = Session::skirmish(false).export("gm");
+    let drawn = |p: &Part| matches!(p.fact, Fact::DiceDrawn { epoch: 2, .. });
+    let first = find(&file, drawn);
+    let second = find_after(&file, first, drawn);
+    let Some(Some(Part {
+        fact: Fact::DiceDrawn { spans, .. },
+        ..
+    })) = shown(&file, first)
+        .into_iter()
+        .find(|p| p.as_ref().is_some_and(drawn))
+    else {
+        panic!("a draw");
+    };
+    let reused = spans[0];
+    edit(&mut file, second, drawn, |p| {
+        if let Fact::DiceDrawn { spans, .. } = &mut p.fact {
+            spans[0] = reused;
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("overlap");
+    assert_eq!(err.seq, second);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::CounterOverlap { epoch: 2, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_draw_shown_by_two_dice_is_a_draw_counted_twice() {
+    let mut file = Session::skirmish(false).export("gm");
+    let kh = |p: &Part| matches!(&p.fact, Fact::Rolled { roll, .. } if roll.expr == "3d6kh2");
+    let seq = find(&file, kh);
+    edit(&mut file, seq, kh, |p| {
+        if let Fact::Rolled { roll, .. } = &mut p.fact {
+            roll.dice[1].counters = roll.dice[0].counters;
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("claimed twice");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::DrawClaimedTwice { part: 1, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_roll_left_out_of_the_log_leaves_a_gap_in_the_counters() {
+    // The host rolls in public, dislikes the result and logs a note instead of the roll:
+    // the next draw of that epoch starts past counters nobody accounts for.
+    let mut file = Session::skirmish(false).export("gm");
+    let public_roll =
+        |p: &Part| matches!(&p.fact, Fact::Rolled { roll, .. } if roll.expr == "1d20+2");
+    let seq = find(&file, public_roll);
+    let note = serde_json::to_string(&Part {
+        audience: Audience::Everyone,
+        fact: Fact::Noted {
+            text: "nothing happens".into(),
+        },
+    })
+    .expect("json");
+    file.events[event_index(seq).expect("1")].parts = vec![ExportedPart::Shown { json: note }];
+    reseal(&mut file);
+    let next = find_after(&file, seq, |p| {
+        matches!(p.fact, Fact::DiceDrawn { epoch: 1, .. })
+    });
+    let err = verify(&file).expect_err("gap");
+    assert_eq!(err.seq, next);
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::CounterGap {
+            epoch: 1,
+            expected: 0,
+            found: 1
+        }
+    );
+}
+
+#[test]
+fn a_changed_face_with_consistent_totals_and_a_resealed_chain_fails_the_dice_check() {
+    let mut file = Session::skirmish(false).export("gm");
+    let seq = find(&file, is_ines_damage);
+    edit(&mut file, seq, is_ines_damage, |p| {
+        if let Fact::Rolled { roll, .. } = &mut p.fact {
+            // Every total is made to agree with the new face: only the stream can tell.
+            let face = roll.dice[0].face % 4 + 1;
+            let delta = i64::from(face) - roll.dice[0].value;
+            roll.dice[0].face = face;
+            roll.dice[0].value = i64::from(face);
+            roll.terms[0] += delta;
+            roll.total += delta;
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("changed face");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::FaceMismatch { epoch: 2, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_changed_face_with_its_totals_left_alone_fails_the_totals_check() {
+    let mut file = Session::skirmish(false).export("gm");
+    let seq = find(&file, is_attack);
+    edit(&mut file, seq, is_attack, |p| {
+        if let Fact::Checked(c) = &mut p.fact {
+            c.roll.dice[0].face = c.roll.dice[0].face % 20 + 1;
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("inconsistent roll");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::RollMismatch { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_altered_digest_stops_the_replay_at_its_event_naming_the_audience() {
+    let mut file = Session::skirmish(false).export("gm");
+    let seat_digest = |p: &Part| matches!(&p.fact, Fact::DigestRecorded { audience, .. } if audience == "seat:ines");
+    let first = find(&file, seat_digest);
+    let seq = find_after(&file, first, seat_digest);
+    edit(&mut file, seq, seat_digest, |p| {
+        if let Fact::DigestRecorded { digest, .. } = &mut p.fact {
+            *digest = "0".repeat(64);
+        }
+    });
+    reseal(&mut file);
+    // The dice are untouched, so the log verifies; the digest is replay's to catch.
+    verify(&file).expect("the dice are fine");
+    let err = replay(&file, None).expect_err("altered digest");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(&err.kind, ReplayErrorKind::DigestMismatch { audience, .. } if audience == "seat:ines"),
+        "{err}"
+    );
+    // Replaying to just before it is still fine.
+    replay(&file, Some(seq - 1)).expect("before the altered digest");
+}
+
+#[test]
+fn a_changed_event_breaks_the_chain_for_replay_too() {
+    let mut file = Session::skirmish(false).export("seat:ines");
+    let seq = find(&file, is_ines_damage);
+    edit(&mut file, seq, is_ines_damage, |p| {
+        if let Fact::Rolled { purpose, .. } = &mut p.fact {
+            purpose.push('!');
+        }
+    });
+    let err = replay(&file, None).expect_err("broken chain");
+    assert_eq!(err.seq, seq);
+    assert_eq!(
+        err.kind,
+        ReplayErrorKind::Log(VerifyErrorKind::LinkMismatch)
+    );
+}
+
+#[test]
+fn a_header_that_announces_more_events_than_the_log_holds_is_caught() {
+    let mut file = Session::skirmish(false).export("gm");
+    file.header.event_count += 1;
+    let err = verify(&file).expect_err("count");
+    assert_eq!(err.seq, file.header.event_count);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::CountMismatch { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_export_for_an_unknown_viewer_is_refused() {
+    let mut file = Session::skirmish(false).export("gm");
+    file.header.viewer = "public".into();
+    let err = verify(&file).expect_err("viewer");
+    assert_eq!(err.seq, 0);
+    assert!(err.to_string().starts_with("in the header:"), "{err}");
+}
+
+#[test]
+fn the_exported_file_reads_back_and_still_verifies() {
+    let s = Session::skirmish(false);
+    let file = s.export("seat:ines");
+    let path = std::path::Path::new("ines.jsonl");
+    let back = LogFile::parse(path, file.to_jsonl().as_bytes()).expect("reads back");
+    assert_eq!(verify(&back), verify(&file));
+}
+

@@ -268,7 +268,11 @@ pub enum VerifyErrorKind {
     DrawUnclaimed { epoch: u64, first: u64, end: u64 },
     /// A face a die cannot show.
     #[error("part {part} shows {face} on a {die}")]
-    FaceOutOfRange { part: usize, die: Primitive, face: u32 },
+    FaceOutOfRange {
+        part: usize,
+        die: Primitive,
+        face: u32,
+    },
     /// The fair stream gives another face, or uses other counters, than the log says.
     #[error(
         "part {part}: the {die} on counters [{first}, {end}) of epoch {epoch} shows {logged}, but the revealed seed gives {drawn}"
@@ -878,7 +882,8 @@ impl Checker {
                         part,
                         label: c.label.clone(),
                         logged: c.total,
-                        computed: computed.map_or_else(|| "an overflow".to_owned(), |t| t.to_string()),
+                        computed: computed
+                            .map_or_else(|| "an overflow".to_owned(), |t| t.to_string()),
                     });
                 }
                 for d in &c.roll.dice {

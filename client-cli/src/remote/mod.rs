@@ -1,5 +1,6 @@
 //! The scriptable network commands: `table create`, `join`, `seats`, `invite`, `revoke`,
-//! `sheet`, `npc`, `encounter`, `act`, `answer`, `roll`, `state` and `log`.
+//! `sheet`, `npc`, `encounter`, `act`, `answer`, `roll`, `state`, `log` and `log export`
+//! (whose fetch `verify` and `replay` also use for a table id).
 //!
 //! Each command resolves its raw arguments (the profile to act as, typed option and action
 //! values), opens one connection as that seat, does one thing, and returns what to print.
@@ -8,7 +9,10 @@
 //! server refusal is `code: message` (see [`crate::net::ServerError`]).
 
 mod act;
+mod export;
 mod show;
+
+pub use export::fetch;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -24,7 +28,7 @@ use tablehold_rules::{ArgValue, Args, Seat};
 
 use crate::cli::{
     ActArgs, AnswerArgs, Command, CreateArgs, EncounterCommand, GlobalArgs, InviteArgs, InviteRole,
-    JoinArgs, LogArgs, NpcCommand, RevokeArgs, RollArgs, StateArgs, TableCommand,
+    JoinArgs, LogArgs, LogCommand, NpcCommand, RevokeArgs, RollArgs, StateArgs, TableCommand,
     TableSheetCommand,
 };
 use crate::net::{Client, NetError, ServerError};
@@ -68,6 +72,9 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
     let g = Globals::resolve(globals)?;
     match command {
         Command::Rules(_) => bail!("internal: the rules calculator is not a network command"),
+        Command::Verify(_) | Command::Replay(_) => {
+            bail!("internal: `verify` and `replay` fetch through `remote::fetch`")
+        }
         Command::Table(t) => match &t.command {
             TableCommand::Create(a) => create_table(&g, a).await,
         },
@@ -117,7 +124,10 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
         Command::Answer(a) => answer(&g, a).await,
         Command::Roll(a) => roll(&g, a).await,
         Command::State(a) => state(&g, a).await,
-        Command::Log(a) => log(&g, a, out).await,
+        Command::Log(a) => match &a.action {
+            Some(LogCommand::Export(x)) => export::export(&g, x).await,
+            None => log(&g, a, out).await,
+        },
     }
 }
 
