@@ -12,7 +12,7 @@ use tablehold_rules::dice::fair::{entropy_commitment, to_hex};
 use tablehold_tests::server::{Raw, TestServer};
 use tablehold_tests::workspace_root;
 
-use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state};
+use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state, text};
 
 /// Reads a seat's whole export, page by page, as `tablehold log export` does.
 async fn export(client: &mut Raw) -> LogFile {
@@ -178,21 +178,30 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
         .await;
     assert_eq!(withheld, "ines");
 
-    // Some play: a secret roll and three turns, then the encounter and the session end.
+    // Some play: a secret roll, then four turns of Aune and the goblin attacking each other,
+    // then the encounter and the session end.
     gm.request(Op::Roll {
         dice: "1d20+9137".into(),
         secret: true,
     })
     .await
     .reply();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let s = state(gm.request(Op::State).await.reply());
-        match s.current.as_deref() {
-            Some("aune") => ines.request(act(Some("aune"), "end_turn", &[])).await,
-            Some(other) => gm.request(act(Some(other), "end_turn", &[])).await,
-            None => panic!("no one's turn: {s:?}"),
-        }
-        .reply();
+        let (client, actor, target, weapon) = match s.current.as_deref() {
+            Some("aune") => (&mut ines, "aune", "goblin-1", "knife"),
+            Some("goblin-1") => (&mut gm, "goblin-1", "aune", "cleaver"),
+            other => panic!("unexpected turn {other:?}: {s:?}"),
+        };
+        let args = [("target", text(target)), ("weapon", text(weapon))];
+        client
+            .request(act(Some(actor), "attack", &args))
+            .await
+            .reply();
+        client
+            .request(act(Some(actor), "end_turn", &[]))
+            .await
+            .reply();
     }
     gm.request(act(None, "end_encounter", &[])).await.reply();
     gm.request(Op::EndSession).await.reply();
@@ -232,10 +241,20 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
         assert!(!report.test_seed, "{name}");
         assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
         assert_eq!(report.dice_unrevealed, 0, "{name}");
-        // 3d6, two initiative d20s and the secret d20: six draws; the player holds five.
-        assert_eq!(report.draws, 6, "{name}: {report:?}");
-        let expected_dice = if name.contains("gm") { 6 } else { 5 };
-        assert!(report.dice_checked >= expected_dice, "{name}: {report:?}");
+        // 3d6, two initiative d20s, the secret d20, and four attacks of at least a d20 each.
+        assert!(report.draws >= 10, "{name}: {report:?}");
+        // The player holds every die but the secret roll's.
+        let held = if name.contains("gm") {
+            report.draws
+        } else {
+            report.draws - 1
+        };
+        assert!(report.dice_checked >= held, "{name}: {report:?}");
+        assert_eq!(
+            report.draws_hidden,
+            u64::from(!name.contains("gm")),
+            "{name}"
+        );
         let replayed = replay(log, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(replayed.digests_checked >= 3, "{name}: {replayed:?}");
         python_verifies(&saved(name, log));
