@@ -316,7 +316,10 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
             epoch,
             seat,
             entropy,
-        } => format!("{seat} reveals entropy for epoch {epoch}: {}", short(entropy)),
+        } => format!(
+            "{seat} reveals entropy for epoch {epoch}: {}",
+            short(entropy)
+        ),
         Fact::EntropyWithheld {
             epoch,
             seat,

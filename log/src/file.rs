@@ -85,9 +85,7 @@ pub enum LogFileError {
         line: usize,
         detail: String,
     },
-    #[error(
-        "{path}: truncated: the header announces {expected} events but the file holds {found}"
-    )]
+    #[error("{path}: truncated: the header announces {expected} events but the file holds {found}")]
     Truncated {
         path: PathBuf,
         expected: u64,
@@ -276,7 +274,10 @@ mod tests {
         let f = sample();
         let p = Path::new("x.json");
         assert_eq!(LogFile::parse(p, f.to_json().as_bytes()).expect("json"), f);
-        assert_eq!(LogFile::parse(p, f.to_jsonl().as_bytes()).expect("jsonl"), f);
+        assert_eq!(
+            LogFile::parse(p, f.to_jsonl().as_bytes()).expect("jsonl"),
+            f
+        );
     }
 
     #[test]
@@ -286,8 +287,21 @@ mod tests {
         let lines = f.to_jsonl();
         let cut = &lines[..=lines.trim_end().rfind('\n').expect("a line")];
         let err = LogFile::parse(p, cut.as_bytes()).expect_err("cut");
-        assert!(matches!(err, LogFileError::Truncated { expected: 2, found: 1, .. }), "{err}");
-        assert!(err.to_string().starts_with("saved.jsonl: truncated"), "{err}");
+        assert!(
+            matches!(
+                err,
+                LogFileError::Truncated {
+                    expected: 2,
+                    found: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().starts_with("saved.jsonl: truncated"),
+            "{err}"
+        );
 
         let doc = f.to_json();
         let err = LogFile::parse(p, &doc.as_bytes()[..doc.len() / 2]).expect_err("half");

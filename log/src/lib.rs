@@ -17,5 +17,5 @@ pub use chain::{
     GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_hash, seal, split_parts,
 };
 pub use file::{ExportedEvent, ExportedPart, LogFile, LogFileError, LogHeader, TableInfo};
-pub use replay::{Replayed, ReplayError, ReplayErrorKind, replay};
+pub use replay::{ReplayError, ReplayErrorKind, Replayed, replay};
 pub use verify::{VerifyError, VerifyErrorKind, VerifyReport, View, verify};

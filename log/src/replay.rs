@@ -14,7 +14,6 @@
 //! own view failing to apply is always an error, because its state is what replay returns.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use tablehold_rules::apply::ApplyError;
 use tablehold_rules::digest::digest_v1;
@@ -22,7 +21,9 @@ use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::{Event, Fact, MemoryState, SystemId, apply};
 
 use crate::file::{LogFile, TableInfo};
-use crate::verify::{ChainReader, CheckedEvent, VerifyError, VerifyErrorKind, View, viewer_of};
+use crate::verify::{
+    ChainReader, CheckedEvent, VerifyError, VerifyErrorKind, View, Where, viewer_of,
+};
 
 /// Where a replay stopped: the sequence number (0 for the file's header) and why.
 ///
@@ -33,17 +34,6 @@ use crate::verify::{ChainReader, CheckedEvent, VerifyError, VerifyErrorKind, Vie
 pub struct ReplayError {
     pub seq: u64,
     pub kind: ReplayErrorKind,
-}
-
-struct Where(u64);
-
-impl fmt::Display for Where {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            0 => f.write_str("in the header:"),
-            seq => write!(f, "at seq {seq}:"),
-        }
-    }
 }
 
 impl From<VerifyError> for ReplayError {

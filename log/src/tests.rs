@@ -617,4 +617,3 @@ fn the_exported_file_reads_back_and_still_verifies() {
     let back = LogFile::parse(path, file.to_jsonl().as_bytes()).expect("reads back");
     assert_eq!(verify(&back), verify(&file));
 }
-

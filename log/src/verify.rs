@@ -131,7 +131,8 @@ pub struct VerifyError {
     pub kind: VerifyErrorKind,
 }
 
-struct Where(u64);
+/// `at seq S:`, or `in the header:` for sequence number 0.
+pub(crate) struct Where(pub(crate) u64);
 
 impl fmt::Display for Where {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

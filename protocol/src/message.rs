@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use tablehold_rules::options::OptionValue;
 use tablehold_log::{ExportedEvent, LogHeader};
+use tablehold_rules::options::OptionValue;
 use tablehold_rules::{ActionSpec, Args, Part};
 
 use crate::error::ErrorCode;
