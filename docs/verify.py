@@ -164,12 +164,15 @@ class Verifier:
                 self.epoch_fact(seq, name, fact, draws, revealed)
         if sum(1 for _, name, _ in facts if name == "dice_drawn") > 1:
             raise Fail(seq, "more than one dice_drawn in one event")
-        for _, name, fact in facts:
+        for audience, name, fact in facts:
+            # The GM's export also shows the stand-ins made for the other seats; their dice
+            # repeat those of the GM-only part beside them, so they are checked, not counted.
+            count = not (self.viewer == "gm" and audience == "all_but_gm")
             if name in ("rolled", "checked"):
                 for d in fact["roll"]["dice"]:
-                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), draws)
+                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), draws, count)
             elif name == "picked":
-                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), draws)
+                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), draws, count)
         hidden = len(hashes) > len(shown)
         for d in draws:
             if not d["claimed"] and (self.viewer == "gm" or not hidden):
@@ -238,7 +241,7 @@ class Verifier:
             e["key"], e["phase"] = epoch_key(epoch, seed, e["contributions"]), "revealed"
             revealed.append(epoch)
 
-    def die(self, seq, die, face, counters, draws):
+    def die(self, seq, die, face, counters, draws, count):
         if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
             raise Fail(seq, "a die %r with face %r" % (die, face))
         if counters is None:
@@ -246,9 +249,10 @@ class Verifier:
         draw_ = next((d for d in draws if d["span"] == counters), None)
         if draw_ is None:
             raise Fail(seq, "a %s on counters %s, which are not a draw of this event" % (die, counters))
-        if draw_["claimed"]:
-            raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
-        draw_["claimed"] = True
+        if count:
+            if draw_["claimed"]:
+                raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
+            draw_["claimed"] = True
         self.epochs[draw_["epoch"]]["dice"].append((seq, die, face, counters))
 
     def recompute(self, epoch):

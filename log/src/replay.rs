@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tablehold_rules::apply::ApplyError;
 use tablehold_rules::digest::digest_v1;
 use tablehold_rules::options::{OptionValue, TableOptions};
-use tablehold_rules::{Event, Fact, MemoryState, SystemId, apply};
+use tablehold_rules::{Event, Fact, MemoryState, SystemId, apply, apply_seen};
 
 use crate::file::{LogFile, TableInfo};
 use crate::verify::{
@@ -320,18 +320,21 @@ impl Replay {
     }
 }
 
-/// Applies the parts of `event` that `view` may see. Nothing is copied when it may see every
-/// shown part, the common case.
+/// Applies the parts of `event` that `view` may see: the GM's whole state with the rules'
+/// `apply` (which leaves out the stand-ins made for the other seats), a seat's or the
+/// public's partial state with `apply_seen`, exactly as the server built the state it
+/// digested.
 ///
 /// # Errors
 ///
-/// The rules' [`ApplyError`]: the event does not fit the state.
+/// The rules' [`ApplyError`]: the event does not fit the GM's state. A seat's view never
+/// fails: the parts it cannot place are skipped, on both sides.
 pub fn apply_view(
     state: &mut MemoryState,
     event: &CheckedEvent,
     view: &View,
 ) -> Result<(), ApplyError> {
-    if event.shown.parts.iter().all(|p| view.applies(&p.audience)) {
+    if *view == View::Gm {
         return apply(state, &event.shown);
     }
     let seen = Event {
@@ -343,5 +346,6 @@ pub fn apply_view(
             .cloned()
             .collect(),
     };
-    apply(state, &seen)
+    apply_seen(state, &seen);
+    Ok(())
 }

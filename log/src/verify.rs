@@ -73,14 +73,10 @@ impl View {
         }
     }
 
-    /// Whether this view's state includes a part with `audience`. The GM's state is built
-    /// from every part, the stand-ins meant for the other seats included (they change no
-    /// state, so including them changes nothing but keeps the rule simple).
+    /// Whether this view's state includes a part with `audience`: the parts its seat is
+    /// admitted to (for the GM, every part but the stand-ins made for the other seats).
     pub fn applies(&self, audience: &Audience) -> bool {
-        match self {
-            View::Gm => true,
-            _ => audience.admits(&self.seat()),
-        }
+        audience.admits(&self.seat())
     }
 
     /// Whether the dice of a part with `audience` are this viewer's to account for. Unlike

@@ -2,7 +2,7 @@
 //! values an event carries and makes no decision: no dice, no clock, no rule. A later fix to a
 //! rule therefore never changes how an old log replays.
 
-use crate::event::{Event, Fact};
+use crate::event::{Audience, Event, Fact};
 use crate::ids::EntityId;
 use crate::state::StateMut;
 
@@ -19,12 +19,29 @@ pub enum ApplyError {
     NotDeferred(u64),
 }
 
-/// Applies every part of `event`, in order, to `state`.
+/// Applies `event` to the table's whole state (the GM's): every part but the stand-ins meant
+/// for the other seats (`Audience::AllButGm`), whose whole form is in a GM-only part beside
+/// them.
 pub fn apply(state: &mut dyn StateMut, event: &Event) -> Result<(), ApplyError> {
-    for fact in event.facts() {
-        apply_fact(state, fact)?;
+    for part in &event.parts {
+        if part.audience != Audience::AllButGm {
+            apply_fact(state, &part.fact)?;
+        }
     }
     Ok(())
+}
+
+/// Applies a seat's view of an event (already filtered by `Event::view`) to the state that
+/// seat has seen: every part, stand-ins included.
+///
+/// A seat's state is partial by design: it may hear that a prompt it never saw was answered,
+/// or that a combatant it does not know of moved. Such a part is skipped, not an error: the
+/// seat's state stays exactly what its events say, and the server and any replay of the
+/// seat's export skip the same parts, so the digests of a seat's view still match.
+pub fn apply_seen(state: &mut dyn StateMut, event: &Event) {
+    for fact in event.facts() {
+        let _partial_view = apply_fact(state, fact);
+    }
 }
 
 fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {

@@ -23,7 +23,7 @@ pub mod state;
 pub mod system;
 
 pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
-pub use apply::{ApplyError, apply};
+pub use apply::{ApplyError, apply, apply_seen};
 pub use decision::{PendingStep, Resolver, StepValue};
 pub use engine::{Ctx, DecideError, actions, decide};
 pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part};

@@ -7,8 +7,10 @@
 //! the other seats a public trace without the numbers: that a roll happened and its dice,
 //! that someone took damage.
 
+use crate::decision::PendingStep;
 use crate::event::{Audience, Event, Fact, Outcome, Part};
 use crate::ids::EntityId;
+use crate::sheet::SystemSheet;
 use crate::state::{Combatant, Kind, StateView};
 
 /// Whether a combatant's numbers are for the GM alone.
@@ -20,10 +22,39 @@ fn hidden(state: &dyn StateView, id: &EntityId) -> bool {
     state.combatant(id).is_some_and(gm_only_numbers)
 }
 
+/// What the other seats may know of a GM-only combatant: who and where it is, what ails it,
+/// whose side it is on; no sheet, no resources, no turn counters. Seats then follow its
+/// moves and statuses in their own state, as the table's view shows them.
+pub fn without_numbers(c: &Combatant) -> Combatant {
+    Combatant {
+        sheet: SystemSheet::Generic {
+            stats: Default::default(),
+        },
+        resources: Default::default(),
+        turn: Default::default(),
+        ..c.clone()
+    }
+}
+
+/// A prompt or deferred step as the seats that may not see it hold it: its id, who answers
+/// and when, so that its resolution applies to their state too, and nothing of its content.
+fn withheld_step(step: &PendingStep, question: &str) -> PendingStep {
+    PendingStep {
+        rule: String::new(),
+        actor: None,
+        question: question.to_owned(),
+        options: Vec::new(),
+        default: String::new(),
+        data: Default::default(),
+        ..step.clone()
+    }
+}
+
 /// Splits every public fact that would show a GM-only combatant's numbers into a GM-only part
 /// with the whole fact and, where the table should still hear of it, a public part without
-/// the numbers. The public stand-ins change no state, so applying every part of the event is
-/// unchanged.
+/// the numbers (`Audience::AllButGm`). `apply` leaves the stand-ins out of the table's state;
+/// `apply_seen` puts them in a seat's, so a seat follows an NPC it knows only by name, or a
+/// prompt only the GM answers, without seeing what the GM sees.
 pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
     let mut parts = Vec::with_capacity(event.parts.len());
     for part in event.parts {
@@ -64,20 +95,20 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
             // A prompt only the GM answers, or a step an NPC set aside, is the GM's business:
             // the table only learns that the GM has something to decide.
             Fact::DecisionRequested { step } if step.seats.iter().all(|s| s.is_gm()) => {
-                Some(Some(Fact::Noted {
-                    text: "the GM has a decision to make".into(),
+                Some(Some(Fact::DecisionRequested {
+                    step: Box::new(withheld_step(step, "the GM has a decision to make")),
                 }))
             }
             Fact::StepDeferred { step }
                 if step.actor.as_ref().is_some_and(|a| hidden(state, a)) =>
             {
-                Some(Some(Fact::Noted {
-                    text: "the GM sets something aside for later".into(),
+                Some(Some(Fact::StepDeferred {
+                    step: Box::new(withheld_step(step, "the GM sets something aside for later")),
                 }))
             }
             Fact::CombatantAdded { combatant } if gm_only_numbers(combatant) => {
-                Some(Some(Fact::Noted {
-                    text: format!("{} ({}) joins the table", combatant.name, combatant.id),
+                Some(Some(Fact::CombatantAdded {
+                    combatant: Box::new(without_numbers(combatant)),
                 }))
             }
             _ => None,

@@ -17,7 +17,7 @@ use tablehold_rules::options::TableOptions;
 use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
     ArgValue, Args, Audience, Command, EntityId, Event, Fact, MemoryState, Part, Seat, SeatId,
-    StateView, SystemId, apply, decide,
+    StateView, SystemId, apply, apply_seen, decide,
 };
 
 use super::log_api::file::{FORMAT, FORMAT_VERSION};
@@ -40,8 +40,6 @@ struct Audienced {
     key: String,
     seat: Seat,
     state: MemoryState,
-    /// The event this audience's view first failed to apply at.
-    broken: Option<usize>,
 }
 
 /// A table in play, with its log so far.
@@ -68,7 +66,6 @@ impl Session {
             key: key.to_owned(),
             seat,
             state: MemoryState::new(options.clone()),
-            broken: None,
         };
         let audiences = vec![
             audience("public", Seat::Spectator(SeatId(String::new()))),
@@ -99,11 +96,8 @@ impl Session {
                     .cloned()
                     .collect(),
             };
-            // As the server does, a view that no longer applies is followed no further and
-            // gets no more digests (a GM-only prompt resolved in public breaks the seats').
-            if a.broken.is_none() && apply(&mut a.state, &seen).is_err() {
-                a.broken = Some(self.events.len() + 1);
-            }
+            // As the server does: a seat's partial view skips what it cannot place.
+            apply_seen(&mut a.state, &seen);
         }
         self.events.push(event);
     }
@@ -311,7 +305,7 @@ impl Session {
                 digest: digest_v1(&self.gm),
             },
         }];
-        for a in self.audiences.iter().filter(|a| a.broken.is_none()) {
+        for a in &self.audiences {
             let audience = match &a.seat {
                 Seat::Player(id) => Audience::Seats(BTreeSet::from([id.clone()])),
                 _ => Audience::Everyone,

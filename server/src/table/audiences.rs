@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tablehold_rules::digest::digest_v1;
 use tablehold_rules::options::TableOptions;
-use tablehold_rules::{Audience, Event, Fact, MemoryState, Part, Seat, SeatId, StateView, apply};
+use tablehold_rules::{
+    Audience, Event, Fact, MemoryState, Part, Seat, SeatId, StateView, apply_seen,
+};
 
 /// The key of the GM's digest.
 pub const GM: &str = "gm";
@@ -29,9 +31,6 @@ pub struct Audiences {
 struct View {
     seat: Seat,
     state: MemoryState,
-    /// Set when one of this audience's events did not apply: its digest would be meaningless,
-    /// so none is recorded for it (and the server logs why).
-    broken: bool,
 }
 
 impl Audiences {
@@ -51,7 +50,6 @@ impl Audiences {
             View {
                 seat,
                 state: MemoryState::new(self.options.clone()),
-                broken: false,
             },
         );
     }
@@ -96,9 +94,6 @@ impl Audiences {
             },
         }];
         for (key, view) in &self.views {
-            if view.broken {
-                continue;
-            }
             let audience = match &view.seat {
                 _ if key == PUBLIC => Audience::Everyone,
                 Seat::Player(id) | Seat::Spectator(id) if keep.contains(&id.0) => {
@@ -120,9 +115,6 @@ impl Audiences {
 
 impl View {
     fn apply(&mut self, parts: &[Part]) {
-        if self.broken {
-            return;
-        }
         let event = Event {
             parts: parts
                 .iter()
@@ -130,9 +122,6 @@ impl View {
                 .cloned()
                 .collect(),
         };
-        if let Err(e) = apply(&mut self.state, &event) {
-            tracing::error!(seat = ?self.seat, error = %e, "a seat's view of an event does not apply; no digest for it");
-            self.broken = true;
-        }
+        apply_seen(&mut self.state, &event);
     }
 }
