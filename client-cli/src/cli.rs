@@ -437,6 +437,10 @@ pub struct LogArgs {
     /// (the server closes connections that send nothing for a while; 90 s by default).
     #[arg(long, default_value_t = 20_000, value_name = "MS", hide = true)]
     pub keepalive_ms: u64,
+    /// With --follow, FOR TESTS ONLY: the 32 bytes (64 hex digits) this seat adds to every
+    /// dice epoch, instead of fresh random bytes from the OS each time.
+    #[arg(long, value_name = "HEX")]
+    pub entropy: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

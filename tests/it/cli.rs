@@ -542,8 +542,11 @@ fn profiles_are_private_and_never_overwritten() {
 fn log_follow_prints_events_as_they_happen_and_keeps_the_connection_open() {
     // The server closes connections that send nothing for 1 s; the follower sends a request
     // whenever it has been quiet for 200 ms.
-    let t = Table::with_server(&["--idle-timeout-ms", "1000"]);
+    // A long entropy window: the roll below would wait it out if the follower did not take
+    // part in the dice epoch by itself.
+    let t = Table::with_server(&["--idle-timeout-ms", "1000", "--entropy-window-ms", "20000"]);
     t.seat_everyone(&[]);
+    let entropy = "e7".repeat(32);
     let mut child = Command::new(bin("tablehold"))
         .args([
             "--seat",
@@ -553,6 +556,8 @@ fn log_follow_prints_events_as_they_happen_and_keeps_the_connection_open() {
             "--jsonl",
             "--keepalive-ms",
             "200",
+            "--entropy",
+            &entropy,
         ])
         .env("TABLEHOLD_CONFIG_DIR", &t.config)
         .stdin(Stdio::null())
@@ -573,7 +578,21 @@ fn log_follow_prints_events_as_they_happen_and_keeps_the_connection_open() {
         child.try_wait().expect("wait").is_none(),
         "the follower is still there"
     );
+    let asked = Instant::now();
     t.ok("gm", &["roll", "1d6"]);
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "the follower committed and revealed at once, so the roll did not wait out the window"
+    );
+    let log = t.ok("gm", &["log"]);
+    assert!(log.contains("eve commits entropy to epoch 1"), "{log}");
+    assert!(
+        log.contains(&format!(
+            "eve reveals entropy for epoch 1: {}",
+            &entropy[..12]
+        )),
+        "{log}"
+    );
     // The dice epoch opens first (the follower takes part in it), then the roll.
     let event = loop {
         let line = rx

@@ -9,12 +9,13 @@
 //! server refusal is `code: message` (see [`crate::net::ServerError`]).
 
 mod act;
+mod entropy;
 mod export;
 mod show;
 
 pub use export::fetch;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::str::FromStr as _;
 use std::time::Duration;
@@ -555,12 +556,37 @@ async fn log(g: &Globals, a: &LogArgs, out: &mut Sink<'_>) -> Result<Report> {
         }
         return s.finish(String::new()).await;
     }
+    // A follower takes part in every dice epoch it sees open (entropy.rs). The backlog is read
+    // first, so that only epochs still taking commitments are joined.
+    let seat_id = match &s.seat {
+        Seat::Gm => "gm".to_owned(),
+        Seat::Player(id) | Seat::Spectator(id) => id.0.clone(),
+    };
+    let mut contributor = entropy::Contributor::new(&seat_id, a.entropy.as_deref())?;
+    s.client.barrier().await?;
+    for e in s.client.take_events() {
+        contributor.observe(&e)?;
+        print(&e, out)?;
+    }
+    let mut sends: VecDeque<Op> = contributor.go_live()?.into();
     // The server closes a connection that has sent nothing for a while (90 s by default), and
     // answering its WebSocket pings does not count: a quiet follower sends a protocol `ping`.
     let keepalive = Duration::from_millis(a.keepalive_ms.max(1));
     loop {
+        // A commitment or reveal the server refuses (the window closed meanwhile) only means
+        // this seat adds nothing to that epoch; the follower carries on.
+        if let Some(op) = sends.pop_front() {
+            match s.client.request(op).await {
+                Ok(_) | Err(NetError::Server(_)) => {}
+                Err(e) => return Err(e.into()),
+            }
+            continue;
+        }
         match tokio::time::timeout(keepalive, s.client.next_event()).await {
-            Ok(Ok(e)) => print(&e, out)?,
+            Ok(Ok(e)) => {
+                sends.extend(contributor.observe(&e)?);
+                print(&e, out)?;
+            }
             Ok(Err(e)) => return Err(e.into()),
             // Quiet for a while: a request keeps the connection open (events that come with
             // its answer are kept and printed next).

@@ -1,0 +1,187 @@
+//! This seat's part in each dice epoch (docs/FAIRNESS.md): when an epoch opens, commit to 32
+//! random bytes; when commitments close, reveal them. Nobody has to do anything: `log
+//! --follow` runs this for every epoch it sees open.
+//!
+//! The bytes come from the operating system, or from `--entropy HEX` when a test needs exact
+//! dice. They are kept in memory only, from the commitment to the reveal: a follower that
+//! stops in between simply has its contribution replaced, as the server logs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, Result};
+use tablehold_protocol::{EventEnvelope, Op};
+use tablehold_rules::Fact;
+use tablehold_rules::dice::fair::{Bytes32, entropy_commitment, from_hex32, to_hex};
+
+/// What this seat knows of each epoch's phase, and the bytes it committed to.
+pub struct Contributor {
+    seat: String,
+    fixed: Option<Bytes32>,
+    /// Epochs whose commitments are open, as far as the events seen say.
+    committing: BTreeSet<u64>,
+    /// Epochs this seat has committed to (from its own requests or the log).
+    committed: BTreeSet<u64>,
+    /// Bytes committed to and not yet revealed, by epoch.
+    pending: BTreeMap<u64, Bytes32>,
+    /// Whether events are arriving live: an epoch opened in the backlog is taken part in only
+    /// if it is still open once the backlog is read.
+    live: bool,
+}
+
+impl Contributor {
+    /// `fixed` is `--entropy HEX`, for tests.
+    pub fn new(seat: &str, fixed: Option<&str>) -> Result<Contributor> {
+        let fixed = fixed
+            .map(|h| from_hex32(h).context("--entropy takes 64 hex digits (32 bytes)"))
+            .transpose()?;
+        Ok(Contributor {
+            seat: seat.to_owned(),
+            fixed,
+            committing: BTreeSet::new(),
+            committed: BTreeSet::new(),
+            pending: BTreeMap::new(),
+            live: false,
+        })
+    }
+
+    /// Follows one event; returns the requests to send because of it.
+    pub fn observe(&mut self, e: &EventEnvelope) -> Result<Vec<Op>> {
+        let mut ops = Vec::new();
+        for part in &e.parts {
+            match &part.fact {
+                Fact::EpochOpened { epoch, .. } => {
+                    self.committing.insert(*epoch);
+                    if self.live {
+                        ops.extend(self.commit(*epoch)?);
+                    }
+                }
+                Fact::EntropyCommitted { epoch, seat, .. } if *seat == self.seat => {
+                    self.committed.insert(*epoch);
+                }
+                Fact::CommitmentsClosed { epoch } => {
+                    self.committing.remove(epoch);
+                    if let Some(value) = self.pending.remove(epoch) {
+                        ops.push(Op::RevealEntropy {
+                            epoch: *epoch,
+                            entropy: to_hex(&value),
+                        });
+                    }
+                }
+                Fact::EpochSealed { epoch } | Fact::EpochRevealed { epoch, .. } => {
+                    self.committing.remove(epoch);
+                    self.pending.remove(epoch);
+                }
+                _ => {}
+            }
+        }
+        Ok(ops)
+    }
+
+    /// The backlog is read: commit to every epoch still taking commitments.
+    pub fn go_live(&mut self) -> Result<Vec<Op>> {
+        self.live = true;
+        let open: Vec<u64> = self.committing.iter().copied().collect();
+        let mut ops = Vec::new();
+        for epoch in open {
+            ops.extend(self.commit(epoch)?);
+        }
+        Ok(ops)
+    }
+
+    fn commit(&mut self, epoch: u64) -> Result<Option<Op>> {
+        if self.committed.contains(&epoch) || self.pending.contains_key(&epoch) {
+            return Ok(None);
+        }
+        let value = match self.fixed {
+            Some(v) => v,
+            None => os_random()?,
+        };
+        let commitment = entropy_commitment(epoch, &self.seat, &value)
+            .context("this seat's id is too long to contribute entropy")?;
+        self.pending.insert(epoch, value);
+        Ok(Some(Op::CommitEntropy {
+            epoch,
+            commitment: to_hex(&commitment),
+        }))
+    }
+}
+
+/// 32 bytes from the operating system's generator.
+fn os_random() -> Result<Bytes32> {
+    let mut value = [0u8; 32];
+    getrandom::fill(&mut value).map_err(|e| anyhow::anyhow!("no randomness from the OS: {e}"))?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablehold_rules::{Audience, Part};
+
+    fn event(seq: u64, fact: Fact) -> EventEnvelope {
+        EventEnvelope {
+            table: "t".into(),
+            seq,
+            version: 1,
+            at_ms: 0,
+            parts: vec![Part {
+                audience: Audience::Everyone,
+                fact,
+            }],
+        }
+    }
+
+    fn opened(epoch: u64) -> Fact {
+        Fact::EpochOpened {
+            epoch,
+            purpose: "table".into(),
+            commitment: "00".repeat(32),
+            test_seed: false,
+        }
+    }
+
+    #[test]
+    fn commits_when_an_epoch_opens_and_reveals_the_same_bytes_when_commitments_close() {
+        let fixed = "ab".repeat(32);
+        let mut c = Contributor::new("ines", Some(&fixed)).expect("hex");
+        assert!(c.go_live().expect("live").is_empty());
+        let ops = c.observe(&event(1, opened(3))).expect("ops");
+        let expected = entropy_commitment(3, "ines", &[0xab; 32]).expect("short id");
+        assert_eq!(
+            ops,
+            [Op::CommitEntropy {
+                epoch: 3,
+                commitment: to_hex(&expected)
+            }]
+        );
+        let ops = c
+            .observe(&event(2, Fact::CommitmentsClosed { epoch: 3 }))
+            .expect("ops");
+        assert_eq!(
+            ops,
+            [Op::RevealEntropy {
+                epoch: 3,
+                entropy: fixed
+            }]
+        );
+    }
+
+    #[test]
+    fn an_epoch_already_closed_in_the_backlog_is_left_alone_and_an_open_one_joined() {
+        let mut c = Contributor::new("ines", None).expect("no fixed bytes");
+        for (seq, fact) in [
+            (1, opened(1)),
+            (2, Fact::CommitmentsClosed { epoch: 1 }),
+            (3, Fact::EpochSealed { epoch: 1 }),
+            (4, opened(2)),
+        ] {
+            assert!(c.observe(&event(seq, fact)).expect("ops").is_empty());
+        }
+        let ops = c.go_live().expect("live");
+        assert!(
+            matches!(ops.as_slice(), [Op::CommitEntropy { epoch: 2, .. }]),
+            "{ops:?}"
+        );
+        assert!(Contributor::new("ines", Some("12")).is_err());
+    }
+}
