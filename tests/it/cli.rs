@@ -13,6 +13,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use tablehold_log::{ExportedPart, LogFile, link, part_hash};
+use tablehold_rules::dice::fair::{from_hex32, to_hex};
+
 use serde_json::Value;
 use tablehold_tests::server::TestServer;
 use tablehold_tests::{bin, run_env, stderr, stdout, workspace_root};
@@ -415,6 +418,161 @@ fn an_encounter_is_played_through_the_binary_alone() {
         text.contains("goblin-2 (Goblin; npc, side enemies): numbers hidden; dying, out_cold"),
         "{text}"
     );
+
+    replay_and_tamper(&t, &s);
+}
+
+/// The encounter above, exported by the GM and by Ines: both replay to the state the server
+/// holds, checking every turn's digest on the way; the test seed is reported; tampered and
+/// broken files are caught by name.
+fn replay_and_tamper(t: &Table, gm_state: &Value) {
+    let path = |name: &str| t.dir.path().join(name).display().to_string();
+    for seat in ["gm", "ines"] {
+        let out = t.ok(
+            seat,
+            &["log", "export", "--out", &path(&format!("{seat}.json"))],
+        );
+        assert!(out.is_empty() || out.contains("events"), "{out}");
+    }
+    // Made with the test seed: reported, and exit 3 unless allowed.
+    let out = t.run(None, &["verify", &path("gm.json")]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("INSECURE TEST SEED"),
+        "{}",
+        stderr(&out)
+    );
+    for seat in ["gm", "ines"] {
+        let out = t.run(
+            None,
+            &[
+                "verify",
+                "--allow-test-seed",
+                &path(&format!("{seat}.json")),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with("OK: "), "{}", stdout(&out));
+    }
+
+    // Replayed to its end, each seat's file gives the state the table shows that seat, and
+    // every digest the table recorded for that seat (one per turn) matches on the way.
+    let turns = t
+        .ok("gm", &["log", "--jsonl"])
+        .lines()
+        .filter(|l| l.contains("\"turn_started\""))
+        .count();
+    assert!(turns >= 8, "{turns}");
+    let gm_replay: Value =
+        serde_json::from_str(&t.ok("gm", &["replay", &path("gm.json"), "--json"]))
+            .expect("replay --json is JSON");
+    let ines_replay: Value =
+        serde_json::from_str(&t.ok("ines", &["replay", &path("ines.json"), "--json"]))
+            .expect("replay --json is JSON");
+    assert_eq!(gm_replay["digest"], gm_state["digest"], "{gm_replay}");
+    // The GM checks every audience's digests: GM, public, and the three seats.
+    assert_eq!(gm_replay["digests_checked"], 5 * turns, "{gm_replay}");
+    // A seat checks its own and the public ones.
+    assert_eq!(ines_replay["digests_checked"], 2 * turns, "{ines_replay}");
+    assert_eq!(ines_replay["encounter"]["round"], 3);
+    assert_eq!(ines_replay["encounter"]["current"], "mara");
+    let goblin = ines_replay["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .find(|c| c["id"] == "goblin-2")
+        .expect("the seat knows goblin-2 by name");
+    assert_eq!(goblin["resources"], serde_json::json!({}), "{goblin}");
+    // Back in time: before the first turn nobody had acted.
+    let early: Value =
+        serde_json::from_str(&t.ok("gm", &["replay", &path("gm.json"), "--at", "8", "--json"]))
+            .expect("JSON");
+    assert_eq!(early["seq"], 8);
+    assert_eq!(early["encounter"]["round"], 0);
+
+    // One digest of Ines's altered and the chain sealed again: replay stops at that event.
+    let mut file = LogFile::read(Path::new(&path("ines.json"))).expect("readable");
+    let (at, part) =
+        file.events
+            .iter()
+            .enumerate()
+            .skip(file.events.len() / 2)
+            .find_map(|(i, e)| {
+                e.parts.iter().position(|p| {
+                matches!(p, ExportedPart::Shown { json } if json.contains("\"seat:ines\""))
+            })
+            .map(|j| (i, j))
+            })
+            .expect("a digest recorded for Ines");
+    if let ExportedPart::Shown { json } = &mut file.events[at].parts[part] {
+        let digest_at = json.find("\"digest\":\"").expect("digest field") + 10;
+        let flipped = if &json[digest_at..=digest_at] == "0" {
+            "1"
+        } else {
+            "0"
+        };
+        json.replace_range(digest_at..=digest_at, flipped);
+    }
+    reseal(&mut file, at);
+    std::fs::write(path("altered.json"), file.to_json()).expect("write");
+    let out = t.run(None, &["replay", &path("altered.json")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        said.contains(&format!("seq {}", at + 1)) && said.contains("seat:ines"),
+        "{said}"
+    );
+
+    // A flipped byte in a shown part, the chain left alone: verify names the event.
+    let text = std::fs::read_to_string(path("gm.json")).expect("read");
+    let at = text.find("initiative").expect("an initiative roll");
+    let tampered = format!(
+        "{}Initiative{}",
+        &text[..at],
+        &text[at + "initiative".len()..]
+    );
+    std::fs::write(path("flipped.json"), tampered).expect("write");
+    let out = t.run(
+        None,
+        &["verify", "--allow-test-seed", &path("flipped.json")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).starts_with("FAIL at seq "), "{}", stdout(&out));
+
+    // Files that are not whole logs: exit 2 and the file named.
+    let cut = &text[..text.len() / 2];
+    std::fs::write(path("cut.json"), cut).expect("write");
+    let newer = text.replacen("\"version\": 1", "\"version\": 9", 1);
+    std::fs::write(path("newer.json"), newer).expect("write");
+    for (name, says) in [("cut.json", "cut short"), ("newer.json", "newer Tablehold")] {
+        let out = t.run(None, &["verify", &path(name)]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(name) && stderr(&out).contains(says),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// Recomputes every link from event index `from` on, as someone covering an edit would.
+fn reseal(file: &mut LogFile, from: usize) {
+    let mut prev = match from {
+        0 => tablehold_log::GENESIS,
+        i => from_hex32(&file.events[i - 1].link).expect("hex link"),
+    };
+    for e in &mut file.events[from..] {
+        let hashes: Vec<[u8; 32]> = e
+            .parts
+            .iter()
+            .map(|p| match p {
+                ExportedPart::Shown { json } => part_hash(json.as_bytes()),
+                ExportedPart::Hidden { hidden } => from_hex32(hidden).expect("hex hash"),
+            })
+            .collect();
+        prev = link(&prev, &e.header, hashes);
+        e.link = to_hex(&prev);
+    }
 }
 
 #[test]
