@@ -15,6 +15,10 @@ use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use tablehold_rules::Part;
 
+/// The format version of the events this build writes, and the newest it reads. Stored with
+/// every event and hashed into its header; `tablehold_protocol` re-exports it for the wire.
+pub const EVENT_VERSION: u32 = 1;
+
 /// One link of the chain.
 pub type Link = [u8; 32];
 

@@ -36,9 +36,7 @@ use tablehold_rules::{Audience, Event, Fact, Part, Seat, SeatId};
 use crate::chain::{GENESIS, Link, header_bytes, link, part_hash};
 use crate::file::{ExportedEvent, ExportedPart, LogFile, LogHeader};
 
-/// The newest event format this build can decode. It follows `tablehold_protocol`'s
-/// `EVENT_VERSION` (which cannot be named here: the protocol crate depends on this one).
-pub const NEWEST_EVENT_VERSION: u32 = 1;
+use crate::chain::EVENT_VERSION as NEWEST_EVENT_VERSION;
 
 /// Whose eyes a log, or a digest, is seen through: the keys `gm`, `public` and `seat:<id>`
 /// of an export's `viewer` and of `DigestRecorded`'s `audience`.

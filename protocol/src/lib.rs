@@ -26,5 +26,6 @@ pub use message::*;
 /// that the server can say which version it speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// The version of the stored and transmitted event format ([`EventEnvelope::version`]).
-pub const EVENT_VERSION: u32 = 1;
+/// The version of the stored and transmitted event format ([`EventEnvelope::version`]),
+/// defined beside the log's hash chain, which hashes it into every event's header.
+pub use tablehold_log::chain::EVENT_VERSION;
