@@ -4,4 +4,5 @@
 mod calculator;
 mod cli;
 mod fairness;
+mod fixtures;
 mod server;

@@ -1,0 +1,93 @@
+//! The committed fixture logs (`tests/fixtures/logs/`): real exports of a GRIMWIRE game from a
+//! real server with OS-seeded epochs and a seat's entropy, one as the GM holds it and one as
+//! the player Ines does. They are never regenerated: every later release must read, verify
+//! and replay them to the same figures, through the library and through the binary.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tablehold_log::{LogFile, replay, verify};
+use tablehold_tests::{run, stderr, stdout, workspace_root};
+
+fn fixture(name: &str) -> PathBuf {
+    workspace_root()
+        .join("tests")
+        .join("fixtures")
+        .join("logs")
+        .join(name)
+}
+
+/// What each fixture must give: (file, viewer, dice checked, draws hidden from the viewer,
+/// digests checked on a full replay, the digest of the final state).
+const EXPECTED: [(&str, &str, u64, u64, u64, &str); 2] = [
+    (
+        "grimwire-gm.json",
+        "gm",
+        13,
+        0,
+        18,
+        "5ca04714ce1387dcebe5d72f7c91d36f1a816ca1ea0fb12e03b95cf3a300058f",
+    ),
+    (
+        "grimwire-ines.json",
+        "seat:ines",
+        12,
+        1,
+        12,
+        "8d45d33b63006ee8f4e6027563006a8279d1fb143a389cb20cfda2f260979538",
+    ),
+];
+
+#[test]
+fn the_fixture_logs_verify_and_replay_to_their_recorded_figures() {
+    for (name, viewer, dice, hidden, digests, last) in EXPECTED {
+        let file = LogFile::read(&fixture(name)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(file.header.viewer, viewer);
+        let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(report.events, 66, "{name}");
+        assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
+        assert_eq!(report.dice_checked, dice, "{name}");
+        assert_eq!(report.draws_hidden, hidden, "{name}");
+        assert!(!report.test_seed, "{name}");
+        let whole = replay(&file, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(whole.digests_checked, digests, "{name}");
+        assert_eq!(
+            tablehold_rules::digest::digest_v1(&whole.state),
+            last,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_binary_verifies_and_replays_the_fixture_logs() {
+    let gm = fixture("grimwire-gm.json").display().to_string();
+    let out = run(&["verify", &gm], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("OK: 66 events, 2 epochs (2 revealed), 13 dice checked"),
+        "{}",
+        stdout(&out)
+    );
+    // Mid-encounter, round 2, Aune's turn, as the GM saw it at event 40.
+    let out = run(&["replay", &gm, "--at", "40", "--json"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(
+        state["digest"],
+        "4922f68929f823ff5feb6782d5867005ff3be510d9f6cd6ac4fd6bde52daff4c"
+    );
+    assert_eq!(state["encounter"]["round"], 2);
+    assert_eq!(state["encounter"]["current"], "aune");
+    // The player's copy never held the goblin's numbers.
+    let ines = fixture("grimwire-ines.json").display().to_string();
+    let out = run(&["replay", &ines, "--json"], None);
+    let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let goblin = state["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .find(|c| c["id"] == "goblin-1")
+        .expect("the goblin, by name");
+    assert_eq!(goblin["resources"], serde_json::json!({}));
+}
