@@ -294,9 +294,10 @@ pub struct InviteArgs {
 
 #[derive(Debug, Args)]
 pub struct RevokeArgs {
-    /// The seat id, as `tablehold seats` lists it.
+    /// The seat id, as `tablehold seats` lists it. (Named `target` here: clap would merge a
+    /// field called `seat` with the global `--seat`, and connect as the seat to revoke.)
     #[arg(value_name = "SEAT")]
-    pub seat: String,
+    pub target: String,
 }
 
 #[derive(Debug, Args)]

@@ -279,7 +279,7 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
             "dice: epoch {epoch}, counters {}",
             spans
                 .iter()
-                .map(|[a, b]| if b - a == 1 {
+                .map(|[a, b]| if b.saturating_sub(*a) == 1 {
                     a.to_string()
                 } else {
                     format!("{a}..{b}")

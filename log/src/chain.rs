@@ -13,7 +13,7 @@
 
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
-use tablehold_rules::Part;
+use tablehold_rules::{Audience, Part};
 
 /// The format version of the events this build writes, and the newest it reads. Stored with
 /// every event and hashed into its header; `tablehold_protocol` re-exports it for the wire.
@@ -65,12 +65,43 @@ pub fn split_parts(stored: &[u8]) -> Result<Vec<&RawValue>, serde_json::Error> {
     serde_json::from_slice(stored)
 }
 
-/// Encodes an event's parts for the log and computes its link: what the server does once per
-/// event it appends.
-pub fn seal(prev: &Link, seq: u64, version: u32, at_ms: u64, parts: &[Part]) -> (Vec<u8>, Link) {
+/// A part's bytes as logged: its JSON, and for a part not everyone may see, one more field,
+/// `"salt"`: 16 random bytes in hex. A seat's export stands in for a hidden part with the
+/// hash of these bytes; without the salt, anyone could hash guesses of a hidden part (a target
+/// number, an NPC's Condition) until one matched. Decoding a part ignores the field.
+pub fn part_bytes(part: &Part, salt: Option<[u8; 16]>) -> Vec<u8> {
+    // Plain data with string keys: serializing to a Vec cannot fail.
+    let mut bytes = serde_json::to_vec(part).unwrap_or_default();
+    if let Some(salt) = salt
+        && bytes.last() == Some(&b'}')
+    {
+        bytes.pop();
+        bytes.extend_from_slice(b",\"salt\":\"");
+        for b in salt {
+            bytes.extend_from_slice(format!("{b:02x}").as_bytes());
+        }
+        bytes.extend_from_slice(b"\"}");
+    }
+    bytes
+}
+
+/// Encodes an event's parts for the log, salting every part not everyone may see with bytes
+/// from `salt`, and computes the event's link: what the server does once per event it
+/// appends.
+pub fn seal(
+    prev: &Link,
+    seq: u64,
+    version: u32,
+    at_ms: u64,
+    parts: &[Part],
+    salt: &mut dyn FnMut() -> [u8; 16],
+) -> (Vec<u8>, Link) {
     let encoded: Vec<Vec<u8>> = parts
         .iter()
-        .map(|p| serde_json::to_vec(p).unwrap_or_default())
+        .map(|p| {
+            let salted = (p.audience != Audience::Everyone).then(&mut *salt);
+            part_bytes(p, salted)
+        })
         .collect();
     let mut stored = Vec::with_capacity(encoded.iter().map(|p| p.len() + 1).sum::<usize>() + 2);
     stored.push(b'[');
@@ -135,16 +166,33 @@ mod tests {
     }
 
     #[test]
-    fn sealing_stores_what_encode_parts_stores_and_links_what_the_stored_bytes_link() {
+    fn sealing_salts_the_parts_not_everyone_sees_and_links_what_it_stores() {
         let event = Event::public(Fact::Noted { text: "x".into() }).with(
             tablehold_rules::Audience::GmOnly,
             Fact::Ruled { text: "y".into() },
         );
-        let (stored, l) = seal(&[3; 32], 7, 1, 99, &event.parts);
-        assert_eq!(stored, encode_parts(&event.parts));
+        let mut salts = [[0xab; 16], [0xcd; 16]].into_iter();
+        let (stored, l) = seal(&[3; 32], 7, 1, 99, &event.parts, &mut || {
+            salts.next().unwrap_or_default()
+        });
+        let text = String::from_utf8(stored.clone()).expect("UTF-8");
+        assert_eq!(
+            text,
+            format!(
+                r#"[{{"audience":"everyone","fact":{{"fact":"noted","text":"x"}}}},{{"audience":"gm_only","fact":{{"fact":"ruled","text":"y"}},"salt":"{}"}}]"#,
+                "ab".repeat(16)
+            )
+        );
         assert_eq!(
             link_of_stored(&[3; 32], 7, 1, 99, &stored).expect("array"),
             l
+        );
+        // The salt changes the hidden part's hash and nothing of what it says.
+        let parts: Vec<Part> = serde_json::from_slice(&stored).expect("parts decode");
+        assert_eq!(parts, event.parts);
+        assert_ne!(
+            part_hash(&part_bytes(&event.parts[1], Some([1; 16]))),
+            part_hash(&part_bytes(&event.parts[1], None))
         );
     }
 

@@ -44,6 +44,14 @@ pub fn new_seed() -> [u8; 32] {
     seed
 }
 
+/// A salt for a part not everyone may see (`tablehold_log::chain::part_bytes`): 128 random
+/// bits, so its hash in a seat's export cannot be matched by guessing its content.
+pub fn new_salt() -> [u8; 16] {
+    let mut salt = [0u8; 16];
+    rand::rng().fill(&mut salt);
+    salt
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -630,6 +630,11 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     assert!(err.contains("saved profiles: eve, gm, ines, rui"), "{err}");
     let out = t.run(Some("ines"), &["act"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // `--seat gm revoke eve` acts as the GM on the seat named after `revoke`.
+    let seats = t.ok("gm", &["revoke", "eve"]);
+    assert!(seats.contains("eve"), "{seats}");
+    let err = t.fails("eve", &["state"]);
+    assert!(err.contains("unauthorized"), "{err}");
     // Through all this the table carried on: still Aune's turn, nothing applied.
     let after = t.state("gm");
     assert_eq!(after["current"], "aune");

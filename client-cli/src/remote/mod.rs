@@ -409,7 +409,7 @@ async fn invite(g: &Globals, a: &InviteArgs) -> Result<Report> {
 async fn revoke(g: &Globals, a: &RevokeArgs) -> Result<Report> {
     let mut s = Session::open(g).await?;
     let op = Op::RevokeSeat {
-        seat: a.seat.clone(),
+        seat: a.target.clone(),
     };
     let Reply::Seats { seats } = s.request(op).await? else {
         bail!("internal: unexpected answer to `revoke_seat`");

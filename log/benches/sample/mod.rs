@@ -22,8 +22,8 @@ use tablehold_rules::{
 
 use super::log_api::file::{FORMAT, FORMAT_VERSION};
 use super::log_api::{
-    ExportedEvent, ExportedPart, GENESIS, LogFile, LogHeader, TableInfo, encode_parts,
-    header_bytes, link, part_hash, split_parts,
+    ExportedEvent, ExportedPart, GENESIS, LogFile, LogHeader, TableInfo, header_bytes, link,
+    part_hash, seal, split_parts,
 };
 
 /// The player's seat and character.
@@ -438,11 +438,26 @@ impl Session {
             None => true,
         };
         let mut prev = GENESIS;
+        let mut salts = 0u64;
         let mut events = Vec::with_capacity(self.events.len());
         for (i, event) in self.events.iter().enumerate() {
             let seq = u64::try_from(i).expect("few events") + 1;
             let header = header_bytes(seq, 1, 1_700_000_000_000 + seq * 250);
-            let stored = encode_parts(&event.parts);
+            // Salts as a server makes them, but reproducible: from a counter.
+            let mut salt = || {
+                salts += 1;
+                let mut s = [0u8; 16];
+                s[..8].copy_from_slice(&salts.to_be_bytes());
+                s
+            };
+            let (stored, sealed) = seal(
+                &prev,
+                seq,
+                1,
+                1_700_000_000_000 + seq * 250,
+                &event.parts,
+                &mut salt,
+            );
             let raw = split_parts(&stored).expect("a JSON array");
             let hashes: Vec<[u8; 32]> = raw.iter().map(|r| part_hash(r.get().as_bytes())).collect();
             let parts = raw
@@ -460,6 +475,7 @@ impl Session {
                 })
                 .collect();
             prev = link(&prev, &header, hashes);
+            debug_assert_eq!(prev, sealed);
             events.push(ExportedEvent {
                 header,
                 parts,

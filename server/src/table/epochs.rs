@@ -151,7 +151,8 @@ impl Epochs {
         self.open(ENCOUNTER).or_else(|| self.open(TABLE))
     }
 
-    /// An epoch whose contributions are still being collected, if any.
+    /// The epoch whose contributions are being collected, if any. The table opens an epoch
+    /// only when none is collecting, so there is at most one.
     pub fn collecting(&self) -> Option<&Epoch> {
         self.list
             .values()
@@ -276,16 +277,17 @@ impl Epochs {
         }
     }
 
-    /// The events that move a collecting epoch on, given which seats are still awaited
-    /// (`expected`: seats that were connected when it opened) and whether its window is over.
-    /// Empty when it must keep waiting.
-    pub fn advance(&self, expected: &BTreeSet<String>, window_over: bool) -> Vec<Event> {
+    /// The events that move a collecting epoch on, given which seats it waits for
+    /// (`expected`: the seats connected when it opened; `None` after a reload, when only its
+    /// window's end may close commitments) and whether that window is over. Empty when it
+    /// must keep waiting.
+    pub fn advance(&self, expected: Option<&BTreeSet<String>>, window_over: bool) -> Vec<Event> {
         let Some(e) = self.collecting() else {
             return Vec::new();
         };
         let mut events = Vec::new();
         if e.phase == Phase::Committing {
-            let all_in = expected.iter().all(|s| e.commitments.contains_key(s));
+            let all_in = expected.is_some_and(|x| x.iter().all(|s| e.commitments.contains_key(s)));
             if !(all_in || window_over) {
                 return events;
             }
@@ -337,7 +339,7 @@ mod tests {
         epochs.add_seed(&s);
         run(&mut epochs, &[Epochs::opening(&s, TABLE)]);
         assert!(epochs.stream().is_none(), "no dice before the seal");
-        let moved = epochs.advance(&BTreeSet::new(), false);
+        let moved = epochs.advance(Some(&BTreeSet::new()), false);
         assert_eq!(moved.len(), 2, "{moved:?}");
         run(&mut epochs, &moved);
         let stream = epochs.stream().expect("sealed");
@@ -352,7 +354,10 @@ mod tests {
         epochs.add_seed(&s);
         run(&mut epochs, &[Epochs::opening(&s, ENCOUNTER)]);
         let expected = BTreeSet::from(["p1".to_owned()]);
-        assert!(epochs.advance(&expected, false).is_empty(), "waits for p1");
+        assert!(
+            epochs.advance(Some(&expected), false).is_empty(),
+            "waits for p1"
+        );
         let entropy = [5u8; 32];
         let c = entropy_commitment(2, "p1", &entropy).expect("short id");
         let early = epochs
@@ -361,7 +366,7 @@ mod tests {
         assert_eq!(early.code, ErrorCode::WrongPhase);
         let commit = epochs.commit(2, "p1", &to_hex(&c)).expect("commit");
         run(&mut epochs, &[commit]);
-        let closed = epochs.advance(&expected, false);
+        let closed = epochs.advance(Some(&expected), false);
         assert_eq!(closed.len(), 1, "only the close: reveals get their window");
         run(&mut epochs, &closed);
         let wrong = epochs
@@ -371,7 +376,7 @@ mod tests {
         assert!(epochs.stream().is_none());
         let reveal = epochs.reveal(2, "p1", &to_hex(&entropy)).expect("reveal");
         run(&mut epochs, &[reveal]);
-        let sealed = epochs.advance(&expected, false);
+        let sealed = epochs.advance(Some(&expected), false);
         run(&mut epochs, &sealed);
         let key = epoch_key(2, &[7; 32], &[("p1", entropy)]).expect("key");
         let mut ours = epochs.stream().expect("sealed");
@@ -391,14 +396,14 @@ mod tests {
         run(&mut epochs, &[commit]);
         let expected = BTreeSet::from(["p1".to_owned(), "p2".to_owned()]);
         // p1 never commits: the window ends; p2 committed and gets a reveal window.
-        let closed = epochs.advance(&expected, true);
+        let closed = epochs.advance(Some(&expected), true);
         assert_eq!(closed.len(), 1);
         run(&mut epochs, &closed);
         assert!(
-            epochs.advance(&expected, false).is_empty(),
+            epochs.advance(Some(&expected), false).is_empty(),
             "waits for p2's reveal"
         );
-        let sealed = epochs.advance(&expected, true);
+        let sealed = epochs.advance(Some(&expected), true);
         assert!(matches!(
             &sealed[0].parts[0].fact,
             Fact::EntropyWithheld { seat, replacement, .. }
@@ -409,13 +414,39 @@ mod tests {
     }
 
     #[test]
+    fn after_a_reload_only_the_window_closes_commitments() {
+        let mut epochs = Epochs::default();
+        let s = secret(1);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, TABLE)]);
+        let c = entropy_commitment(1, "p1", &[3; 32]).expect("short id");
+        let commit = epochs.commit(1, "p1", &to_hex(&c)).expect("commit");
+        run(&mut epochs, &[commit]);
+        assert!(
+            epochs.advance(None, false).is_empty(),
+            "others may still commit"
+        );
+        let closed = epochs.advance(None, true);
+        assert_eq!(closed.len(), 1);
+        run(&mut epochs, &closed);
+        let reveal = epochs.reveal(1, "p1", &to_hex(&[3; 32])).expect("reveal");
+        run(&mut epochs, &[reveal]);
+        // Every seat that committed has revealed: no need to wait for the window.
+        let sealed = epochs.advance(None, false);
+        assert!(matches!(
+            sealed.last().map(|e| &e.parts[0].fact),
+            Some(Fact::EpochSealed { epoch: 1 })
+        ));
+    }
+
+    #[test]
     fn the_encounter_epoch_is_current_while_open_and_the_table_epoch_resumes_after() {
         let mut epochs = Epochs::default();
         for (id, purpose) in [(1, TABLE), (2, ENCOUNTER)] {
             let s = secret(id);
             epochs.add_seed(&s);
             run(&mut epochs, &[Epochs::opening(&s, purpose)]);
-            let moved = epochs.advance(&BTreeSet::new(), false);
+            let moved = epochs.advance(Some(&BTreeSet::new()), false);
             run(&mut epochs, &moved);
         }
         assert_eq!(epochs.current().map(|e| e.id), Some(2));

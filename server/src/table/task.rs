@@ -67,9 +67,10 @@ struct Deadline {
 }
 
 /// The contribution window of an epoch collecting entropy: the seats it waits for (those
-/// connected when it opened) and when it stops waiting.
+/// connected when it opened; `None` after a reload, when it waits for its end) and when it
+/// stops waiting.
 struct Window {
-    expected: BTreeSet<String>,
+    expected: Option<BTreeSet<String>>,
     until: Instant,
 }
 
@@ -216,6 +217,12 @@ impl Table {
                     while let Some(msg) = rx.recv().await {
                         self.handle(msg).await;
                     }
+                    // A command that arrived meanwhile may be waiting for a dice epoch: let
+                    // the window run out and the command run before stepping aside.
+                    while let Some(until) = self.window.as_ref().map(|w| w.until) {
+                        tokio::time::sleep_until(until).await;
+                        self.advance_epochs(true).await;
+                    }
                     self.settle().await;
                     // Anyone who subscribed while it was draining is told to come back.
                     for (_, sub) in std::mem::take(&mut self.subscribers) {
@@ -284,7 +291,7 @@ impl Table {
                         self.held.push_back(Held { seat, op, reply });
                     }
                 }
-                Ok(seat) if is_entropy(&op) => {
+                Ok(seat) if is_epoch_or_session(&op) => {
                     let result = self.entropy(&seat, op);
                     match result {
                         Ok(events) => {
@@ -768,33 +775,37 @@ impl Table {
             };
             return Ok(Prepared::NeedsEpoch(purpose));
         };
-        // Every counter the stream moved past must be in some event's record of its draws:
-        // otherwise a die was drawn that the log would not account for.
+        self.check_draws(&events, start, after.counter())?;
+        Ok(Prepared::Ready(events))
+    }
+
+    /// Every counter the stream moved past, from `start` to `end`, must be in some event's
+    /// record of its draws, in order: otherwise a die was drawn that the log would not
+    /// account for, and nothing of it may be logged.
+    fn check_draws(&self, events: &[Event], start: u64, end: u64) -> Result<(), WireError> {
+        let unrecorded = || {
+            tracing::error!(table = %self.id, "a command drew dice its events do not record");
+            err(
+                ErrorCode::Internal,
+                "dice were drawn that the events do not record; nothing was logged",
+            )
+        };
         let mut next = start;
-        for e in &events {
-            for f in e.facts() {
-                if let Fact::DiceDrawn { spans, .. } = f {
-                    for [a, b] in spans {
-                        if *a != next {
-                            tracing::error!(table = %self.id, "a command drew dice its events do not record");
-                            return Err(err(
-                                ErrorCode::Internal,
-                                "dice were drawn that the events do not record; nothing was logged",
-                            ));
-                        }
-                        next = *b;
+        for f in events.iter().flat_map(Event::facts) {
+            if let Fact::DiceDrawn { spans, .. } = f {
+                for [a, b] in spans {
+                    if *a != next {
+                        return Err(unrecorded());
                     }
+                    next = *b;
                 }
             }
         }
-        if next != after.counter() {
-            tracing::error!(table = %self.id, "a command drew dice its events do not record");
-            return Err(err(
-                ErrorCode::Internal,
-                "dice were drawn that the events do not record; nothing was logged",
-            ));
+        if next == end {
+            Ok(())
+        } else {
+            Err(unrecorded())
         }
-        Ok(Prepared::Ready(events))
     }
 
     fn prepare_with(
@@ -873,6 +884,14 @@ impl Table {
     /// that is not sealed, opens that epoch if need be and holds the command (in front of any
     /// other waiting) until the epoch's contributions are in.
     async fn run_command(&mut self, held: Held) {
+        // A command that waited for its epoch may belong to a seat revoked meanwhile.
+        let held = match self.current_seat(&held.seat) {
+            Ok(seat) => Held { seat, ..held },
+            Err(e) => {
+                let _ = held.reply.send(Err(e));
+                return;
+            }
+        };
         let mut prepared = self.prepare(&held.seat, &held.op);
         // A refusal tells something of the state (whose turn, an open prompt): it may only
         // speak of durable events, so decide again once they are.
@@ -906,7 +925,7 @@ impl Table {
             .map(|s| s.seat.info.id.clone())
             .collect();
         self.window = Some(Window {
-            expected,
+            expected: Some(expected),
             until: Instant::now() + self.settings.entropy_window,
         });
         self.commit(vec![opening], vec![Write::Epoch(secret)], None);
@@ -916,12 +935,8 @@ impl Table {
     /// Moves the collecting epoch on (closing commitments, sealing) when every awaited seat
     /// has done its part or the window is over, then runs the commands that waited for it.
     async fn advance_epochs(&mut self, window_over: bool) {
-        let expected = self
-            .window
-            .as_ref()
-            .map(|w| w.expected.clone())
-            .unwrap_or_default();
-        let events = self.epochs.advance(&expected, window_over);
+        let expected = self.window.as_ref().and_then(|w| w.expected.clone());
+        let events = self.epochs.advance(expected.as_ref(), window_over);
         if !events.is_empty() {
             let reveals_open = events.last().is_some_and(|e| {
                 e.facts()
@@ -945,7 +960,7 @@ impl Table {
     fn restart_window(&mut self) {
         if self.epochs.collecting().is_some() {
             self.window = Some(Window {
-                expected: BTreeSet::new(),
+                expected: None,
                 until: Instant::now() + self.settings.entropy_window,
             });
         }
@@ -1049,7 +1064,14 @@ impl Table {
         let mut turn_ended = false;
         while let Some(event) = queue.pop_front() {
             let seq = self.head() + 1;
-            let (stored, link) = seal(&self.last_link(), seq, EVENT_VERSION, at_ms, &event.parts);
+            let (stored, link) = seal(
+                &self.last_link(),
+                seq,
+                EVENT_VERSION,
+                at_ms,
+                &event.parts,
+                &mut auth::new_salt,
+            );
             // `decide` applied these to a scratch over this very state, so this cannot fail
             // short of a bug; then the log is the truth and the table starts again from it.
             if let Err(e) = apply(&mut self.world, &event) {
@@ -1250,8 +1272,15 @@ impl Table {
             tracing::warn!(table = %self.id, prompt = d.prompt_id, "no sealed dice epoch; timeout not applied");
             return;
         };
-        match self.decide(&Command::time_out(d.prompt_id), stream) {
-            Ok((events, _)) => self.commit(events, Vec::new(), None),
+        let start = stream.counter();
+        let decided = self
+            .decide(&Command::time_out(d.prompt_id), stream)
+            .and_then(|(events, after)| {
+                self.check_draws(&events, start, after.counter())?;
+                Ok(events)
+            });
+        match decided {
+            Ok(events) => self.commit(events, Vec::new(), None),
             Err(e) => {
                 tracing::warn!(table = %self.id, prompt = d.prompt_id, error = %e.message, "timeout not applied");
                 self.track_prompt();
@@ -1261,7 +1290,7 @@ impl Table {
 }
 
 /// Whether a request is about dice epochs or the session: logged, but not pipelined.
-fn is_entropy(op: &Op) -> bool {
+fn is_epoch_or_session(op: &Op) -> bool {
     matches!(
         op,
         Op::CommitEntropy { .. } | Op::RevealEntropy { .. } | Op::EndSession
