@@ -6,13 +6,17 @@
 //! 1. **the chain**: sequence numbers run 1..N with no gap, each header is the canonical text,
 //!    and each link recomputes from the previous one, the header and the parts' hashes (a part
 //!    the viewer may not see contributes the hash the file gives for it);
-//! 2. **the epochs**: each is opened once, in order, and goes commit → close → reveal or
-//!    withhold → seal → draws → seed reveal, with every reveal, stand-in and seed matching what
-//!    was committed to before;
-//! 3. **the draws**: the counter ranges of `DiceDrawn` tile each epoch's counters from 0 with no
-//!    gap and no overlap, and only while the epoch is sealed;
+//! 2. **the epochs**: each is opened once, in order, for `table` or `encounter`, and goes
+//!    commit → close → reveal or withhold → seal → draws → seed reveal, with every reveal,
+//!    stand-in and seed matching what was committed to before; an epoch is opened only while
+//!    no other is collecting contributions and no other of its purpose is unrevealed;
+//! 3. **the draws**: an event records its draws in at most one `DiceDrawn`, whose counter
+//!    ranges tile its epoch's counters from 0 with no gap and no overlap, only while the epoch
+//!    is sealed, and only from the current epoch (the unrevealed `encounter` epoch if there is
+//!    one, else the unrevealed `table` epoch), so the host cannot keep several streams going
+//!    and take each die from whichever suits it;
 //! 4. **the dice**: every die a part shows names one draw of its own event, no draw is claimed by
-//!    two dice, and (in the GM's complete view) none is left unclaimed;
+//!    two of the viewer's dice, and (in the GM's complete view) none is left unclaimed;
 //! 5. **the faces**: once an epoch's seed is public, every die drawn in it is recomputed from the
 //!    epoch's key and must show the logged face on exactly the logged counters;
 //! 6. **the totals**: every roll is rolled again from its faces, and every check's total is its
@@ -71,16 +75,12 @@ impl View {
         }
     }
 
-    /// Whether this view's state includes a part with `audience`: the parts its seat is
-    /// admitted to (for the GM, every part but the stand-ins made for the other seats).
+    /// Whether a part with `audience` is this view's own: the parts its seat is admitted to.
+    /// For the GM that is every part but the stand-ins made for the other seats, which repeat
+    /// what the GM-only part beside them holds. This view's state includes exactly these
+    /// parts, and their dice are the ones it accounts for: a stand-in's dice are the GM-only
+    /// part's again, and would otherwise be counted twice.
     pub fn applies(&self, audience: &Audience) -> bool {
-        audience.admits(&self.seat())
-    }
-
-    /// Whether the dice of a part with `audience` are this viewer's to account for. Unlike
-    /// [`View::applies`], the GM does not count the stand-ins: the same dice are in the
-    /// GM-only part beside them, and would otherwise be counted twice.
-    pub fn counts(&self, audience: &Audience) -> bool {
         audience.admits(&self.seat())
     }
 }
@@ -169,6 +169,13 @@ pub enum VerifyErrorKind {
     /// A shown part is not a valid part.
     #[error("part {part} is not a valid event part: {detail}")]
     BadPart { part: usize, detail: String },
+    /// A shown part holds a fact this build does not know: the log was written by a newer
+    /// server, whose facts this build cannot check. Facts only grow by addition, so a newer
+    /// Tablehold reads this log.
+    #[error(
+        "part {part} holds the fact `{fact}`, which this build does not know: the log was written by a newer Tablehold; upgrade Tablehold to verify it"
+    )]
+    NewerFact { part: usize, fact: String },
     /// The header announces a different number of events than the log holds.
     #[error("the header announces {announced} events, but the log holds {found}")]
     CountMismatch { announced: u64, found: u64 },
@@ -178,6 +185,22 @@ pub enum VerifyErrorKind {
     /// Epochs must be opened once each, numbered 1, 2, 3...
     #[error("epoch {found} is opened where epoch {expected} should be the next")]
     EpochOutOfOrder { expected: u64, found: u64 },
+    /// An epoch is for `table` or `encounter`.
+    #[error("epoch {epoch} is opened for `{purpose}`; an epoch is for `table` or `encounter`")]
+    BadPurpose { epoch: u64, purpose: String },
+    /// A second unrevealed epoch of one purpose: the host could keep two streams going and
+    /// take each die from whichever suits it.
+    #[error(
+        "epoch {epoch} is opened for `{purpose}` while epoch {open}, also for `{purpose}`, is not revealed yet: a table has one unrevealed epoch of each purpose"
+    )]
+    PurposeStillOpen {
+        epoch: u64,
+        purpose: &'static str,
+        open: u64,
+    },
+    /// An epoch is opened while another still takes commitments or reveals.
+    #[error("epoch {epoch} is opened while epoch {collecting} is still collecting contributions")]
+    OpenedWhileCollecting { epoch: u64, collecting: u64 },
     /// A fact names an epoch that was never opened.
     #[error("part {part} names epoch {epoch}, which was never opened")]
     UnknownEpoch { part: usize, epoch: u64 },
@@ -238,6 +261,19 @@ pub enum VerifyErrorKind {
     /// A draw of no counters at all.
     #[error("epoch {epoch} records an empty draw [{first}, {end})")]
     EmptyDraw { epoch: u64, first: u64, end: u64 },
+    /// An event records its draws in more than one `DiceDrawn`.
+    #[error("part {part} is a second dice_drawn in one event: an event records its draws once")]
+    SecondDiceDrawn { part: usize },
+    /// Dice drawn from an epoch other than the current one: the unrevealed `encounter` epoch
+    /// if there is one, else the unrevealed `table` epoch.
+    #[error(
+        "part {part} draws dice from epoch {epoch}, but the current epoch is {current}: dice come from the unrevealed encounter epoch if there is one, else from the unrevealed table epoch"
+    )]
+    NotCurrentEpoch {
+        part: usize,
+        epoch: u64,
+        current: u64,
+    },
     /// A die without the counters it was drawn on.
     #[error("part {part} shows a die without the counters it was drawn on")]
     DieWithoutCounters { part: usize },
@@ -477,12 +513,8 @@ impl ChainReader {
         for (i, part) in event.parts.iter().enumerate() {
             match part {
                 ExportedPart::Shown { json } => {
-                    let part: Part = serde_json::from_str(json).map_err(|e| {
-                        fail(VerifyErrorKind::BadPart {
-                            part: i + 1,
-                            detail: e.to_string(),
-                        })
-                    })?;
+                    let part: Part = serde_json::from_str(json)
+                        .map_err(|e| fail(part_error(i + 1, json, &e)))?;
                     shown.parts.push(part);
                     numbers.push(i + 1);
                 }
@@ -502,8 +534,34 @@ impl ChainReader {
     }
 }
 
+/// Why a shown part does not decode: a fact this build does not know (a newer server's), or
+/// a malformed part.
+fn part_error(part: usize, json: &str, error: &serde_json::Error) -> VerifyErrorKind {
+    let name = serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|v| v.get("fact")?.get("fact")?.as_str().map(str::to_owned));
+    if let Some(fact) = name {
+        // The name alone decodes to "unknown variant" exactly when no fact has that name
+        // (a known one fails on its missing fields instead, or decodes).
+        let alone = serde_json::json!({ "fact": fact });
+        if serde_json::from_value::<Fact>(alone)
+            .is_err_and(|e| e.to_string().starts_with("unknown variant"))
+        {
+            return VerifyErrorKind::NewerFact { part, fact };
+        }
+    }
+    VerifyErrorKind::BadPart {
+        part,
+        detail: error.to_string(),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Epochs, draws and dice
+
+/// The purposes an epoch may have (`docs/FAIRNESS.md`, section 6).
+const TABLE: &str = "table";
+const ENCOUNTER: &str = "encounter";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {

@@ -23,6 +23,10 @@ pub struct Contributor {
     committed: BTreeSet<u64>,
     /// Bytes committed to and not yet revealed, by epoch.
     pending: BTreeMap<u64, Bytes32>,
+    /// Epochs this seat revealed for: being listed as withholding after that is news.
+    revealed: BTreeSet<u64>,
+    /// What this seat should know about how the server treated its contributions.
+    warnings: Vec<String>,
     /// Whether events are arriving live: an epoch opened in the backlog is taken part in only
     /// if it is still open once the backlog is read.
     live: bool,
@@ -40,6 +44,8 @@ impl Contributor {
             committing: BTreeSet::new(),
             committed: BTreeSet::new(),
             pending: BTreeMap::new(),
+            revealed: BTreeSet::new(),
+            warnings: Vec::new(),
             live: false,
         })
     }
@@ -61,11 +67,25 @@ impl Contributor {
                 Fact::CommitmentsClosed { epoch } => {
                     self.committing.remove(epoch);
                     if let Some(value) = self.pending.remove(epoch) {
-                        ops.push(Op::RevealEntropy {
-                            epoch: *epoch,
-                            entropy: to_hex(&value),
-                        });
+                        if self.committed.contains(epoch) {
+                            self.revealed.insert(*epoch);
+                            ops.push(Op::RevealEntropy {
+                                epoch: *epoch,
+                                entropy: to_hex(&value),
+                            });
+                        } else {
+                            self.warnings.push(format!(
+                                "epoch {epoch}: commitments closed without this seat's commitment; its dice have none of this seat's entropy"
+                            ));
+                        }
                     }
+                }
+                Fact::EntropyWithheld { epoch, seat, .. }
+                    if *seat == self.seat && self.revealed.contains(epoch) =>
+                {
+                    self.warnings.push(format!(
+                        "epoch {epoch}: this seat revealed its entropy, yet the server logged it as withheld (a lost message, or a host choosing between two keys)"
+                    ));
                 }
                 Fact::EpochSealed { epoch } | Fact::EpochRevealed { epoch, .. } => {
                     self.committing.remove(epoch);
@@ -75,6 +95,11 @@ impl Contributor {
             }
         }
         Ok(ops)
+    }
+
+    /// Warnings since the last call: contributions the server left out.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The backlog is read: commit to every epoch still taking commitments.
@@ -154,8 +179,14 @@ mod tests {
                 commitment: to_hex(&expected)
             }]
         );
+        let logged = Fact::EntropyCommitted {
+            epoch: 3,
+            seat: "ines".into(),
+            commitment: to_hex(&expected),
+        };
+        assert!(c.observe(&event(2, logged)).expect("ops").is_empty());
         let ops = c
-            .observe(&event(2, Fact::CommitmentsClosed { epoch: 3 }))
+            .observe(&event(3, Fact::CommitmentsClosed { epoch: 3 }))
             .expect("ops");
         assert_eq!(
             ops,
@@ -164,6 +195,28 @@ mod tests {
                 entropy: fixed
             }]
         );
+        assert!(c.take_warnings().is_empty());
+        // Logged as withholding after revealing: the seat is told.
+        let withheld = Fact::EntropyWithheld {
+            epoch: 3,
+            seat: "ines".into(),
+            replacement: "00".repeat(32),
+        };
+        c.observe(&event(4, withheld)).expect("ops");
+        assert_eq!(c.take_warnings().len(), 1);
+    }
+
+    #[test]
+    fn a_commitment_the_log_never_shows_is_not_revealed_and_is_reported() {
+        let mut c = Contributor::new("ines", None).expect("no fixed bytes");
+        c.go_live().expect("live");
+        assert_eq!(c.observe(&event(1, opened(1))).expect("ops").len(), 1);
+        let ops = c
+            .observe(&event(2, Fact::CommitmentsClosed { epoch: 1 }))
+            .expect("ops");
+        assert!(ops.is_empty(), "{ops:?}");
+        let warnings = c.take_warnings();
+        assert!(warnings[0].contains("without this seat's commitment"), "{warnings:?}");
     }
 
     #[test]

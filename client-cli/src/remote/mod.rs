@@ -586,6 +586,11 @@ async fn log(g: &Globals, a: &LogArgs, out: &mut Sink<'_>) -> Result<Report> {
             Ok(Ok(e)) => {
                 sends.extend(contributor.observe(&e)?);
                 print(&e, out)?;
+                // A follower never returns its report, so what the seat must know about its
+                // own contributions goes straight to stderr, beside the events.
+                for w in contributor.take_warnings() {
+                    eprintln!("warning: {w}");
+                }
             }
             Ok(Err(e)) => return Err(e.into()),
             // Quiet for a while: a request keeps the connection open (events that come with
