@@ -5,8 +5,10 @@
     python3 docs/verify.py --self-test
 
 Checks the file header, the event numbers, the hash chain, every epoch's commitments and
-reveals, the tiling of each epoch's dice counters, and the face of every die the file shows
-whose epoch's seed is revealed. It does not re-add totals: `tablehold verify` does that too.
+reveals, that dice come only from the current epoch, the tiling of each epoch's dice
+counters, and the face of every die the file shows whose epoch's seed is revealed. It does not
+re-add totals: `tablehold verify` does that too. It ignores facts it does not know (the dice
+checks involve only those of FAIRNESS.md), where `tablehold verify` asks for an upgrade.
 Exit status: 0 verified, 1 failed, 3 verified but an epoch used the insecure test seed.
 """
 import argparse
@@ -23,6 +25,7 @@ SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
                "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed"}
+PURPOSES = ("table", "encounter")
 
 
 class Fail(Exception):
@@ -94,6 +97,30 @@ def hex32(value, seq, what):
     return bytes.fromhex(value)
 
 
+def u64(value, seq, what):
+    """An epoch id, counter or the like: a JSON integer (not true/false, not 1.0) below 2^64."""
+    if type(value) is not int or not 0 <= value < 1 << 64:
+        raise Fail(seq, "%s: %r is not an unsigned 64-bit integer" % (what, value))
+    return value
+
+
+def span(value, seq, what):
+    """A [first, end) pair of counters."""
+    if not (isinstance(value, list) and len(value) == 2):
+        raise Fail(seq, "%s: %r is not a [first, end) pair" % (what, value))
+    return [u64(value[0], seq, what), u64(value[1], seq, what)]
+
+
+def admits(audience, viewer):
+    """Whether a part with `audience` is the viewer's own (section 6): for the GM every part
+    but the stand-ins made for the seats, for a seat the parts addressed to it."""
+    if viewer == "gm":
+        return audience != "all_but_gm"
+    if audience in ("everyone", "all_but_gm"):
+        return True
+    return isinstance(audience, dict) and viewer[len("seat:"):] in audience.get("seats", [])
+
+
 def read_export(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -130,6 +157,7 @@ class Verifier:
         if self.viewer != "gm" and not re.fullmatch(r"seat:.+", str(self.viewer)):
             raise Fail(0, "viewer %r is neither gm nor seat:<id>" % self.viewer)
         self.epochs, self.test_seeds = {}, []
+        self.open = {}  # purpose -> its unrevealed epoch (at most one each)
         self.checked = self.unrevealed = 0
         self.face_failure = None  # the earliest die that did not recompute
 
@@ -152,44 +180,58 @@ class Verifier:
         if int(m.group(2)) > EVENT_VERSION:
             raise Fail(seq, "event version %s is newer than this verifier" % m.group(2))
         try:
+            # A part not everyone sees also carries a "salt" (section 7); it is ignored here,
+            # as any field this verifier does not know.
             parts = [json.loads(text) for text in shown]
             facts = [(p["audience"], p["fact"]["fact"], p["fact"]) for p in parts]
         except (ValueError, KeyError, TypeError) as e:
             raise Fail(seq, "a part is not a valid part: %r" % e)
-        draws, revealed = [], []
+        drawn, revealed = {"epoch": None, "draws": []}, []  # the event's one dice_drawn
         for audience, name, fact in facts:
             if name in EPOCH_FACTS:
                 if audience != "everyone":
                     raise Fail(seq, "%s must be visible to everyone" % name)
-                self.epoch_fact(seq, name, fact, draws, revealed)
-        if sum(1 for _, name, _ in facts if name == "dice_drawn") > 1:
-            raise Fail(seq, "more than one dice_drawn in one event")
+                self.epoch_fact(seq, name, fact, drawn, revealed)
         for audience, name, fact in facts:
-            # The GM's export also shows the stand-ins made for the other seats; their dice
-            # repeat those of the GM-only part beside them, so they are checked, not counted.
-            count = not (self.viewer == "gm" and audience == "all_but_gm")
+            # The viewer's own dice claim their draw and count. The GM's export also shows the
+            # stand-ins made for the seats: their dice repeat those of the GM-only part beside
+            # them, so they are recomputed but neither claim a draw nor count.
+            count = admits(audience, self.viewer)
             if name in ("rolled", "checked"):
                 for d in fact["roll"]["dice"]:
-                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), draws, count)
+                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count)
             elif name == "picked":
-                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), draws, count)
+                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count)
         hidden = len(hashes) > len(shown)
-        for d in draws:
+        for d in drawn["draws"]:
             if not d["claimed"] and (self.viewer == "gm" or not hidden):
                 raise Fail(seq, "the draw [%d, %d) of epoch %d belongs to no die: a roll was discarded"
-                           % (d["span"][0], d["span"][1], d["epoch"]))
+                           % (d["span"][0], d["span"][1], drawn["epoch"]))
         for epoch in revealed:
             self.recompute(epoch)
         return link
 
-    def epoch_fact(self, seq, name, f, draws, revealed):
-        epoch = f.get("epoch")
+    def epoch_fact(self, seq, name, f, drawn, revealed):
+        if name == "dice_drawn" and drawn["epoch"] is not None:
+            raise Fail(seq, "a second dice_drawn in one event")
+        epoch = u64(f.get("epoch"), seq, "the epoch of %s" % name)
         if name == "epoch_opened":
             if epoch != len(self.epochs) + 1:
                 raise Fail(seq, "epoch %r opened where %d should be next" % (epoch, len(self.epochs) + 1))
+            purpose = f.get("purpose")
+            if purpose not in PURPOSES:
+                raise Fail(seq, "epoch %d is opened for %r, not for table or encounter" % (epoch, purpose))
+            if purpose in self.open:
+                raise Fail(seq, "epoch %d is opened for %s while epoch %d, also for %s, is not revealed"
+                           % (epoch, purpose, self.open[purpose], purpose))
+            collecting = [i for i, e in self.epochs.items() if e["phase"] in ("committing", "revealing")]
+            if collecting:
+                raise Fail(seq, "epoch %d is opened while epoch %d is still collecting contributions"
+                           % (epoch, collecting[0]))
             self.epochs[epoch] = {"phase": "committing", "committed": {}, "contributions": {},
                                   "commitment": hex32(f.get("commitment"), seq, "the seed commitment"),
-                                  "next": 0, "key": None, "dice": []}
+                                  "purpose": purpose, "next": 0, "key": None, "dice": []}
+            self.open[purpose] = epoch
             if f.get("test_seed") is not False:
                 self.test_seeds.append(epoch)
             return
@@ -227,44 +269,57 @@ class Verifier:
                 raise Fail(seq, "epoch %d sealed before %r revealed" % (epoch, missing[0]))
             e["phase"] = "sealed"
         elif name == "dice_drawn":
-            for span in f.get("spans", []):
-                first, end = span
-                if first != e["next"] or end <= first or end >= 1 << 64:
+            # Dice come from the unrevealed encounter epoch if there is one, else from the
+            # unrevealed table epoch (section 6).
+            current = self.open.get("encounter", self.open.get("table"))
+            if epoch != current:
+                raise Fail(seq, "dice drawn from epoch %d, but the current epoch is %d" % (epoch, current))
+            spans = f.get("spans")
+            if not isinstance(spans, list):
+                raise Fail(seq, "the spans of dice_drawn are not a list: %r" % spans)
+            drawn["epoch"] = epoch
+            for s in spans:
+                first, end = span(s, seq, "a span of dice_drawn")
+                if first != e["next"] or end <= first:
                     raise Fail(seq, "epoch %d: the draw [%d, %d) does not continue from counter %d"
                                % (epoch, first, end, e["next"]))
                 e["next"] = end
-                draws.append({"epoch": epoch, "span": [first, end], "claimed": False})
+                drawn["draws"].append({"span": [first, end], "claimed": False})
         elif name == "epoch_revealed":
             seed = hex32(f.get("seed"), seq, "the seed")
             if seed_commitment(epoch, seed) != e["commitment"]:
                 raise Fail(seq, "the seed of epoch %d does not match its commitment" % epoch)
             e["key"], e["phase"] = epoch_key(epoch, seed, e["contributions"]), "revealed"
+            del self.open[e["purpose"]]
             revealed.append(epoch)
 
-    def die(self, seq, die, face, counters, draws, count):
+    def die(self, seq, die, face, counters, drawn, count):
+        """A die drawn from the epoch of the event's dice_drawn, on one of its spans. Only the
+        viewer's own dice (`count`) claim their draw and count; all are recomputed."""
         if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
             raise Fail(seq, "a die %r with face %r" % (die, face))
         if counters is None:
             raise Fail(seq, "a %s without the counters it was drawn on" % die)
-        draw_ = next((d for d in draws if d["span"] == counters), None)
+        counters = span(counters, seq, "the counters of a %s" % die)
+        draw_ = next((d for d in drawn["draws"] if d["span"] == counters), None)
         if draw_ is None:
             raise Fail(seq, "a %s on counters %s, which are not a draw of this event" % (die, counters))
         if count:
             if draw_["claimed"]:
                 raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
             draw_["claimed"] = True
-        self.epochs[draw_["epoch"]]["dice"].append((seq, die, face, counters))
+        self.epochs[drawn["epoch"]]["dice"].append((seq, die, face, counters, count))
 
     def recompute(self, epoch):
         e = self.epochs[epoch]
-        for seq, die, face, (first, end) in e["dice"]:
+        for seq, die, face, (first, end), count in e["dice"]:
             got, got_end = draw(e["key"], epoch, first, SIDES[die])
             if (got, got_end) != (face, end):
                 if self.face_failure is None or seq < self.face_failure.seq:
                     self.face_failure = Fail(seq, "the %s on counters [%d, %d) of epoch %d shows %d, "
                                              "but the seed gives %d on [%d, %d)"
                                              % (die, first, end, epoch, face, got, first, got_end))
-            else:
+            elif count:
                 self.checked += 1
         e["dice"] = []
 
@@ -286,7 +341,7 @@ def verify(header, events):
     if header.get("event_count") != len(events):
         raise Fail(min(len(events), header.get("event_count") or 0) + 1, "the header announces %r "
                    "events, the file holds %d" % (header.get("event_count"), len(events)))
-    v.unrevealed = sum(len(e["dice"]) for e in v.epochs.values())
+    v.unrevealed = sum(1 for e in v.epochs.values() for d in e["dice"] if d[4])
     return ("OK: %d events, %d epochs, %d dice checked (%d dice in epochs not yet revealed)"
             % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds)
 

@@ -6,7 +6,8 @@
 //! itself does not give the game away), and checks that the failure names the right event
 //! and the right rule.
 
-use tablehold_rules::dice::fair::to_hex;
+use tablehold_rules::dice::fair::{seed_commitment, to_hex};
+use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, Primitive, roll};
 use tablehold_rules::{Audience, Event, Fact, Part, StateView, apply};
 
 use crate as log_api;
@@ -619,4 +620,392 @@ fn the_exported_file_reads_back_and_still_verifies() {
     let path = std::path::Path::new("ines.jsonl");
     let back = LogFile::parse(path, file.to_jsonl().as_bytes()).expect("reads back");
     assert_eq!(verify(&back), verify(&file));
+}
+
+// ---------------------------------------------------------------------------------------
+// One current epoch, one record of draws per event
+
+/// The event that opens `epoch` for `purpose` with `seed`, as the server logs it.
+fn opening(epoch: u64, purpose: &str, seed: [u8; 32]) -> Event {
+    Event::public(Fact::EpochOpened {
+        epoch,
+        purpose: purpose.to_owned(),
+        commitment: to_hex(&seed_commitment(epoch, &seed)),
+        test_seed: false,
+    })
+}
+
+/// A public roll of `expr` from `stream`, with the record of its draws.
+fn public_roll(expr: &str, stream: &mut CounterStream) -> [Part; 2] {
+    let rolled = roll(&DiceExpr::parse(expr).expect("dice"), stream).expect("a roll");
+    let draws = stream.take_draws().expect("it drew");
+    [
+        Part {
+            audience: Audience::Everyone,
+            fact: Fact::Rolled {
+                by: None,
+                purpose: "free roll".into(),
+                roll: rolled,
+            },
+        },
+        Part {
+            audience: Audience::Everyone,
+            fact: Fact::DiceDrawn {
+                epoch: draws.epoch,
+                spans: draws.spans,
+            },
+        },
+    ]
+}
+
+fn opened(epoch: u64) -> impl Fn(&Part) -> bool {
+    move |p| matches!(p.fact, Fact::EpochOpened { epoch: e, .. } if e == epoch)
+}
+
+#[test]
+fn a_host_that_keeps_three_table_epochs_to_take_the_best_die_is_caught_at_the_second() {
+    // Three table epochs, all sealed at once; each d20 comes from whichever stream shows the
+    // highest next face. Each epoch's counters tile, and every face recomputes: only the rule
+    // of one unrevealed epoch per purpose stops it.
+    let mut s = Session::new(false);
+    let seeds = [[0x01; 32], [0x02; 32], [0x03; 32]];
+    let mut streams = Vec::new();
+    for seed in seeds {
+        let epoch = s.open_epoch("table", seed, &[]);
+        // No seat contributed: the key is the seed.
+        streams.push((epoch, CounterStream::new(seed, epoch)));
+    }
+    let mut faces = Vec::new();
+    for _ in 0..6 {
+        let next = |st: &CounterStream| st.clone().draw(Primitive::D20).expect("a face");
+        let (epoch, stream) = streams
+            .iter_mut()
+            .max_by_key(|(_, st)| next(st))
+            .expect("three streams");
+        faces.push(stream.draw(Primitive::D20).expect("a face"));
+        s.resume_epoch(*epoch, &[]);
+        s.free_roll("1d20", false);
+    }
+    for (epoch, _) in &streams {
+        s.reveal_epoch(*epoch);
+    }
+    let file = s.export("gm");
+    let logged: Vec<u32> = s
+        .events
+        .iter()
+        .flat_map(Event::facts)
+        .filter_map(|f| match f {
+            Fact::Rolled { roll, .. } => Some(roll.dice[0].face),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(logged, faces, "the log holds the best of three");
+    let err = verify(&file).expect_err("several table epochs at once");
+    assert_eq!(err.seq, find(&file, opened(2)));
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::PurposeStillOpen {
+            epoch: 2,
+            purpose: "table",
+            open: 1
+        }
+    );
+}
+
+/// A table epoch with one public roll, then an encounter epoch with one: the prefix of the
+/// tests of the current epoch. Returns (table, encounter).
+fn table_then_encounter(s: &mut Session) -> (u64, u64) {
+    let table = s.open_epoch("table", [0x0A; 32], &[]);
+    s.free_roll("1d20", false);
+    let encounter = s.open_epoch("encounter", [0x0B; 32], &[(INES, Some([0x33; 32]))]);
+    s.free_roll("1d6", false);
+    (table, encounter)
+}
+
+#[test]
+fn dice_come_from_the_encounter_epoch_while_it_is_unrevealed_and_from_the_table_epoch_after() {
+    // The honest order: the table epoch waits while the encounter's runs, and resumes once the
+    // encounter's seed is revealed.
+    let mut s = Session::new(false);
+    let (table, encounter) = table_then_encounter(&mut s);
+    s.reveal_epoch(encounter);
+    s.resume_epoch(table, &[]);
+    s.free_roll("2d6", false);
+    s.reveal_epoch(table);
+    let report = verify(&s.export("gm")).expect("the honest order verifies");
+    assert_eq!((report.epochs, report.dice_checked), (2, 4));
+
+    // The host goes back to the waiting table epoch while the encounter's is unrevealed.
+    let mut s = Session::new(false);
+    let (table, encounter) = table_then_encounter(&mut s);
+    s.resume_epoch(table, &[]);
+    s.free_roll("2d6", false);
+    let seq = u64::try_from(s.events.len()).expect("few");
+    s.reveal_epoch(encounter);
+    s.reveal_epoch(table);
+    let err = verify(&s.export("seat:ines")).expect_err("not the current epoch");
+    assert_eq!(err.seq, seq);
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::NotCurrentEpoch {
+            part: 2,
+            epoch: table,
+            current: encounter
+        }
+    );
+    assert!(err.to_string().contains("current epoch is 2"), "{err}");
+
+    // Nor may it draw from the table epoch while the encounter's still collects: the server
+    // holds the command until the new epoch is sealed.
+    let mut s = Session::new(false);
+    let table = s.open_epoch("table", [0x0A; 32], &[]);
+    s.push(opening(2, "encounter", [0x0B; 32]));
+    s.resume_epoch(table, &[]);
+    s.free_roll("1d20", false);
+    let err = verify(&s.export("gm")).expect_err("not the current epoch");
+    assert_eq!(
+        (err.seq, err.kind),
+        (
+            u64::try_from(s.events.len()).expect("few"),
+            VerifyErrorKind::NotCurrentEpoch {
+                part: 2,
+                epoch: table,
+                current: 2
+            }
+        )
+    );
+}
+
+#[test]
+fn an_epoch_opened_while_another_collects_contributions_is_refused() {
+    for closed in [false, true] {
+        let mut s = Session::new(false);
+        s.push(opening(1, "table", [0x0A; 32]));
+        if closed {
+            // Commitments closed, reveals not in: still collecting.
+            s.push(Event::public(Fact::CommitmentsClosed { epoch: 1 }));
+        }
+        s.push(opening(2, "encounter", [0x0B; 32]));
+        let file = s.export("gm");
+        let err = verify(&file).expect_err("opened while collecting");
+        assert_eq!(err.seq, find(&file, opened(2)));
+        assert_eq!(
+            err.kind,
+            VerifyErrorKind::OpenedWhileCollecting {
+                epoch: 2,
+                collecting: 1
+            }
+        );
+    }
+}
+
+#[test]
+fn an_epoch_for_a_purpose_other_than_table_or_encounter_is_refused() {
+    let mut s = Session::new(false);
+    s.open_epoch("side-quest", [0x0A; 32], &[]);
+    s.free_roll("1d20", false);
+    let err = verify(&s.export("gm")).expect_err("unknown purpose");
+    assert_eq!(
+        (err.seq, err.kind),
+        (
+            1,
+            VerifyErrorKind::BadPurpose {
+                epoch: 1,
+                purpose: "side-quest".into()
+            }
+        )
+    );
+}
+
+#[test]
+fn an_event_with_a_second_dice_drawn_is_refused_whatever_epoch_it_names() {
+    // Both epochs sealed; one event draws a d20 on counters [0, 1) of each. With two records,
+    // a die on [0, 1) could be either epoch's. The same epoch twice is refused too: an event
+    // records its draws once, and then all its dice come from that one epoch.
+    for same_epoch in [false, true] {
+        let mut s = Session::new(false);
+        let table = s.open_epoch("table", [0x0A; 32], &[]);
+        let encounter = s.open_epoch("encounter", [0x0B; 32], &[]);
+        let mut current = CounterStream::new([0x0B; 32], encounter);
+        let mut parts = Vec::from(public_roll("1d20", &mut current));
+        parts.extend(if same_epoch {
+            public_roll("1d20", &mut current)
+        } else {
+            public_roll("1d20", &mut CounterStream::new([0x0A; 32], table))
+        });
+        s.push(Event { parts });
+        let seq = u64::try_from(s.events.len()).expect("few");
+        s.reveal_epoch(encounter);
+        s.reveal_epoch(table);
+        let err = verify(&s.export("gm")).expect_err("two records of draws");
+        assert_eq!(
+            (err.seq, err.kind),
+            (seq, VerifyErrorKind::SecondDiceDrawn { part: 4 }),
+            "same epoch: {same_epoch}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Newer facts, salts, and what a GM's stand-ins count for
+
+/// Appends a shown part with `json` to event `seq` and reseals: what a newer server's log
+/// looks like to this build. Returns the part's number.
+fn append_part(file: &mut LogFile, seq: u64, json: &str) -> usize {
+    let parts = &mut file.events[event_index(seq).expect("from 1")].parts;
+    parts.push(ExportedPart::Shown { json: json.into() });
+    let number = parts.len();
+    reseal(file);
+    number
+}
+
+#[test]
+fn a_fact_this_build_does_not_know_asks_for_a_newer_tablehold() {
+    let s = Session::skirmish(false);
+    let mut file = s.export("seat:ines");
+    let seq = find(&file, is_ines_damage);
+    let part = append_part(
+        &mut file,
+        seq,
+        r#"{"audience":"everyone","fact":{"fact":"weather_changed","sky":"grey"}}"#,
+    );
+    let err = verify(&file).expect_err("an unknown fact");
+    assert_eq!(
+        (err.seq, &err.kind),
+        (
+            seq,
+            &VerifyErrorKind::NewerFact {
+                part,
+                fact: "weather_changed".into()
+            }
+        )
+    );
+    assert!(
+        err.to_string().contains("newer Tablehold") && err.to_string().contains("upgrade"),
+        "{err}"
+    );
+    // Replay reads through the same reader, and says the same.
+    let err = replay(&file, None).expect_err("an unknown fact");
+    assert!(
+        matches!(&err.kind, ReplayErrorKind::Log(VerifyErrorKind::NewerFact { fact, .. }) if fact == "weather_changed"),
+        "{err}"
+    );
+
+    // A known fact that is malformed is damage, not a newer server.
+    let mut file = s.export("seat:ines");
+    let part = append_part(
+        &mut file,
+        seq,
+        r#"{"audience":"everyone","fact":{"fact":"dice_drawn","epoch":2}}"#,
+    );
+    let err = verify(&file).expect_err("a malformed part");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(&err.kind, VerifyErrorKind::BadPart { part: p, detail } if *p == part && detail.contains("spans")),
+        "{err}"
+    );
+}
+
+/// The `"salt"` a logged part carries, if any: 32 hex digits at the end of its object.
+fn salt_of(json: &str) -> Option<&str> {
+    let at = json.rfind(",\"salt\":\"")? + 9;
+    let salt = json.get(at..at + 32)?;
+    (json.get(at + 32..) == Some("\"}") && salt.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then_some(salt)
+}
+
+#[test]
+fn salted_hidden_parts_verify_and_their_hashes_do_not_confirm_a_guess() {
+    let s = Session::skirmish(false);
+    let gm = s.export("gm");
+    let ines = s.export("seat:ines");
+    // Every part not everyone sees carries a salt inside its bytes; public parts carry none.
+    let mut salted = 0;
+    for json in gm.events.iter().flat_map(|e| &e.parts).map(|p| match p {
+        ExportedPart::Shown { json } => json.as_str(),
+        ExportedPart::Hidden { .. } => panic!("the GM's export shows every part"),
+    }) {
+        let part: Part = serde_json::from_str(json).expect("the salt is ignored when decoding");
+        assert_eq!(
+            salt_of(json).is_some(),
+            part.audience != Audience::Everyone,
+            "{json}"
+        );
+        salted += usize::from(salt_of(json).is_some());
+    }
+    assert!(salted > 0);
+    assert_eq!(verify(&gm), Ok(expected_gm_report(&s)));
+    assert_eq!(replay(&gm, None).expect("replays").state, s.gm);
+    let report = verify(&ines).expect("the seat's view verifies");
+    assert_eq!(report.draws_hidden, 2);
+
+    // A seat that guesses a hidden part's content exactly (here: the GM's own text of it,
+    // salt left out) still cannot confirm the guess against the hash it holds.
+    let mut hidden = 0;
+    for (g, i) in gm.events.iter().zip(&ines.events) {
+        for (gp, ip) in g.parts.iter().zip(&i.parts) {
+            if let (ExportedPart::Shown { json }, ExportedPart::Hidden { hidden: hash }) = (gp, ip)
+            {
+                let part: Part = serde_json::from_str(json).expect("a part");
+                let guess = serde_json::to_string(&part).expect("json");
+                assert_eq!(to_hex(&part_hash(json.as_bytes())), *hash);
+                assert_ne!(to_hex(&part_hash(guess.as_bytes())), *hash, "{guess}");
+                hidden += 1;
+            }
+        }
+    }
+    assert!(hidden > 0, "the seat's export hides the GM's parts");
+
+    // An old, unsalted log still verifies: the verifier neither needs nor checks the salt.
+    let mut unsalted = gm.clone();
+    for p in unsalted.events.iter_mut().flat_map(|e| &mut e.parts) {
+        if let ExportedPart::Shown { json } = p
+            && let Some(salt) = salt_of(json)
+        {
+            *json = json.replace(&format!(",\"salt\":\"{salt}\""), "");
+        }
+    }
+    reseal(&mut unsalted);
+    assert_ne!(unsalted.events, gm.events);
+    assert_eq!(verify(&unsalted), Ok(expected_gm_report(&s)));
+}
+
+#[test]
+fn a_gms_stand_in_dice_are_recomputed_but_not_counted() {
+    // The GM's export shows the stand-ins made for the seats: their dice repeat the GM-only
+    // part's. A stand-in die with a wrong face still fails; the right ones add nothing to the
+    // count (which expected_gm_report takes from the GM's own parts).
+    let s = Session::skirmish(false);
+    let file = s.export("gm");
+    let stand_in = |p: &Part| {
+        p.audience == Audience::AllButGm
+            && matches!(&p.fact, Fact::Checked(_) | Fact::Rolled { .. })
+    };
+    let seq = find(&file, stand_in);
+    assert_eq!(verify(&file), Ok(expected_gm_report(&s)));
+    let mut forged = file;
+    edit(&mut forged, seq, stand_in, |p| {
+        let roll = match &mut p.fact {
+            Fact::Checked(c) => &mut c.roll,
+            Fact::Rolled { roll, .. } => roll,
+            _ => unreachable!("picked as a roll"),
+        };
+        // Totals kept consistent: only the stream can tell.
+        let d = &mut roll.dice[0];
+        let face = d.face % d.die.sides() + 1;
+        let delta = i64::from(face) - d.value;
+        (d.face, d.value) = (face, i64::from(face));
+        roll.terms[d.term] += delta;
+        roll.total += delta;
+        if let Fact::Checked(c) = &mut p.fact {
+            c.total += delta;
+        }
+    });
+    reseal(&mut forged);
+    let err = verify(&forged).expect_err("a stand-in's face is checked too");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::FaceMismatch { .. }),
+        "{err}"
+    );
 }

@@ -559,7 +559,7 @@ fn part_error(part: usize, json: &str, error: &serde_json::Error) -> VerifyError
 // ---------------------------------------------------------------------------------------
 // Epochs, draws and dice
 
-/// The purposes an epoch may have (`docs/FAIRNESS.md`, section 6).
+// The purposes an epoch may have (`docs/FAIRNESS.md`, section 6).
 const TABLE: &str = "table";
 const ENCOUNTER: &str = "encounter";
 
@@ -590,12 +590,14 @@ struct DieCheck {
     die: Primitive,
     face: u32,
     counters: [u64; 2],
-    /// Whether it is one of the viewer's own dice (see [`View::counts`]).
+    /// Whether it is one of the viewer's own dice (see [`View::applies`]).
     counted: bool,
 }
 
 #[derive(Debug)]
 struct EpochTrack {
+    /// [`TABLE`] or [`ENCOUNTER`].
+    purpose: &'static str,
     phase: Phase,
     commitment: Bytes32,
     committed: BTreeMap<String, Bytes32>,
@@ -610,10 +612,17 @@ struct EpochTrack {
     stream: Option<CounterStream>,
 }
 
+/// The one `DiceDrawn` of the event being checked: every die of the event was drawn from
+/// its epoch, on one of its spans.
+#[derive(Debug)]
+struct Drawn {
+    epoch: u64,
+    draws: Vec<Draw>,
+}
+
 /// One draw of the event being checked.
 #[derive(Debug)]
 struct Draw {
-    epoch: u64,
     span: [u64; 2],
     claimed: bool,
 }
@@ -622,6 +631,8 @@ struct Draw {
 struct Checker {
     viewer: View,
     epochs: BTreeMap<u64, EpochTrack>,
+    /// The unrevealed epoch of each purpose; there is at most one.
+    open: BTreeMap<&'static str, u64>,
     report: VerifyReport,
     /// The earliest face that did not recompute, kept while the pass goes on: a later
     /// structural failure must not hide it.
@@ -647,6 +658,7 @@ impl Checker {
         Checker {
             viewer,
             epochs: BTreeMap::new(),
+            open: BTreeMap::new(),
             report: VerifyReport::default(),
             face_failure: None,
         }
@@ -675,28 +687,28 @@ impl Checker {
     fn event(&mut self, e: &CheckedEvent) -> Result<(), VerifyError> {
         let seq = e.seq;
         let at = |kind| VerifyError { seq, kind };
-        let mut draws = Vec::new();
+        let mut drawn = None;
         let mut revealed = Vec::new();
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
-            self.epoch_fact(number, part, &mut draws, &mut revealed)
+            self.epoch_fact(number, part, &mut drawn, &mut revealed)
                 .map_err(at)?;
         }
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
-            self.dice_of(seq, number, part, &mut draws).map_err(at)?;
+            self.dice_of(seq, number, part, &mut drawn).map_err(at)?;
         }
-        for d in &draws {
-            if d.claimed {
-                continue;
+        if let Some(Drawn { epoch, draws }) = &drawn {
+            for d in draws.iter().filter(|d| !d.claimed) {
+                // A seat may not see every die of an event (a GM's secret roll); the GM sees
+                // all.
+                if self.viewer == View::Gm || e.hidden == 0 {
+                    return Err(at(VerifyErrorKind::DrawUnclaimed {
+                        epoch: *epoch,
+                        first: d.span[0],
+                        end: d.span[1],
+                    }));
+                }
+                self.report.draws_hidden += 1;
             }
-            // A seat may not see every die of an event (a GM's secret roll); the GM sees all.
-            if self.viewer == View::Gm || e.hidden == 0 {
-                return Err(at(VerifyErrorKind::DrawUnclaimed {
-                    epoch: d.epoch,
-                    first: d.span[0],
-                    end: d.span[1],
-                }));
-            }
-            self.report.draws_hidden += 1;
         }
         for epoch in revealed {
             self.recompute(epoch);
@@ -716,7 +728,7 @@ impl Checker {
         &mut self,
         part: usize,
         p: &Part,
-        draws: &mut Vec<Draw>,
+        drawn: &mut Option<Drawn>,
         revealed: &mut Vec<u64>,
     ) -> Result<(), VerifyErrorKind> {
         let fact = &p.fact;
@@ -748,9 +760,9 @@ impl Checker {
         match fact {
             Fact::EpochOpened {
                 epoch,
+                purpose,
                 commitment,
                 test_seed,
-                ..
             } => {
                 let expected = u64::try_from(self.epochs.len()).unwrap_or(u64::MAX) + 1;
                 if *epoch != expected {
@@ -759,12 +771,41 @@ impl Checker {
                         found: *epoch,
                     });
                 }
+                let purpose = match purpose.as_str() {
+                    TABLE => TABLE,
+                    ENCOUNTER => ENCOUNTER,
+                    other => {
+                        return Err(VerifyErrorKind::BadPurpose {
+                            epoch: *epoch,
+                            purpose: other.to_owned(),
+                        });
+                    }
+                };
+                if let Some(&open) = self.open.get(purpose) {
+                    return Err(VerifyErrorKind::PurposeStillOpen {
+                        epoch: *epoch,
+                        purpose,
+                        open,
+                    });
+                }
+                if let Some((&collecting, _)) = self
+                    .epochs
+                    .iter()
+                    .find(|(_, e)| matches!(e.phase, Phase::Committing | Phase::Revealing))
+                {
+                    return Err(VerifyErrorKind::OpenedWhileCollecting {
+                        epoch: *epoch,
+                        collecting,
+                    });
+                }
                 let commitment = hex(commitment, "the seed commitment")?;
                 self.report.epochs += 1;
                 self.report.test_seed |= *test_seed;
+                self.open.insert(purpose, *epoch);
                 self.epochs.insert(
                     *epoch,
                     EpochTrack {
+                        purpose,
                         phase: Phase::Committing,
                         commitment,
                         committed: BTreeMap::new(),
@@ -866,11 +907,32 @@ impl Checker {
                 })?;
                 e.key = Some(key);
                 e.phase = Phase::Revealed;
+                let purpose = e.purpose;
+                self.open.remove(purpose);
                 revealed.push(*epoch);
             }
             Fact::DiceDrawn { epoch, spans } => {
+                if drawn.is_some() {
+                    return Err(VerifyErrorKind::SecondDiceDrawn { part });
+                }
+                let current = self
+                    .open
+                    .get(ENCOUNTER)
+                    .or_else(|| self.open.get(TABLE))
+                    .copied();
                 let e = self.epoch(part, *epoch)?;
                 in_phase(e, *epoch, Phase::Sealed)?;
+                // A sealed epoch is unrevealed, so there is a current one.
+                if let Some(current) = current
+                    && current != *epoch
+                {
+                    return Err(VerifyErrorKind::NotCurrentEpoch {
+                        part,
+                        epoch: *epoch,
+                        current,
+                    });
+                }
+                let mut draws = Vec::with_capacity(spans.len());
                 for &[first, end] in spans {
                     if first > e.next_counter {
                         return Err(VerifyErrorKind::CounterGap {
@@ -896,12 +958,15 @@ impl Checker {
                     }
                     e.next_counter = end;
                     draws.push(Draw {
-                        epoch: *epoch,
                         span: [first, end],
                         claimed: false,
                     });
                 }
                 self.report.draws += u64::try_from(spans.len()).unwrap_or(u64::MAX);
+                *drawn = Some(Drawn {
+                    epoch: *epoch,
+                    draws,
+                });
             }
             _ => {}
         }
@@ -914,14 +979,14 @@ impl Checker {
         seq: u64,
         part: usize,
         p: &Part,
-        draws: &mut [Draw],
+        drawn: &mut Option<Drawn>,
     ) -> Result<(), VerifyErrorKind> {
-        let counted = self.viewer.counts(&p.audience);
+        let counted = self.viewer.applies(&p.audience);
         match &p.fact {
             Fact::Rolled { roll, .. } => {
                 check_roll(part, roll)?;
                 for d in &roll.dice {
-                    self.die(seq, part, counted, d.die, d.face, d.counters, draws)?;
+                    self.die(seq, part, counted, d.die, d.face, d.counters, drawn)?;
                 }
             }
             Fact::Checked(c) => {
@@ -940,7 +1005,7 @@ impl Checker {
                     });
                 }
                 for d in &c.roll.dice {
-                    self.die(seq, part, counted, d.die, d.face, d.counters, draws)?;
+                    self.die(seq, part, counted, d.die, d.face, d.counters, drawn)?;
                 }
             }
             Fact::Picked {
@@ -948,7 +1013,7 @@ impl Checker {
                 die: Some(die),
                 counters: Some(counters),
                 ..
-            } => self.die(seq, part, counted, *die, *face, Some(*counters), draws)?,
+            } => self.die(seq, part, counted, *die, *face, Some(*counters), drawn)?,
             Fact::Picked { .. } => return Err(VerifyErrorKind::PickWithoutDraw { part }),
             _ => {}
         }
@@ -956,6 +1021,9 @@ impl Checker {
     }
 
     /// Accounts for one die against the event's draws and queues its face for recomputing.
+    /// The die was drawn from the epoch the event's `DiceDrawn` names, on one of its spans:
+    /// it is matched by that epoch and its counters. Only the viewer's own dice (`counted`)
+    /// claim their draw; a stand-in's dice repeat a GM-only part's, and are only recomputed.
     #[allow(
         clippy::too_many_arguments,
         reason = "one die's fields, spelled out so dice of rolls and of picks share it"
@@ -968,7 +1036,7 @@ impl Checker {
         die: Primitive,
         face: u32,
         counters: Option<[u64; 2]>,
-        draws: &mut [Draw],
+        drawn: &mut Option<Drawn>,
     ) -> Result<(), VerifyErrorKind> {
         let Some(counters) = counters else {
             return Err(VerifyErrorKind::DieWithoutCounters { part });
@@ -976,7 +1044,11 @@ impl Checker {
         if face == 0 || face > die.sides() {
             return Err(VerifyErrorKind::FaceOutOfRange { part, die, face });
         }
-        let Some(draw) = draws.iter_mut().find(|d| d.span == counters) else {
+        let found = drawn.as_mut().and_then(|Drawn { epoch, draws }| {
+            let draw = draws.iter_mut().find(|d| d.span == counters)?;
+            Some((*epoch, draw))
+        });
+        let Some((epoch, draw)) = found else {
             return Err(VerifyErrorKind::DieNotDrawn {
                 part,
                 first: counters[0],
@@ -987,14 +1059,13 @@ impl Checker {
             if draw.claimed {
                 return Err(VerifyErrorKind::DrawClaimedTwice {
                     part,
-                    epoch: draw.epoch,
+                    epoch,
                     first: counters[0],
                     end: counters[1],
                 });
             }
             draw.claimed = true;
         }
-        let epoch = draw.epoch;
         let check = DieCheck {
             seq,
             part,

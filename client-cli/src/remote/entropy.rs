@@ -216,7 +216,10 @@ mod tests {
             .expect("ops");
         assert!(ops.is_empty(), "{ops:?}");
         let warnings = c.take_warnings();
-        assert!(warnings[0].contains("without this seat's commitment"), "{warnings:?}");
+        assert!(
+            warnings[0].contains("without this seat's commitment"),
+            "{warnings:?}"
+        );
     }
 
     #[test]
