@@ -1,6 +1,8 @@
 //! The committed fixture logs (`tests/fixtures/logs/`): real exports of a GRIMWIRE game from a
-//! real server with OS-seeded epochs and a seat's entropy, one as the GM holds it and one as
-//! the player Ines does. They are never regenerated: every later release must read, verify
+//! real server with OS-seeded epochs, a seat's entropy (revealed in the table's epoch,
+//! withheld in the encounter's), salted hidden parts, a secret GM roll and attacks both ways,
+//! one as the GM holds it and one as the player Ines does (the game of
+//! `fairness::a_seat_adds_entropy_and_every_export_verifies_and_replays`). They are never regenerated: every later release must read, verify
 //! and replay them to the same figures, through the library and through the binary.
 
 use std::path::PathBuf;
@@ -23,18 +25,18 @@ const EXPECTED: [(&str, &str, u64, u64, u64, &str); 2] = [
     (
         "grimwire-gm.json",
         "gm",
-        13,
+        14,
         0,
         18,
-        "5ca04714ce1387dcebe5d72f7c91d36f1a816ca1ea0fb12e03b95cf3a300058f",
+        "e03c99282947f449c2fe5a8e2be23646caf302de235b88805d50eaf6dc5887c0",
     ),
     (
         "grimwire-ines.json",
         "seat:ines",
-        12,
+        13,
         1,
         12,
-        "8d45d33b63006ee8f4e6027563006a8279d1fb143a389cb20cfda2f260979538",
+        "5bbedd0b5af2eafad3ef17c90d946e22d2e5d7959f8dea5881105f003822817e",
     ),
 ];
 
@@ -44,7 +46,7 @@ fn the_fixture_logs_verify_and_replay_to_their_recorded_figures() {
         let file = LogFile::read(&fixture(name)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(file.header.viewer, viewer);
         let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(report.events, 66, "{name}");
+        assert_eq!(report.events, 69, "{name}");
         assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
         assert_eq!(report.dice_checked, dice, "{name}");
         assert_eq!(report.draws_hidden, hidden, "{name}");
@@ -65,7 +67,7 @@ fn the_binary_verifies_and_replays_the_fixture_logs() {
     let out = run(&["verify", &gm], None);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stdout(&out).starts_with("OK: 66 events, 2 epochs (2 revealed), 13 dice checked"),
+        stdout(&out).starts_with("OK: 69 events, 2 epochs (2 revealed), 14 dice checked"),
         "{}",
         stdout(&out)
     );
@@ -75,7 +77,7 @@ fn the_binary_verifies_and_replays_the_fixture_logs() {
     let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(
         state["digest"],
-        "4922f68929f823ff5feb6782d5867005ff3be510d9f6cd6ac4fd6bde52daff4c"
+        "f8f07c226834dbdde7ef28406eee544767ad44bd99401c0908fe1b9c9935bed5"
     );
     assert_eq!(state["encounter"]["round"], 2);
     assert_eq!(state["encounter"]["current"], "aune");
