@@ -42,6 +42,19 @@ pub struct Verdict {
 /// not an error.
 pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
     let file = load(globals, &a.source)?;
+    let earlier = match &a.against {
+        Some(path) => Some(LogFile::read(path).map_err(Unreadable)?),
+        None => None,
+    };
+    if let Some(old) = &earlier
+        && let Err(e) = tablehold_log::history::extends(&file, old)
+    {
+        let seq = match &e {
+            tablehold_log::history::HistoryError::Rewritten { seq, .. } => *seq,
+            _ => 0,
+        };
+        return Ok(failed(seq, &e));
+    }
     let report = match tablehold_log::verify(&file) {
         Ok(report) => report,
         Err(e) => return Ok(failed(e.seq, &e.kind)),
@@ -51,6 +64,13 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
         Err(e) => return Ok(failed(e.seq, &e.kind)),
     };
     let mut out = Report::text(ok_line(&file, &report, &digests));
+    if let Some(old) = &earlier {
+        out = Report::text(format!(
+            "{}the log extends the earlier copy's {} events unchanged\n",
+            ok_line(&file, &report, &digests),
+            old.events.len()
+        ));
+    }
     for (audience, (since, why)) in &digests.broken {
         out.warnings.push(format!(
             "the {audience} view stops applying at event {since} ({why}); the table records no \

@@ -8,6 +8,7 @@
 
 pub mod chain;
 pub mod file;
+pub mod history;
 pub mod replay;
 #[cfg(test)]
 mod tests;

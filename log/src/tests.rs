@@ -1009,3 +1009,49 @@ fn a_gms_stand_in_dice_are_recomputed_but_not_counted() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// History: a log against a copy saved earlier
+
+#[test]
+fn a_later_log_extends_an_earlier_copy_whoever_exported_either() {
+    let s = Session::skirmish(false);
+    let now = s.export("gm");
+    let mut earlier = s.export("seat:ines");
+    earlier.events.truncate(now.events.len() / 2);
+    earlier.header.event_count = u64::try_from(earlier.events.len()).expect("few");
+    assert_eq!(
+        crate::history::extends(&now, &earlier),
+        Ok(earlier.events.len())
+    );
+    // The other way round, events were lost.
+    assert!(matches!(
+        crate::history::extends(&earlier, &now),
+        Err(crate::history::HistoryError::Shorter { .. })
+    ));
+}
+
+#[test]
+fn a_history_rewritten_and_sealed_again_is_caught_against_an_earlier_copy() {
+    let s = Session::skirmish(false);
+    let earlier = s.export("seat:ines");
+    let mut forged = s.export("gm");
+    let seq = find(&forged, is_attack);
+    edit(&mut forged, seq, is_attack, |p| {
+        p.audience = Audience::GmOnly
+    });
+    reseal(&mut forged);
+    // On its own the forged log holds together link by link ...
+    assert!(!matches!(
+        verify(&forged),
+        Err(crate::verify::VerifyError {
+            kind: VerifyErrorKind::LinkMismatch,
+            ..
+        })
+    ));
+    // ... but the seat's earlier copy names the first event that changed.
+    match crate::history::extends(&forged, &earlier) {
+        Err(crate::history::HistoryError::Rewritten { seq: at, .. }) => assert_eq!(at, seq),
+        other => panic!("{other:?}"),
+    }
+}

@@ -523,6 +523,41 @@ fn replay_and_tamper(t: &Table, gm_state: &Value) {
         "{said}"
     );
 
+    // Verified on its own, the resealed file holds together until its digest; checked against
+    // the copy Ines saved, it is caught at the event that changed. The GM's copy extends hers.
+    let out = t.run(
+        None,
+        &[
+            "verify",
+            "--allow-test-seed",
+            "--against",
+            &path("ines.json"),
+            &path("altered.json"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("FAIL at seq {}: ", at + 1)),
+        "{}",
+        stdout(&out)
+    );
+    let out = t.run(
+        None,
+        &[
+            "verify",
+            "--allow-test-seed",
+            "--against",
+            &path("ines.json"),
+            &path("gm.json"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("extends the earlier copy's"),
+        "{}",
+        stdout(&out)
+    );
+
     // A flipped byte in a shown part, the chain left alone: verify names the event.
     let text = std::fs::read_to_string(path("gm.json")).expect("read");
     let at = text.find("initiative").expect("an initiative roll");
