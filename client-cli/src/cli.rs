@@ -483,8 +483,9 @@ pub struct VerifyArgs {
     /// Accept a log made with the insecure test seed (exit 0 instead of 3).
     #[arg(long)]
     pub allow_test_seed: bool,
-    /// An export of the same table saved earlier (by any seat): the log must extend it, event
-    /// for event, or it was rewritten since (exit 1, naming the first event that changed).
+    /// What you kept of this table's log earlier: an export (by any seat), or the lines
+    /// `tablehold log --jsonl` printed. The log must hold every kept event with the same link,
+    /// or it was rewritten since (exit 1, naming the first event that changed).
     #[arg(long, value_name = "OLD_FILE")]
     pub against: Option<std::path::PathBuf>,
 }

@@ -43,11 +43,11 @@ pub struct Verdict {
 pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
     let file = load(globals, &a.source)?;
     let earlier = match &a.against {
-        Some(path) => Some(LogFile::read(path).map_err(Unreadable)?),
+        Some(path) => Some(kept(path)?),
         None => None,
     };
     if let Some(old) = &earlier
-        && let Err(e) = tablehold_log::history::extends(&file, old)
+        && let Err(e) = tablehold_log::history::extends_kept(&file, old)
     {
         let seq = match &e {
             tablehold_log::history::HistoryError::Rewritten { seq, .. } => *seq,
@@ -68,7 +68,7 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
         out = Report::text(format!(
             "{}the log extends the earlier copy's {} events unchanged\n",
             ok_line(&file, &report, &digests),
-            old.events.len()
+            old.links.len()
         ));
     }
     for (audience, (since, why)) in &digests.broken {
@@ -120,6 +120,20 @@ pub fn replay(globals: &GlobalArgs, a: &ReplayArgs) -> Result<Verdict> {
         report: Report::text(text),
         status: 0,
     })
+}
+
+/// What `--against` names: an earlier export, or lines `log --jsonl` printed.
+fn kept(path: &Path) -> Result<tablehold_log::history::Kept> {
+    match LogFile::read(path) {
+        Ok(file) => Ok(tablehold_log::history::Kept::of_export(&file)),
+        Err(e) => {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            match tablehold_log::history::Kept::of_event_lines(&text) {
+                Some(kept) => Ok(kept),
+                None => Err(Unreadable(e).into()),
+            }
+        }
+    }
 }
 
 /// Reads the log: `source` is a file when such a path exists, or when it looks like one (so a

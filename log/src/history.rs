@@ -1,53 +1,111 @@
-//! Comparing a log with a copy of it saved earlier: the one defence against a host that
-//! rewrites history and seals the chain again (docs/FAIRNESS.md, threat model). Each link
-//! covers everything before it, so two copies agree on their common events exactly when their
-//! links at the last common event agree; checking every link only names the first event that
-//! changed.
+//! Comparing a log with what a seat kept of it earlier: the one defence against a host that
+//! rewrites history and seals the chain again (docs/FAIRNESS.md, threat model). What was kept
+//! may be an export saved earlier, or the lines `tablehold log --jsonl` printed as events
+//! arrived (each carries its event's link). Each link covers everything before it; checking
+//! every kept link names the first event that changed.
+
+use std::collections::BTreeMap;
 
 use crate::file::LogFile;
 
-/// Why a log does not extend an earlier copy of it.
+/// Why a log does not extend what was kept of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
     #[error("the earlier copy is of table {old}, this log of table {new}")]
     OtherTable { old: String, new: String },
-    #[error("the earlier copy holds {old} events but this log only {new}: events were removed")]
-    Shorter { old: usize, new: usize },
+    #[error("the earlier copy holds event {old} but this log ends at {new}: events were removed")]
+    Shorter { old: u64, new: u64 },
     #[error(
         "event {seq} differs from the earlier copy (its link was {old}, is now {new}): the log was rewritten from there on"
     )]
     Rewritten { seq: u64, old: String, new: String },
 }
 
-/// Checks that `new` extends `old`: same table, at least as many events, and the same link at
-/// every event `old` holds. Links do not depend on who exported a copy, so a player's saved
-/// export checks the GM's current one and the other way round. Returns how many events were
-/// compared.
+/// What was kept of a log: links by sequence number, and the table when known.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Kept {
+    pub table: Option<String>,
+    pub links: BTreeMap<u64, String>,
+}
+
+impl Kept {
+    /// The links of an export.
+    pub fn of_export(file: &LogFile) -> Kept {
+        Kept {
+            table: Some(file.header.table.id.clone()),
+            links: (1u64..)
+                .zip(file.events.iter().map(|e| e.link.clone()))
+                .collect(),
+        }
+    }
+
+    /// The links of the lines `tablehold log --jsonl` printed (`{"seq", "link", ...}` per
+    /// line); `None` if the text is not such lines or holds no link.
+    pub fn of_event_lines(text: &str) -> Option<Kept> {
+        #[derive(serde::Deserialize)]
+        struct Line {
+            seq: u64,
+            #[serde(default)]
+            link: String,
+        }
+        let mut links = BTreeMap::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let l: Line = serde_json::from_str(line).ok()?;
+            if !l.link.is_empty() {
+                links.insert(l.seq, l.link);
+            }
+        }
+        (!links.is_empty()).then_some(Kept { table: None, links })
+    }
+}
+
+/// Checks that `new` extends what was kept: same table (when known), every kept event still
+/// there, each with the same link. Links do not depend on who received or exported an event,
+/// so a player's copy checks the GM's export and the other way round. Returns how many events
+/// were compared.
 ///
 /// # Errors
 ///
-/// The first way `new` departs from `old`.
-pub fn extends(new: &LogFile, old: &LogFile) -> Result<usize, HistoryError> {
-    if new.header.table.id != old.header.table.id {
+/// The first way `new` departs from what was kept.
+pub fn extends_kept(new: &LogFile, kept: &Kept) -> Result<usize, HistoryError> {
+    if let Some(old) = &kept.table
+        && *old != new.header.table.id
+    {
         return Err(HistoryError::OtherTable {
-            old: old.header.table.id.clone(),
+            old: old.clone(),
             new: new.header.table.id.clone(),
         });
     }
-    if new.events.len() < old.events.len() {
+    let held = u64::try_from(new.events.len()).unwrap_or(u64::MAX);
+    if let Some((&last, _)) = kept.links.last_key_value()
+        && last > held
+    {
         return Err(HistoryError::Shorter {
-            old: old.events.len(),
-            new: new.events.len(),
+            old: last,
+            new: held,
         });
     }
-    for (i, (n, o)) in new.events.iter().zip(&old.events).enumerate() {
-        if !n.link.eq_ignore_ascii_case(&o.link) {
+    for (&seq, old) in &kept.links {
+        let now = usize::try_from(seq - 1)
+            .ok()
+            .and_then(|i| new.events.get(i))
+            .map_or("", |e| e.link.as_str());
+        if !now.eq_ignore_ascii_case(old) {
             return Err(HistoryError::Rewritten {
-                seq: u64::try_from(i).unwrap_or(u64::MAX).saturating_add(1),
-                old: o.link.clone(),
-                new: n.link.clone(),
+                seq,
+                old: old.clone(),
+                new: now.to_owned(),
             });
         }
     }
-    Ok(old.events.len())
+    Ok(kept.links.len())
+}
+
+/// [`extends_kept`] with an earlier export.
+///
+/// # Errors
+///
+/// As [`extends_kept`].
+pub fn extends(new: &LogFile, old: &LogFile) -> Result<usize, HistoryError> {
+    extends_kept(new, &Kept::of_export(old))
 }

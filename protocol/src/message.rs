@@ -197,6 +197,11 @@ pub struct EventEnvelope {
     /// Wall-clock milliseconds since the Unix epoch when the table task built the event, for
     /// display only: no rule reads it.
     pub at_ms: u64,
+    /// The event's link in the log's hash chain (hex), the same for every seat: a client that
+    /// keeps the links it received can later check any export of the log against them, and so
+    /// catch a host that rewrote history and sealed the chain again.
+    #[serde(default)]
+    pub link: String,
     pub parts: Vec<Part>,
 }
 

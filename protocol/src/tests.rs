@@ -112,6 +112,7 @@ fn attack_event() -> EventEnvelope {
         seq: 42,
         version: EVENT_VERSION,
         at_ms: 1_767_225_600_000,
+        link: "5e".repeat(32),
         parts: vec![
             Part {
                 audience: Audience::Everyone,
@@ -379,6 +380,7 @@ fn every_fact_event() -> EventEnvelope {
         seq: u64::MAX,
         version: EVENT_VERSION,
         at_ms: 0,
+        link: String::new(),
         parts: every_fact()
             .into_iter()
             .zip(audiences.iter().cycle())
@@ -1122,6 +1124,7 @@ fn golden_event() {
             seq: 5,
             version: 1,
             at_ms: 0,
+            link: "ab".into(),
             parts: vec![
                 Part {
                     audience: Audience::Everyone,
@@ -1134,12 +1137,13 @@ fn golden_event() {
             ],
         }),
         concat!(
-            "86",                                        // map of 6
+            "87",                                        // map of 7
             "a4 74797065 a5 6576656e74",                 // "type": "event"
             "a5 7461626c65 a2 7431",                     // "table": "t1"
             "a3 736571 05",                              // "seq": 5
             "a7 76657273696f6e 01",                      // "version": 1
             "a5 61745f6d73 00",                          // "at_ms": 0
+            "a4 6c696e6b a2 6162",                       // "link": "ab"
             "a5 7061727473 92",                          // "parts": array of 2
             "82",                                        //   map of 2
             "a8 61756469656e6365 a8 65766572796f6e65",   //   "audience": "everyone"
@@ -1302,7 +1306,7 @@ fn shape_of_the_attack_event() {
         serde_json::to_value(ServerMsg::Event(attack_event())).expect("json"),
         json!({
             "type": "event", "table": "t-friday", "seq": 42, "version": 1,
-            "at_ms": 1_767_225_600_000_u64,
+            "at_ms": 1_767_225_600_000_u64, "link": "5e".repeat(32),
             "parts": [
                 {"audience": "everyone", "fact": {
                     "fact": "checked", "actor": "aune", "label": "COR attack",
@@ -1708,6 +1712,7 @@ fn arb_server_msg() -> impl Strategy<Value = ServerMsg> {
                     seq,
                     version: EVENT_VERSION,
                     at_ms,
+                    link: format!("{seq:064x}"),
                     parts: parts
                         .into_iter()
                         .map(|(audience, fact)| Part { audience, fact })

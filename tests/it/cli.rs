@@ -557,6 +557,24 @@ fn replay_and_tamper(t: &Table, gm_state: &Value) {
         "{}",
         stdout(&out)
     );
+    // The links Ines's client printed as the events came (`log --jsonl`) catch it too.
+    std::fs::write(path("ines.jsonl"), t.ok("ines", &["log", "--jsonl"])).expect("write");
+    let out = t.run(
+        None,
+        &[
+            "verify",
+            "--allow-test-seed",
+            "--against",
+            &path("ines.jsonl"),
+            &path("altered.json"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("FAIL at seq {}: ", at + 1)),
+        "{}",
+        stdout(&out)
+    );
 
     // A flipped byte in a shown part, the chain left alone: verify names the event.
     let text = std::fs::read_to_string(path("gm.json")).expect("read");

@@ -149,6 +149,7 @@ mod tests {
             seq,
             version: 1,
             at_ms: 0,
+            link: String::new(),
             parts: vec![Part {
                 audience: Audience::Everyone,
                 fact,

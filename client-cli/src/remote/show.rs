@@ -168,6 +168,8 @@ pub fn event_text(e: &EventEnvelope, seat: &Seat) -> String {
 struct JsonEvent<'a> {
     seq: u64,
     at_ms: u64,
+    /// The event's hash-chain link: kept, it lets `verify --against` catch a rewritten log.
+    link: &'a str,
     parts: &'a [Part],
 }
 
@@ -175,6 +177,7 @@ pub fn event_json(e: &EventEnvelope) -> Result<String, serde_json::Error> {
     serde_json::to_string(&JsonEvent {
         seq: e.seq,
         at_ms: e.at_ms,
+        link: &e.link,
         parts: &e.parts,
     })
 }

@@ -524,6 +524,7 @@ impl Table {
             seq: e.seq,
             version: EVENT_VERSION,
             at_ms: e.at_ms,
+            link: tablehold_rules::dice::fair::to_hex(&e.link),
             parts: view.parts,
         })))
     }
