@@ -118,7 +118,8 @@ def admits(audience, viewer):
         return audience != "all_but_gm"
     if audience in ("everyone", "all_but_gm"):
         return True
-    return isinstance(audience, dict) and viewer[len("seat:"):] in audience.get("seats", [])
+    seats = audience.get("seats") if isinstance(audience, dict) else None
+    return isinstance(seats, list) and viewer[len("seat:"):] in seats
 
 
 def read_export(path):

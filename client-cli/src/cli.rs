@@ -431,7 +431,7 @@ pub struct LogArgs {
     /// Keep printing new events as they happen.
     #[arg(long)]
     pub follow: bool,
-    /// One JSON object per line: {"seq", "at_ms", "parts"}.
+    /// One JSON object per line: {"seq", "table", "at_ms", "link", "parts"}.
     #[arg(long)]
     pub jsonl: bool,
     /// With --follow, milliseconds of quiet after which a request keeps the connection open

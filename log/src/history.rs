@@ -39,23 +39,40 @@ impl Kept {
         }
     }
 
-    /// The links of the lines `tablehold log --jsonl` printed (`{"seq", "link", ...}` per
-    /// line); `None` if the text is not such lines or holds no link.
+    /// The links of the lines `tablehold log --jsonl` printed (`{"seq", "table", "link", ...}`
+    /// per line), a cut-off last line aside; `None` if the text is not such lines, names
+    /// event 0, or holds no link.
     pub fn of_event_lines(text: &str) -> Option<Kept> {
         #[derive(serde::Deserialize)]
         struct Line {
             seq: u64,
             #[serde(default)]
+            table: Option<String>,
+            #[serde(default)]
             link: String,
         }
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let mut links = BTreeMap::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let l: Line = serde_json::from_str(line).ok()?;
+        let mut table = None;
+        for (i, line) in lines.iter().enumerate() {
+            let l: Line = match serde_json::from_str(line) {
+                Ok(l) => l,
+                // A follower stopped mid-line leaves its last line cut short: the lines before
+                // it still count.
+                Err(_) if i + 1 == lines.len() && i > 0 => break,
+                Err(_) => return None,
+            };
+            if l.seq == 0 {
+                return None;
+            }
+            if l.table.is_some() {
+                table = l.table;
+            }
             if !l.link.is_empty() {
                 links.insert(l.seq, l.link);
             }
         }
-        (!links.is_empty()).then_some(Kept { table: None, links })
+        (!links.is_empty()).then_some(Kept { table, links })
     }
 }
 
@@ -86,8 +103,9 @@ pub fn extends_kept(new: &LogFile, kept: &Kept) -> Result<usize, HistoryError> {
         });
     }
     for (&seq, old) in &kept.links {
-        let now = usize::try_from(seq - 1)
-            .ok()
+        let now = seq
+            .checked_sub(1)
+            .and_then(|i| usize::try_from(i).ok())
             .and_then(|i| new.events.get(i))
             .map_or("", |e| e.link.as_str());
         if !now.eq_ignore_ascii_case(old) {
@@ -108,4 +126,22 @@ pub fn extends_kept(new: &LogFile, kept: &Kept) -> Result<usize, HistoryError> {
 /// As [`extends_kept`].
 pub fn extends(new: &LogFile, old: &LogFile) -> Result<usize, HistoryError> {
     extends_kept(new, &Kept::of_export(old))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_lines_name_their_table_survive_a_cut_last_line_and_refuse_event_0() {
+        let text = "{\"seq\":1,\"table\":\"t1\",\"link\":\"aa\"}\n{\"seq\":2,\"table\":\"t1\",\"link\":\"bb\"}\n{\"seq\":3,\"ta";
+        let kept = Kept::of_event_lines(text).expect("lines");
+        assert_eq!(kept.table.as_deref(), Some("t1"));
+        assert_eq!(kept.links.len(), 2);
+        assert_eq!(Kept::of_event_lines("{\"seq\":0,\"link\":\"00\"}"), None);
+        assert_eq!(
+            Kept::of_event_lines("{\"seq\":1,\"li\n{\"seq\":2,\"link\":\"00\"}"),
+            None
+        );
+    }
 }

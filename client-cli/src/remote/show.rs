@@ -167,6 +167,7 @@ pub fn event_text(e: &EventEnvelope, seat: &Seat) -> String {
 #[derive(Serialize)]
 struct JsonEvent<'a> {
     seq: u64,
+    table: &'a str,
     at_ms: u64,
     /// The event's hash-chain link: kept, it lets `verify --against` catch a rewritten log.
     link: &'a str,
@@ -176,6 +177,7 @@ struct JsonEvent<'a> {
 pub fn event_json(e: &EventEnvelope) -> Result<String, serde_json::Error> {
     serde_json::to_string(&JsonEvent {
         seq: e.seq,
+        table: &e.table,
         at_ms: e.at_ms,
         link: &e.link,
         parts: &e.parts,

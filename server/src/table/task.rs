@@ -217,10 +217,10 @@ impl Table {
                     while let Some(msg) = rx.recv().await {
                         self.handle(msg).await;
                     }
-                    // A command that arrived meanwhile may be waiting for a dice epoch: let
-                    // the window run out and the command run before stepping aside.
-                    while let Some(until) = self.window.as_ref().map(|w| w.until) {
-                        tokio::time::sleep_until(until).await;
+                    // A command that arrived meanwhile may be waiting for a dice epoch. The
+                    // mailbox is closed, so no seat can commit or reveal any more: close its
+                    // windows now (each call closes commitments or seals) and run it.
+                    while self.window.is_some() {
                         self.advance_epochs(true).await;
                     }
                     self.settle().await;
