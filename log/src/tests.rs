@@ -1055,3 +1055,37 @@ fn a_history_rewritten_and_sealed_again_is_caught_against_an_earlier_copy() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_pick_must_choose_the_candidate_its_face_gives() {
+    let mut s = Session::new(false);
+    let epoch = s.open_epoch("table", [9; 32], &[]);
+    for _ in 0..5 {
+        s.pick(&["aune", "goblin", "mara"]);
+    }
+    s.reveal_epoch(epoch);
+    let mut file = s.export("gm");
+    let report = verify(&file).expect("honest picks verify");
+    assert_eq!(report.dice_checked, 5);
+    // Another candidate than the face gives, the chain sealed again: caught at that event.
+    let is_pick = |p: &Part| matches!(p.fact, Fact::Picked { .. });
+    let seq = find(&file, is_pick);
+    edit(&mut file, seq, is_pick, |p| {
+        if let Fact::Picked {
+            candidates, picked, ..
+        } = &mut p.fact
+        {
+            let other = candidates.iter().find(|c| *c != picked).cloned();
+            if let Some(other) = other {
+                *picked = other;
+            }
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("a pick the face does not give");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::PickMismatch { .. }),
+        "{err}"
+    );
+}

@@ -345,6 +345,17 @@ pub enum VerifyErrorKind {
     /// A random pick without the die and counters it was drawn on.
     #[error("part {part}: a pick without the die and counters it was drawn on")]
     PickWithoutDraw { part: usize },
+    /// A random pick whose face chooses another candidate than the one logged.
+    #[error(
+        "part {part}: face {face} on a {die} picks {expected} among the candidates, but the log says {logged}"
+    )]
+    PickMismatch {
+        part: usize,
+        face: u32,
+        die: Primitive,
+        expected: String,
+        logged: String,
+    },
 }
 
 /// What a verified log holds.
@@ -1012,8 +1023,24 @@ impl Checker {
                 face,
                 die: Some(die),
                 counters: Some(counters),
+                candidates,
+                picked,
                 ..
-            } => self.die(seq, part, counted, *die, *face, Some(*counters), drawn)?,
+            } => {
+                let n = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+                let chosen = tablehold_rules::dice::pick_index(*face, n, *die)
+                    .and_then(|i| candidates.get(i));
+                if chosen != Some(picked) {
+                    return Err(VerifyErrorKind::PickMismatch {
+                        part,
+                        face: *face,
+                        die: *die,
+                        expected: chosen.map_or_else(|| "nobody".to_owned(), ToString::to_string),
+                        logged: picked.to_string(),
+                    });
+                }
+                self.die(seq, part, counted, *die, *face, Some(*counters), drawn)?;
+            }
             Fact::Picked { .. } => return Err(VerifyErrorKind::PickWithoutDraw { part }),
             _ => {}
         }

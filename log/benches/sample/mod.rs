@@ -295,6 +295,40 @@ impl Session {
         });
     }
 
+    /// A random pick among `candidates`, as a system makes one: a public event with the die,
+    /// its face and counters, and the candidate the face chose.
+    pub fn pick(&mut self, candidates: &[&str]) {
+        let stream = self.stream.as_mut().expect("an epoch is sealed");
+        let n = u32::try_from(candidates.len()).expect("few");
+        let die = tablehold_rules::dice::pick_die(n);
+        let face = stream.draw(die).expect("the fair stream never runs out");
+        let counters = stream.last_counters();
+        let i = tablehold_rules::dice::pick_index(face, n, die).expect("a face of the die");
+        let draws = stream.take_draws().expect("a pick draws");
+        self.push(Event {
+            parts: vec![
+                Part {
+                    audience: Audience::Everyone,
+                    fact: Fact::Picked {
+                        purpose: "who the lightning strikes".into(),
+                        candidates: candidates.iter().map(|c| (*c).into()).collect(),
+                        face,
+                        picked: candidates[i].into(),
+                        die: Some(die),
+                        counters,
+                    },
+                },
+                Part {
+                    audience: Audience::Everyone,
+                    fact: Fact::DiceDrawn {
+                        epoch: draws.epoch,
+                        spans: draws.spans,
+                    },
+                },
+            ],
+        });
+    }
+
     /// One event recording every audience's digest, each part for that audience's eyes, as
     /// the table does at the end of a turn.
     pub fn record_digests(&mut self) {

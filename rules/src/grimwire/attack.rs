@@ -9,7 +9,7 @@
 
 use crate::action::Args;
 use crate::decision::{PendingStep, StepValue};
-use crate::dice::{DiceExpr, Primitive, roll};
+use crate::dice::{DiceExpr, pick_die, pick_index, roll};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Against, CheckRecord, Event, Fact, Modifier, Outcome};
 use crate::grid::distance;
@@ -529,24 +529,6 @@ pub fn resume_collateral_ruling(
     pick_collateral(ctx, &who, &target, &weapon)
 }
 
-/// The smallest primitive die whose sides are a multiple of `n`, so that `(face - 1) % n` is an
-/// exact uniform pick; d100 scaled down when none is (a bias of at most one part in 100).
-pub fn pick_die(n: u32) -> Primitive {
-    Primitive::ALL
-        .into_iter()
-        .find(|p| p.sides().is_multiple_of(n))
-        .unwrap_or(Primitive::D100)
-}
-
-pub fn pick_index(face: u32, n: u32, die: Primitive) -> usize {
-    let i = if die.sides().is_multiple_of(n) {
-        (face - 1) % n
-    } else {
-        (face - 1) * n / die.sides()
-    };
-    usize::try_from(i).unwrap_or(0)
-}
-
 fn pick_collateral(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
@@ -583,7 +565,8 @@ fn pick_collateral(
             let n = u32::try_from(n).unwrap_or(u32::MAX);
             let die = pick_die(n);
             let face = ctx.dice.draw(die)?;
-            let picked = candidates[pick_index(face, n, die)].clone();
+            let i = pick_index(face, n, die).unwrap_or(0);
+            let picked = candidates[i.min(candidates.len() - 1)].clone();
             ctx.emit(Event::public(Fact::Picked {
                 purpose: "collateral target".into(),
                 candidates: candidates.clone(),
