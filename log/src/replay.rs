@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tablehold_rules::apply::ApplyError;
 use tablehold_rules::digest::digest_v1;
 use tablehold_rules::options::{OptionValue, TableOptions};
-use tablehold_rules::{Event, Fact, MemoryState, SystemId, apply, apply_seen};
+use tablehold_rules::{Fact, MemoryState, SystemId, apply, apply_seen};
 
 use crate::file::{LogFile, TableInfo};
 use crate::verify::{
@@ -337,15 +337,11 @@ pub fn apply_view(
     if *view == View::Gm {
         return apply(state, &event.shown);
     }
-    let seen = Event {
-        parts: event
-            .shown
-            .parts
-            .iter()
-            .filter(|p| view.applies(&p.audience))
-            .cloned()
-            .collect(),
-    };
-    apply_seen(state, &seen);
+    let seen = event
+        .shown
+        .parts
+        .iter()
+        .filter(|p| view.applies(&p.audience));
+    apply_seen(state, seen.map(|p| &p.fact));
     Ok(())
 }

@@ -648,13 +648,7 @@ fn public_roll(expr: &str, stream: &mut CounterStream) -> [Part; 2] {
                 roll: rolled,
             },
         },
-        Part {
-            audience: Audience::Everyone,
-            fact: Fact::DiceDrawn {
-                epoch: draws.epoch,
-                spans: draws.spans,
-            },
-        },
+        Part::dice_drawn(draws),
     ]
 }
 

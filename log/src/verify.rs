@@ -65,6 +65,14 @@ impl View {
         }
     }
 
+    /// The view of a seat at the table: the GM's, or that player's or spectator's own.
+    pub fn of(seat: &Seat) -> View {
+        match seat {
+            Seat::Gm => View::Gm,
+            Seat::Player(id) | Seat::Spectator(id) => View::Seat(id.clone()),
+        }
+    }
+
     /// The seat whose [`Audience::admits`] decides what this view may see.
     pub fn seat(&self) -> Seat {
         match self {
@@ -571,8 +579,10 @@ fn part_error(part: usize, json: &str, error: &serde_json::Error) -> VerifyError
 // Epochs, draws and dice
 
 // The purposes an epoch may have (`docs/FAIRNESS.md`, section 6).
-const TABLE: &str = "table";
-const ENCOUNTER: &str = "encounter";
+/// The purpose of the table's free-roll epoch (between encounters).
+pub const TABLE: &str = "table";
+/// The purpose of an encounter's epoch.
+pub const ENCOUNTER: &str = "encounter";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {

@@ -31,15 +31,16 @@ pub fn apply(state: &mut dyn StateMut, event: &Event) -> Result<(), ApplyError> 
     Ok(())
 }
 
-/// Applies a seat's view of an event (already filtered by `Event::view`) to the state that
-/// seat has seen: every part, stand-ins included.
+/// Applies the facts of the parts a seat was shown (those its audience admits, stand-ins
+/// included) to the state that seat has seen. Taking the facts, not an event, lets a caller
+/// filter an event's parts in place instead of copying them into a view.
 ///
 /// A seat's state is partial by design: it may hear that a prompt it never saw was answered,
 /// or that a combatant it does not know of moved. Such a part is skipped, not an error: the
 /// seat's state stays exactly what its events say, and the server and any replay of the
 /// seat's export skip the same parts, so the digests of a seat's view still match.
-pub fn apply_seen(state: &mut dyn StateMut, event: &Event) {
-    for fact in event.facts() {
+pub fn apply_seen<'a>(state: &mut dyn StateMut, facts: impl IntoIterator<Item = &'a Fact>) {
+    for fact in facts {
         let _partial_view = apply_fact(state, fact);
     }
 }

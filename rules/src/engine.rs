@@ -6,7 +6,7 @@ use crate::action::{ActionSpec, ArgKind, ArgSpec, Args, Command, CommandBody};
 use crate::apply::{ApplyError, apply};
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::{DiceError, DiceSource};
-use crate::event::{Audience, Event, Fact, Part};
+use crate::event::{Event, Fact, Part};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::{Scratch, StateView, Status};
@@ -80,13 +80,7 @@ impl<'a> Ctx<'a> {
         // The draws made since the last event belong to this one (dice are drawn only in the
         // step that uses them), and their counters are public whatever the dice's audience.
         if let Some(draws) = self.dice.take_draws() {
-            event.parts.push(Part {
-                audience: Audience::Everyone,
-                fact: Fact::DiceDrawn {
-                    epoch: draws.epoch,
-                    spans: draws.spans,
-                },
-            });
+            event.parts.push(Part::dice_drawn(draws));
         }
         apply(&mut self.state, &event)?;
         self.events.push(event);

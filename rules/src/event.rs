@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::decision::{PendingStep, Resolver};
-use crate::dice::{Primitive, Roll};
+use crate::dice::{Draws, Primitive, Roll};
 use crate::grid::Cell;
 use crate::ids::{EntityId, Seat, SeatId};
 use crate::state::{Combatant, Status};
@@ -262,6 +262,20 @@ pub struct Part {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Event {
     pub parts: Vec<Part>,
+}
+
+impl Part {
+    /// The record of the draws an event used: always public, whatever the dice's audience, so
+    /// that every seat's copy of the log accounts for every counter of the epoch.
+    pub fn dice_drawn(draws: Draws) -> Part {
+        Part {
+            audience: Audience::Everyone,
+            fact: Fact::DiceDrawn {
+                epoch: draws.epoch,
+                spans: draws.spans,
+            },
+        }
+    }
 }
 
 impl Event {

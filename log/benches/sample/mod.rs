@@ -88,16 +88,9 @@ impl Session {
     pub fn push(&mut self, event: Event) {
         apply(&mut self.gm, &event).expect("the GM's state applies every event");
         for a in &mut self.audiences {
-            let seen = Event {
-                parts: event
-                    .parts
-                    .iter()
-                    .filter(|p| p.audience.admits(&a.seat))
-                    .cloned()
-                    .collect(),
-            };
             // As the server does: a seat's partial view skips what it cannot place.
-            apply_seen(&mut a.state, &seen);
+            let seen = event.parts.iter().filter(|p| p.audience.admits(&a.seat));
+            apply_seen(&mut a.state, seen.map(|p| &p.fact));
         }
         self.events.push(event);
     }
@@ -284,13 +277,7 @@ impl Session {
                         roll: rolled,
                     },
                 },
-                Part {
-                    audience: Audience::Everyone,
-                    fact: Fact::DiceDrawn {
-                        epoch: draws.epoch,
-                        spans: draws.spans,
-                    },
-                },
+                Part::dice_drawn(draws),
             ],
         });
     }
@@ -318,13 +305,7 @@ impl Session {
                         counters,
                     },
                 },
-                Part {
-                    audience: Audience::Everyone,
-                    fact: Fact::DiceDrawn {
-                        epoch: draws.epoch,
-                        spans: draws.spans,
-                    },
-                },
+                Part::dice_drawn(draws),
             ],
         });
     }

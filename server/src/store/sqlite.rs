@@ -1354,21 +1354,28 @@ mod tests {
         assert_eq!(mode, "wal", "WAL is recorded in the file itself");
     }
 
-    #[test]
-    fn newer_format_is_refused() {
-        let (_dir, path) = temp();
+    /// A fresh store's file, then marked as written in format `version`, and what opening it
+    /// again says.
+    fn reopened_as_format(version: &str) -> (tempfile::TempDir, PathBuf, StoreError) {
+        let (dir, path) = temp();
         SqliteStore::open(&path)
             .expect("open")
             .close()
             .expect("close");
         let conn = Connection::open(&path).expect("connection");
         conn.execute(
-            "UPDATE meta SET value = '99' WHERE key = 'format_version'",
-            [],
+            "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+            params![version],
         )
-        .expect("bump");
+        .expect("set the version");
         drop(conn);
-        let err = SqliteStore::open(&path).expect_err("newer format");
+        let err = SqliteStore::open(&path).expect_err("another format");
+        (dir, path, err)
+    }
+
+    #[test]
+    fn newer_format_is_refused() {
+        let (_dir, path, err) = reopened_as_format("99");
         assert!(
             matches!(err, StoreError::NewerFormat { found: 99, .. }),
             "{err:?}"
@@ -1381,19 +1388,7 @@ mod tests {
 
     #[test]
     fn a_pre_release_format_1_file_is_refused_by_name() {
-        let (_dir, path) = temp();
-        SqliteStore::open(&path)
-            .expect("open")
-            .close()
-            .expect("close");
-        let conn = Connection::open(&path).expect("connection");
-        conn.execute(
-            "UPDATE meta SET value = '1' WHERE key = 'format_version'",
-            [],
-        )
-        .expect("downgrade");
-        drop(conn);
-        let err = SqliteStore::open(&path).expect_err("format 1");
+        let (_dir, _path, err) = reopened_as_format("1");
         assert!(
             matches!(err, StoreError::OlderFormat { found: 1, .. }),
             "{err:?}"

@@ -3,83 +3,57 @@
 //! public (what a seat named in no part sees), one per seat. A seat replaying its own export
 //! applies exactly the parts it was shown, so its digest is of that state, not of a projection
 //! of the GM's.
+//!
+//! Audiences are the log crate's [`View`]s: the same keys, and the same rule for which parts
+//! each applies, as `tablehold replay` uses to check these digests.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use tablehold_log::verify::View;
 use tablehold_rules::digest::digest_v1;
 use tablehold_rules::options::TableOptions;
-use tablehold_rules::{
-    Audience, Event, Fact, MemoryState, Part, Seat, SeatId, StateView, apply_seen,
-};
+use tablehold_rules::{Audience, Event, Fact, MemoryState, Part, SeatId, StateView, apply_seen};
 
-/// The key of the GM's digest.
-pub const GM: &str = "gm";
-/// The key of the public digest.
-pub const PUBLIC: &str = "public";
-
-/// The digest key of a seat that is not the GM's.
-pub fn seat_key(seat: &str) -> String {
-    format!("seat:{seat}")
-}
-
-/// Each audience's state, kept in step with the log.
+/// Each audience's state but the GM's (the table's own), kept in step with the log.
 pub struct Audiences {
     options: TableOptions,
-    views: BTreeMap<String, View>,
-}
-
-struct View {
-    seat: Seat,
-    state: MemoryState,
+    views: BTreeMap<View, MemoryState>,
 }
 
 impl Audiences {
     pub fn new(options: TableOptions) -> Self {
-        let mut a = Audiences {
+        let public = MemoryState::new(options.clone());
+        Audiences {
             options,
-            views: BTreeMap::new(),
-        };
-        // No real seat has an empty id, so this seat is in no `Seats` audience: the public.
-        a.insert(PUBLIC.to_owned(), Seat::Spectator(SeatId(String::new())));
-        a
-    }
-
-    fn insert(&mut self, key: String, seat: Seat) {
-        self.views.insert(
-            key,
-            View {
-                seat,
-                state: MemoryState::new(self.options.clone()),
-            },
-        );
+            views: BTreeMap::from([(View::Public, public)]),
+        }
     }
 
     /// Makes sure every seat in `seats` (ids of players and spectators) has a view, building a
     /// newcomer's from the events so far.
     pub fn track<'a>(&mut self, seats: &BTreeSet<String>, history: impl Fn() -> Vec<&'a [Part]>) {
-        let missing: Vec<&String> = seats
+        let missing: Vec<View> = seats
             .iter()
-            .filter(|s| !self.views.contains_key(&seat_key(s)))
+            .map(|s| View::Seat(SeatId(s.clone())))
+            .filter(|v| !self.views.contains_key(v))
             .collect();
         if missing.is_empty() {
             return;
         }
         let events = history();
-        for seat in missing {
-            let key = seat_key(seat);
-            self.insert(key.clone(), Seat::Player(SeatId(seat.clone())));
-            if let Some(view) = self.views.get_mut(&key) {
-                for parts in &events {
-                    view.apply(parts);
-                }
+        for view in missing {
+            let mut state = MemoryState::new(self.options.clone());
+            for parts in &events {
+                apply_view(&mut state, &view, parts);
             }
+            self.views.insert(view, state);
         }
     }
 
     /// Applies each audience's view of one event.
     pub fn apply(&mut self, parts: &[Part]) {
-        for view in self.views.values_mut() {
-            view.apply(parts);
+        for (view, state) in &mut self.views {
+            apply_view(state, view, parts);
         }
     }
 
@@ -89,14 +63,14 @@ impl Audiences {
         let mut parts = vec![Part {
             audience: Audience::GmOnly,
             fact: Fact::DigestRecorded {
-                audience: GM.to_owned(),
+                audience: View::Gm.to_string(),
                 digest: digest_v1(gm_state),
             },
         }];
-        for (key, view) in &self.views {
-            let audience = match &view.seat {
-                _ if key == PUBLIC => Audience::Everyone,
-                Seat::Player(id) | Seat::Spectator(id) if keep.contains(&id.0) => {
+        for (view, state) in &self.views {
+            let audience = match view {
+                View::Public => Audience::Everyone,
+                View::Seat(id) if keep.contains(&id.0) => {
                     Audience::Seats(BTreeSet::from([id.clone()]))
                 }
                 _ => continue,
@@ -104,8 +78,8 @@ impl Audiences {
             parts.push(Part {
                 audience,
                 fact: Fact::DigestRecorded {
-                    audience: key.clone(),
-                    digest: digest_v1(&view.state),
+                    audience: view.to_string(),
+                    digest: digest_v1(state),
                 },
             });
         }
@@ -113,15 +87,13 @@ impl Audiences {
     }
 }
 
-impl View {
-    fn apply(&mut self, parts: &[Part]) {
-        let event = Event {
-            parts: parts
-                .iter()
-                .filter(|p| p.audience.admits(&self.seat))
-                .cloned()
-                .collect(),
-        };
-        apply_seen(&mut self.state, &event);
-    }
+/// The parts of an event `view` was shown, applied to its state without copying them.
+fn apply_view(state: &mut MemoryState, view: &View, parts: &[Part]) {
+    apply_seen(
+        state,
+        parts
+            .iter()
+            .filter(|p| view.applies(&p.audience))
+            .map(|p| &p.fact),
+    );
 }

@@ -23,8 +23,7 @@ use crate::store::EpochSecret;
 
 use super::WireError;
 
-pub const TABLE: &str = "table";
-pub const ENCOUNTER: &str = "encounter";
+pub use tablehold_log::verify::{ENCOUNTER, TABLE};
 
 /// Where an epoch stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,14 +11,6 @@ use super::load::LoggedEvent;
 /// The text of an export page stops growing past this, well inside a server frame.
 pub const PAGE_BYTES: usize = 256 * 1024;
 
-/// Who the export is for, as the file names it.
-pub fn viewer_name(seat: &Seat) -> String {
-    match seat {
-        Seat::Gm => "gm".to_owned(),
-        Seat::Player(id) | Seat::Spectator(id) => format!("seat:{id}"),
-    }
-}
-
 /// One event as `seat` may hold it.
 pub fn exported(e: &LoggedEvent, seat: &Seat) -> ExportedEvent {
     // The stored bytes split into the same number of parts as were decoded from them; should

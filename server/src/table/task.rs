@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
+use tablehold_log::verify::View;
 use tablehold_log::{GENESIS, Link, LogHeader, TableInfo, seal};
 use tablehold_protocol::{
     EVENT_VERSION, ErrorCode, EventEnvelope, Op, Reply, Role, ServerMsg, encode,
@@ -633,7 +634,7 @@ impl Table {
                             system: self.system.as_str().to_owned(),
                             options: self.options_json.clone(),
                         },
-                        viewer: export::viewer_name(&rules_seat),
+                        viewer: View::of(&rules_seat).to_string(),
                         exported_at_ms: now_ms(),
                         event_count: self.head(),
                     },
@@ -866,15 +867,7 @@ impl Table {
                     Audience::Everyone
                 };
                 let mut parts = vec![Part { audience, fact }];
-                if let Some(d) = drawn {
-                    parts.push(Part {
-                        audience: Audience::Everyone,
-                        fact: Fact::DiceDrawn {
-                            epoch: d.epoch,
-                            spans: d.spans,
-                        },
-                    });
-                }
+                parts.extend(drawn.map(Part::dice_drawn));
                 Ok((vec![Event { parts }], stream))
             }
             _ => Err(err(ErrorCode::Internal, "not a command")),
