@@ -115,11 +115,18 @@ def admits(audience, viewer):
     """Whether a part with `audience` is the viewer's own (section 6): for the GM every part
     but the stand-ins made for the seats, for a seat the parts addressed to it."""
     if viewer == "gm":
-        return audience != "all_but_gm"
+        return audience != "all_but_gm" and not (
+            isinstance(audience, dict) and "all_but" in audience)
     if audience in ("everyone", "all_but_gm"):
         return True
-    seats = audience.get("seats") if isinstance(audience, dict) else None
-    return isinstance(seats, list) and viewer[len("seat:"):] in seats
+    if not isinstance(audience, dict):
+        return False
+    seat = viewer[len("seat:"):]
+    seats = audience.get("seats")
+    if isinstance(seats, list):
+        return seat in seats
+    others = audience.get("all_but")
+    return isinstance(others, list) and seat not in others
 
 
 def read_export(path):

@@ -323,6 +323,31 @@ pub enum TableSheetCommand {
         NPC's belong to the GM).\n\nExample:\n  tablehold sheet show aune"
     )]
     Show(SheetShowArgs),
+    /// GM: give a player character to a player's seat, or back to the GM.
+    #[command(
+        long_about = "GM: give a player character to a player's seat (`tablehold seats` lists \
+        them), or with --gm take it back so the GM plays it. The log records the change for \
+        everyone. A player adds characters only for her own seat.\n\n\
+        Examples:\n  tablehold sheet assign aune ines\n  tablehold sheet assign aune --gm"
+    )]
+    Assign(SheetAssignArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SheetAssignArgs {
+    /// The character's id, e.g. `aune`.
+    #[arg(value_name = "CHARACTER")]
+    pub entity: String,
+    /// The player's seat id that will play it.
+    #[arg(
+        value_name = "SEAT",
+        required_unless_present = "gm",
+        conflicts_with = "gm"
+    )]
+    pub seat: Option<String>,
+    /// Take the character back: the GM plays it.
+    #[arg(long)]
+    pub gm: bool,
 }
 
 #[derive(Debug, Args)]

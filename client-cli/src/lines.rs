@@ -131,6 +131,10 @@ fn seats_text(seats: &[Seat]) -> String {
 }
 
 pub fn prompt_text(p: &PendingStep) -> String {
+    // A stand-in for a prompt that asks someone else: no options, and a question that says who.
+    if p.options.is_empty() {
+        return format!("prompt {}: {}", p.prompt_id, p.question);
+    }
     format!(
         "prompt {} asks {}: {} [{}] (default {})",
         p.prompt_id,
@@ -197,7 +201,18 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
         }
         Fact::Noted { text } => format!("note: {text}"),
         Fact::Ruled { text } => format!("ruling: {text}"),
-        Fact::CombatantAdded { combatant } => format!("{} joins the table", combatant.id),
+        Fact::CombatantAdded {
+            combatant,
+            replaces: false,
+        } => format!("{} joins the table", combatant.id),
+        Fact::CombatantAdded {
+            combatant,
+            replaces: true,
+        } => format!("{}'s sheet is replaced", combatant.id),
+        Fact::OwnerSet { entity, to, .. } => match to {
+            Some(seat) => format!("{entity} is now played by {seat}"),
+            None => format!("{entity} is now played by the GM"),
+        },
         Fact::CombatantRemoved { entity } => format!("{entity} leaves the table"),
         Fact::ResourceSet {
             entity,
@@ -266,7 +281,11 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
                 Resolver::GmOverride => "the GM (overriding)".to_owned(),
                 Resolver::TimedOut => "the timeout".to_owned(),
             };
-            format!("prompt {prompt_id}: {by} chose `{choice}`")
+            if choice.is_empty() {
+                format!("prompt {prompt_id}: decided by {by}")
+            } else {
+                format!("prompt {prompt_id}: {by} chose `{choice}`")
+            }
         }
         Fact::StepDeferred { step } => format!(
             "deferred step {}: {} (resumes on {})",

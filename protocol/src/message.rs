@@ -55,6 +55,13 @@ pub enum Op {
     AddSheet { sheet: String },
     /// One combatant as this seat may see it.
     ShowSheet { entity: String },
+    /// GM: give a player character to a player's seat (`None`: to nobody, so the GM plays it).
+    /// Logged as an `owner_set` event.
+    AssignCharacter {
+        entity: String,
+        #[serde(default)]
+        seat: Option<String>,
+    },
     /// Take an action from the seat's catalogue.
     Act {
         #[serde(default)]

@@ -167,6 +167,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::Ruled { .. } => "ruled",
         Fact::CombatantAdded { .. } => "combatant_added",
         Fact::CombatantRemoved { .. } => "combatant_removed",
+        Fact::OwnerSet { .. } => "owner_set",
         Fact::ResourceSet { .. } => "resource_set",
         Fact::StatusSet { .. } => "status_set",
         Fact::TurnCounterSet { .. } => "turn_counter_set",
@@ -192,7 +193,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 32;
+const FACT_KINDS: usize = 33;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -263,9 +264,15 @@ fn every_fact() -> Vec<Fact> {
         },
         Fact::CombatantAdded {
             combatant: Box::new(goblin()),
+            replaces: true,
         },
         Fact::CombatantRemoved {
             entity: "goblin-2".into(),
+        },
+        Fact::OwnerSet {
+            entity: "aune".into(),
+            from: Some(tablehold_rules::SeatId("rui".into())),
+            to: None,
         },
         Fact::ResourceSet {
             entity: "goblin-1".into(),
@@ -420,6 +427,7 @@ fn op_kind(op: &Op) -> &'static str {
         Op::RevokeSeat { .. } => "revoke_seat",
         Op::AddSheet { .. } => "add_sheet",
         Op::ShowSheet { .. } => "show_sheet",
+        Op::AssignCharacter { .. } => "assign_character",
         Op::Act { .. } => "act",
         Op::Answer { .. } => "answer",
         Op::Roll { .. } => "roll",
@@ -432,7 +440,7 @@ fn op_kind(op: &Op) -> &'static str {
         Op::Export { .. } => "export",
     }
 }
-const OP_KINDS: usize = 19;
+const OP_KINDS: usize = 20;
 
 fn every_op() -> Vec<Op> {
     vec![
@@ -470,6 +478,14 @@ fn every_op() -> Vec<Op> {
         },
         Op::ShowSheet {
             entity: "goblin-1".into(),
+        },
+        Op::AssignCharacter {
+            entity: "aune".into(),
+            seat: Some("ines".into()),
+        },
+        Op::AssignCharacter {
+            entity: "aune".into(),
+            seat: None,
         },
         Op::Act {
             actor: Some("aune".into()),
@@ -1245,6 +1261,15 @@ fn shapes_of_tags_and_enums() {
         json!({"audience": {"seats": ["ines", "olek"]},
                "fact": {"fact": "round_started", "round": 2}})
     );
+    assert_eq!(
+        part(
+            Audience::AllBut(BTreeSet::from([SeatId::from("ines")])),
+            Fact::RoundStarted { round: 2 }
+        )
+        .expect("json"),
+        json!({"audience": {"all_but": ["ines"]},
+               "fact": {"fact": "round_started", "round": 2}})
+    );
     // Against: a string for the unit kinds, a one-key map otherwise.
     let against = |a: Against| serde_json::to_value(a).expect("json");
     assert_eq!(against(Against::Target(12)), json!({"target": 12}));
@@ -1347,8 +1372,11 @@ fn shape_of_the_attack_event() {
 fn shape_of_a_combatant() {
     let value = serde_json::to_value(Fact::CombatantAdded {
         combatant: Box::new(goblin()),
+        replaces: false,
     })
     .expect("json");
+    // An arrival is written exactly as before `replaces` existed: old logs keep their bytes.
+    assert!(value.get("replaces").is_none());
     let c = &value["combatant"];
     assert_eq!(value["fact"], json!("combatant_added"));
     assert_eq!(c["id"], json!("goblin-1"));
@@ -1700,6 +1728,8 @@ fn arb_server_msg() -> impl Strategy<Value = ServerMsg> {
                         Just(Audience::GmOnly),
                         proptest::collection::btree_set(arb_text().prop_map(SeatId), 0..3)
                             .prop_map(Audience::Seats),
+                        proptest::collection::btree_set(arb_text().prop_map(SeatId), 0..3)
+                            .prop_map(Audience::AllBut),
                     ],
                     proptest::sample::select(facts),
                 ),

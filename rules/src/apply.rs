@@ -2,7 +2,7 @@
 //! values an event carries and makes no decision: no dice, no clock, no rule. A later fix to a
 //! rule therefore never changes how an old log replays.
 
-use crate::event::{Audience, Event, Fact};
+use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::state::StateMut;
 
@@ -20,11 +20,11 @@ pub enum ApplyError {
 }
 
 /// Applies `event` to the table's whole state (the GM's): every part but the stand-ins meant
-/// for the other seats (`Audience::AllButGm`), whose whole form is in a GM-only part beside
-/// them.
+/// for the other seats (`Audience::AllButGm`, `Audience::AllBut`), whose whole form is in a
+/// part beside them.
 pub fn apply(state: &mut dyn StateMut, event: &Event) -> Result<(), ApplyError> {
     for part in &event.parts {
-        if part.audience != Audience::AllButGm {
+        if !part.audience.is_stand_in() {
             apply_fact(state, &part.fact)?;
         }
     }
@@ -64,7 +64,13 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         | Fact::EpochSealed { .. }
         | Fact::EpochRevealed { .. }
         | Fact::DigestRecorded { .. } => {}
-        Fact::CombatantAdded { combatant } => state.insert_combatant((**combatant).clone()),
+        Fact::CombatantAdded { combatant, .. } => state.insert_combatant((**combatant).clone()),
+        Fact::OwnerSet { entity, to, .. } => {
+            state
+                .combatant_mut(entity)
+                .ok_or_else(|| missing(entity))?
+                .owner = to.clone();
+        }
         Fact::CombatantRemoved { entity } => {
             state
                 .remove_combatant(entity)

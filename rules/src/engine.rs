@@ -144,6 +144,35 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// A GM ruling's sentence about `target`. It has the audience of what it describes: about a
+    /// combatant whose numbers are the GM's it would say them ("deals 12 damage"), so the GM
+    /// keeps the sentence and the table hears only that a ruling was made on whom.
+    pub fn rule_about(&mut self, target: &EntityId, text: String) -> Result<(), DecideError> {
+        let hidden = self
+            .state
+            .combatant(target)
+            .is_some_and(crate::redact::gm_only_numbers);
+        let event = if hidden {
+            Event {
+                parts: vec![
+                    Part {
+                        audience: crate::event::Audience::GmOnly,
+                        fact: Fact::Ruled { text },
+                    },
+                    Part {
+                        audience: crate::event::Audience::AllButGm,
+                        fact: Fact::Ruled {
+                            text: format!("the GM rules on {target}"),
+                        },
+                    },
+                ],
+            }
+        } else {
+            Event::public(Fact::Ruled { text })
+        };
+        self.emit(event)
+    }
+
     /// Opens a prompt for `step` (its `prompt_id` is assigned here).
     pub fn ask(&mut self, mut step: PendingStep) -> Result<u64, DecideError> {
         step.prompt_id = self.next_prompt_id();
@@ -271,9 +300,11 @@ pub fn decide(
                 generic_ruling(system, &mut ctx, rest, args)?;
             } else {
                 if let Some(top) = state.encounter().pending.last() {
+                    // The refused seat hears of the prompt only what its events showed it.
+                    let seen = crate::redact::prompt_seen_by(top, &command.seat);
                     return Err(Refusal::AwaitingDecision {
                         prompt_id: top.prompt_id,
-                        question: top.question.clone(),
+                        question: seen.question,
                     }
                     .into());
                 }
@@ -433,32 +464,6 @@ fn generic_ruling(
     args.validate(&spec.args, &Seat::Gm)?;
     let reason = args.text("reason")?.unwrap_or("GM ruling").to_owned();
     let ruled = |text: String| Event::public(Fact::Ruled { text });
-    // A ruling about a combatant whose numbers are the GM's says its numbers: the GM keeps
-    // the text, the table hears that a ruling was made.
-    let ruled_about = |ctx: &Ctx<'_>, target: &EntityId, text: String| {
-        if ctx
-            .state
-            .combatant(target)
-            .is_some_and(crate::redact::gm_only_numbers)
-        {
-            Event {
-                parts: vec![
-                    crate::event::Part {
-                        audience: crate::event::Audience::GmOnly,
-                        fact: Fact::Ruled { text },
-                    },
-                    crate::event::Part {
-                        audience: crate::event::Audience::AllButGm,
-                        fact: Fact::Ruled {
-                            text: format!("the GM rules on {target}"),
-                        },
-                    },
-                ],
-            }
-        } else {
-            Event::public(Fact::Ruled { text })
-        }
-    };
     match name {
         "note" => ctx.emit(ruled(args.require_text("text")?.to_owned()))?,
         "set-resource" => {
@@ -483,12 +488,10 @@ fn generic_ruling(
                     .into());
                 }
             }
-            let event = ruled_about(
-                ctx,
+            ctx.rule_about(
                 &target,
                 format!("{target}: {resource} set to {value} ({reason})"),
-            );
-            ctx.emit(event)?;
+            )?;
             ctx.set_resource(&target, &resource, value)?;
         }
         "set-status" | "clear-status" => {

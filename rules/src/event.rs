@@ -23,16 +23,27 @@ pub enum Audience {
     /// Every seat but the GM's: the public stand-in for a fact whose whole form the GM has in
     /// a GM-only part of the same event, so the GM does not see it twice.
     AllButGm,
+    /// Every seat but the GM's and these: the stand-in for a fact whose whole form these seats
+    /// (and the GM) have in a `Seats` part of the same event, such as a prompt only they answer.
+    AllBut(BTreeSet<SeatId>),
 }
 
 impl Audience {
     pub fn admits(&self, seat: &Seat) -> bool {
         match (self, seat) {
-            (Audience::AllButGm, Seat::Gm) => false,
+            (Audience::AllButGm | Audience::AllBut(_), Seat::Gm) => false,
             (_, Seat::Gm) | (Audience::Everyone | Audience::AllButGm, _) => true,
             (Audience::GmOnly, _) => false,
             (Audience::Seats(seats), Seat::Player(s) | Seat::Spectator(s)) => seats.contains(s),
+            (Audience::AllBut(seats), Seat::Player(s) | Seat::Spectator(s)) => !seats.contains(s),
         }
+    }
+
+    /// Whether this part is a stand-in: a reduced copy, for the seats that may not see it, of
+    /// a fact whose whole form is in another part of the same event. The table's own state
+    /// (the GM's) takes the whole form and leaves the stand-in out.
+    pub fn is_stand_in(&self) -> bool {
+        matches!(self, Audience::AllButGm | Audience::AllBut(_))
     }
 }
 
@@ -136,11 +147,21 @@ pub enum Fact {
     Ruled {
         text: String,
     },
+    /// A combatant arrives, or (`replaces`) a new sheet takes the place of one at the table.
     CombatantAdded {
         combatant: Box<Combatant>,
+        /// The sheet replaces the combatant of the same id: an edit, not an arrival.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        replaces: bool,
     },
     CombatantRemoved {
         entity: EntityId,
+    },
+    /// The GM gave a character to another seat (`None`: to no player; the GM plays it).
+    OwnerSet {
+        entity: EntityId,
+        from: Option<SeatId>,
+        to: Option<SeatId>,
     },
     ResourceSet {
         entity: EntityId,

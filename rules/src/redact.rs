@@ -5,11 +5,14 @@
 //! facts without thinking about it; [`hide_gm_numbers`] runs on every event `decide` builds
 //! (and on events the server builds itself) and moves such facts to a GM-only part, leaving
 //! the other seats a public trace without the numbers: that a roll happened and its dice,
-//! that someone took damage.
+//! that someone took damage. Prompts get the same treatment: their content is for the seats
+//! that decide them, and a refusal while one is open quotes it as the refused seat sees it.
+
+use std::collections::BTreeSet;
 
 use crate::decision::PendingStep;
 use crate::event::{Audience, Event, Fact, Outcome, Part};
-use crate::ids::EntityId;
+use crate::ids::{EntityId, Seat, SeatId};
 use crate::sheet::SystemSheet;
 use crate::state::{Combatant, Kind, StateView};
 
@@ -36,6 +39,15 @@ pub fn without_numbers(c: &Combatant) -> Combatant {
     }
 }
 
+/// Whether `c` is the stand-in [`without_numbers`] makes: the combatant as a seat that may not
+/// see its numbers holds it. Renderers show such a combatant with no numbers at all, rather
+/// than with numbers that are all zero.
+pub fn is_stand_in(c: &Combatant) -> bool {
+    gm_only_numbers(c)
+        && c.resources.is_empty()
+        && matches!(&c.sheet, SystemSheet::Generic { stats } if stats.is_empty())
+}
+
 /// A prompt or deferred step as the seats that may not see it hold it: its id, who answers
 /// and when, so that its resolution applies to their state too, and nothing of its content.
 fn withheld_step(step: &PendingStep, question: &str) -> PendingStep {
@@ -50,11 +62,84 @@ fn withheld_step(step: &PendingStep, question: &str) -> PendingStep {
     }
 }
 
+/// Who may see a prompt's content (its question, options, default and data): the seats it
+/// asks, and the GM, who may answer any prompt. A prompt is the business of those who decide
+/// it; the rest of the table learns only that someone has a decision to make.
+pub fn prompt_audience(step: &PendingStep) -> Audience {
+    let seats: BTreeSet<SeatId> = step
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            Seat::Gm => None,
+            Seat::Player(id) | Seat::Spectator(id) => Some(id.clone()),
+        })
+        .collect();
+    if seats.is_empty() {
+        Audience::GmOnly
+    } else {
+        Audience::Seats(seats)
+    }
+}
+
+/// The audience of the stand-in for a part whose whole form goes to `audience`: everyone else
+/// but the GM (who has the whole form).
+fn stand_in_audience(audience: &Audience) -> Audience {
+    match audience {
+        Audience::Seats(seats) => Audience::AllBut(seats.clone()),
+        _ => Audience::AllButGm,
+    }
+}
+
+/// A prompt split by audience: the whole prompt for those who decide it, and a stand-in with
+/// no content for everyone else. The events carry exactly these two parts, and a refusal while
+/// the prompt is open shows a seat the one its audience admits (see [`prompt_seen_by`]).
+pub fn prompt_parts(step: &PendingStep) -> [Part; 2] {
+    let audience = prompt_audience(step);
+    let question = match &audience {
+        Audience::Seats(seats) => {
+            let names: Vec<&str> = seats.iter().map(|s| s.0.as_str()).collect();
+            let verb = if names.len() == 1 { "has" } else { "have" };
+            format!("{} {verb} a decision to make", names.join(", "))
+        }
+        _ => "the GM has a decision to make".to_owned(),
+    };
+    [
+        Part {
+            audience: stand_in_audience(&audience),
+            fact: Fact::DecisionRequested {
+                step: Box::new(withheld_step(step, &question)),
+            },
+        },
+        Part {
+            audience,
+            fact: Fact::DecisionRequested {
+                step: Box::new(step.clone()),
+            },
+        },
+    ]
+}
+
+/// The prompt as `seat` may see it: the very part of [`prompt_parts`] that `Event::view` would
+/// give that seat. Refusals (`awaiting_decision`) quote this, never the prompt itself.
+pub fn prompt_seen_by(step: &PendingStep, seat: &Seat) -> PendingStep {
+    let [stand_in, whole] = prompt_parts(step);
+    let part = if whole.audience.admits(seat) {
+        whole
+    } else {
+        stand_in
+    };
+    match part.fact {
+        Fact::DecisionRequested { step } => *step,
+        _ => withheld_step(step, ""),
+    }
+}
+
 /// Splits every public fact that would show a GM-only combatant's numbers into a GM-only part
 /// with the whole fact and, where the table should still hear of it, a public part without
-/// the numbers (`Audience::AllButGm`). `apply` leaves the stand-ins out of the table's state;
-/// `apply_seen` puts them in a seat's, so a seat follows an NPC it knows only by name, or a
-/// prompt only the GM answers, without seeing what the GM sees.
+/// the numbers (`Audience::AllButGm`); and every prompt, and its answer, into a part for the
+/// seats that decide it and a stand-in for the others (`Audience::AllBut`). `apply` leaves the
+/// stand-ins out of the table's state; `apply_seen` puts them in a seat's, so a seat follows an
+/// NPC it knows only by name, or a prompt someone else answers, without seeing what they see.
 pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
     let mut parts = Vec::with_capacity(event.parts.len());
     for part in event.parts {
@@ -92,12 +177,43 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 purpose: "a roll".into(),
                 roll: roll.clone(),
             })),
-            // A prompt only the GM answers, or a step an NPC set aside, is the GM's business:
-            // the table only learns that the GM has something to decide.
-            Fact::DecisionRequested { step } if step.seats.iter().all(|s| s.is_gm()) => {
-                Some(Some(Fact::DecisionRequested {
-                    step: Box::new(withheld_step(step, "the GM has a decision to make")),
-                }))
+            // A prompt is the business of those who decide it, and so is its answer: the
+            // table learns that a decision was asked for and made, not what it was.
+            Fact::DecisionRequested { step } => {
+                parts.extend(prompt_parts(step));
+                continue;
+            }
+            Fact::DecisionResolved {
+                prompt_id,
+                choice,
+                by,
+            } => {
+                let asked = state
+                    .encounter()
+                    .pending
+                    .iter()
+                    .find(|s| s.prompt_id == *prompt_id)
+                    .map(prompt_audience);
+                if let Some(audience) = asked {
+                    parts.push(Part {
+                        audience: stand_in_audience(&audience),
+                        fact: Fact::DecisionResolved {
+                            prompt_id: *prompt_id,
+                            choice: String::new(),
+                            by: by.clone(),
+                        },
+                    });
+                    parts.push(Part {
+                        audience,
+                        fact: Fact::DecisionResolved {
+                            prompt_id: *prompt_id,
+                            choice: choice.clone(),
+                            by: by.clone(),
+                        },
+                    });
+                    continue;
+                }
+                None
             }
             Fact::StepDeferred { step }
                 if step.actor.as_ref().is_some_and(|a| hidden(state, a)) =>
@@ -106,11 +222,13 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                     step: Box::new(withheld_step(step, "the GM sets something aside for later")),
                 }))
             }
-            Fact::CombatantAdded { combatant } if gm_only_numbers(combatant) => {
-                Some(Some(Fact::CombatantAdded {
-                    combatant: Box::new(without_numbers(combatant)),
-                }))
-            }
+            Fact::CombatantAdded {
+                combatant,
+                replaces,
+            } if gm_only_numbers(combatant) => Some(Some(Fact::CombatantAdded {
+                combatant: Box::new(without_numbers(combatant)),
+                replaces: *replaces,
+            })),
             _ => None,
         };
         match public_trace {

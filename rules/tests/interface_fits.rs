@@ -82,6 +82,7 @@ impl Table {
         };
         let mut setup = vec![Fact::EncounterStarted];
         setup.extend(combatants.into_iter().map(|c| Fact::CombatantAdded {
+            replaces: false,
             combatant: Box::new(c),
         }));
         if let Some(first) = first_turn {
@@ -148,8 +149,14 @@ impl Table {
     }
 }
 
+/// The facts as the table (the GM) holds them: stand-ins for the other seats left out.
 fn facts(events: &[Event]) -> Vec<&Fact> {
-    events.iter().flat_map(Event::facts).collect()
+    events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter(|p| !p.audience.is_stand_in())
+        .map(|p| &p.fact)
+        .collect()
 }
 
 fn checks(events: &[Event]) -> Vec<&CheckRecord> {

@@ -320,22 +320,30 @@ fn an_encounter_is_played_through_the_binary_alone() {
         s["order"],
         serde_json::json!(["mara", "aune", "goblin-1", "goblin-2"])
     );
-    // The log says how each prompt was settled, in text and as JSON lines.
+    // The log says how each prompt was settled, in text and as JSON lines. A prompt's answer
+    // is for those it asked (and the GM): the spectator learns who settled each, not how.
     let log = t.ok("eve", &["log"]);
     assert!(
-        log.contains("#22 prompt 1: the timeout chose `goblin-1`"),
+        log.contains("#22 prompt 1: decided by the timeout"),
         "{log}"
     );
-    let resolved: Vec<Value> = t
-        .ok("eve", &["log", "--jsonl"])
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("one JSON object per line"))
-        .flat_map(|e| e["parts"].as_array().cloned().unwrap_or_default())
-        .map(|p| p["fact"].clone())
-        .filter(|f| f["fact"] == "decision_resolved")
-        .collect();
+    assert!(!log.contains("chose"), "{log}");
+    let gm_log = t.ok("gm", &["log"]);
+    assert!(
+        gm_log.contains("#22 prompt 1: the timeout chose `goblin-1`"),
+        "{gm_log}"
+    );
+    let resolved = |seat: &str| -> Vec<Value> {
+        t.ok(seat, &["log", "--jsonl"])
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("one JSON object per line"))
+            .flat_map(|e| e["parts"].as_array().cloned().unwrap_or_default())
+            .map(|p| p["fact"].clone())
+            .filter(|f| f["fact"] == "decision_resolved")
+            .collect()
+    };
     assert_eq!(
-        resolved,
+        resolved("gm"),
         vec![
             serde_json::json!({"fact": "decision_resolved", "prompt_id": 0, "choice": "mara",
                 "by": {"seat": {"player": "rui"}}}),
@@ -343,6 +351,19 @@ fn an_encounter_is_played_through_the_binary_alone() {
                 "choice": "goblin-1", "by": "timed_out"}),
         ]
     );
+    assert_eq!(
+        resolved("eve"),
+        vec![
+            serde_json::json!({"fact": "decision_resolved", "prompt_id": 0, "choice": "",
+                "by": {"seat": {"player": "rui"}}}),
+            serde_json::json!({"fact": "decision_resolved", "prompt_id": 1,
+                "choice": "", "by": "timed_out"}),
+        ]
+    );
+    // Ines was asked about the first tie, so she sees Rui's choice; not the GM's.
+    let ines = resolved("ines");
+    assert_eq!(ines[0]["choice"], "mara");
+    assert_eq!(ines[1]["choice"], "");
 
     // The fight: whoever `state` says is current attacks, then ends the turn. The players go
     // for the frail goblin-2 until it is down, then for goblin-1; the goblins attack Mara.

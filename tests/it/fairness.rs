@@ -9,7 +9,7 @@ use tablehold_log::{ExportedEvent, LogFile, replay, verify};
 use tablehold_protocol::{ErrorCode, Op, Reply, Role};
 use tablehold_rules::Fact;
 use tablehold_rules::dice::fair::{entropy_commitment, to_hex};
-use tablehold_tests::server::{Raw, TestServer};
+use tablehold_tests::server::{Got, Raw, TestServer};
 use tablehold_tests::workspace_root;
 
 use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state, text};
@@ -181,30 +181,55 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
     assert_eq!(withheld, "ines");
 
     // Some play: a secret roll, then four turns of Aune and the goblin attacking each other,
-    // then the encounter and the session end.
+    // then the encounter and the session end. The dice come from the OS, so the fight goes
+    // however they fall (see: issue #24, a natural 1 opened a prompt this loop did not expect):
+    // any prompt is settled by the GM, who sees each whole, with its default; a combatant the
+    // rules do not let attack (dying, out cold) only ends its turn.
     gm.request(Op::Roll {
         dice: "1d20+9137".into(),
         secret: true,
     })
     .await
     .reply();
-    for _ in 0..4 {
+    let (mut turns, mut attacks, mut attacked) = (0, 0u64, false);
+    for step in 0.. {
         let s = state(gm.request(Op::State).await.reply());
+        assert!(step < 40, "the fight does not move on: {s:?}");
+        if turns == 4 {
+            break;
+        }
+        if let Some(p) = &s.prompt {
+            let answer = Op::Answer {
+                prompt_id: p.prompt_id,
+                choice: p.default.clone(),
+            };
+            gm.request(answer).await.reply();
+            continue;
+        }
         let (client, actor, target, weapon) = match s.current.as_deref() {
             Some("aune") => (&mut ines, "aune", "goblin-1", "knife"),
             Some("goblin-1") => (&mut gm, "goblin-1", "aune", "cleaver"),
             other => panic!("unexpected turn {other:?}: {s:?}"),
         };
-        let args = [("target", text(target)), ("weapon", text(weapon))];
-        client
-            .request(act(Some(actor), "attack", &args))
-            .await
-            .reply();
+        if !attacked {
+            attacked = true;
+            let args = [("target", text(target)), ("weapon", text(weapon))];
+            match client.request(act(Some(actor), "attack", &args)).await {
+                Got::Reply(_) => attacks += 1,
+                Got::Error(code, message) => assert!(
+                    matches!(code, ErrorCode::Refused),
+                    "{actor} may not attack: {code:?} {message}"
+                ),
+            }
+            continue;
+        }
         client
             .request(act(Some(actor), "end_turn", &[]))
             .await
             .reply();
+        (turns, attacked) = (turns + 1, false);
     }
+    assert!(attacks >= 2, "each side attacks at least once");
     gm.request(act(None, "end_encounter", &[])).await.reply();
     gm.request(Op::EndSession).await.reply();
 
@@ -243,8 +268,8 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
         assert!(!report.test_seed, "{name}");
         assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
         assert_eq!(report.dice_unrevealed, 0, "{name}");
-        // 3d6, two initiative d20s, the secret d20, and four attacks of at least a d20 each.
-        assert!(report.draws >= 10, "{name}: {report:?}");
+        // 3d6, two initiative d20s, the secret d20, and each attack's d20 at least.
+        assert!(report.draws >= 6 + attacks, "{name}: {report:?}");
         // The player holds every die but the secret roll's.
         let held = if name.contains("gm") {
             report.draws

@@ -120,7 +120,7 @@ fn touched(res: &Resolution) -> BTreeSet<EntityId> {
                         ids.insert(a.clone());
                     }
                 }
-                Fact::CombatantAdded { combatant } => {
+                Fact::CombatantAdded { combatant, .. } => {
                     ids.insert(combatant.id.clone());
                 }
                 _ => {}

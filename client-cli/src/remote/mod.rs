@@ -101,6 +101,16 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
                 };
                 s.finish(show::sheet_text(&sheet)).await
             }
+            TableSheetCommand::Assign(a) => {
+                let mut s = Session::open(&g).await?;
+                let op = Op::AssignCharacter {
+                    entity: a.entity.clone(),
+                    seat: a.seat.clone(),
+                };
+                let reply = s.request(op).await?;
+                let text = s.produced(reply).await?;
+                s.finish(text).await
+            }
         },
         Command::Npc(a) => match &a.command {
             NpcCommand::Add(f) => add_sheet(&g, &f.file).await,

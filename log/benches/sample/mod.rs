@@ -193,6 +193,7 @@ impl Session {
         c.position = Some(tablehold_rules::grid::Cell::new(x, y));
         let event = hide_gm_numbers(
             Event::public(Fact::CombatantAdded {
+                replaces: false,
                 combatant: Box::new(c),
             }),
             &self.gm,

@@ -252,9 +252,10 @@ pub fn ruling(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         input.armour = 0;
     }
     let ty_name = format!("{ty:?}").to_lowercase();
-    ctx.emit(Event::public(Fact::Ruled {
-        text: format!("GM deals {amount} {ty_name} damage to {target}"),
-    }))?;
+    ctx.rule_about(
+        &target,
+        format!("GM deals {amount} {ty_name} damage to {target}"),
+    )?;
     let (steps, total) = if amount == 0 {
         (vec![], 0)
     } else {

@@ -2402,3 +2402,210 @@ fn an_npcs_attack_shows_players_the_damage_but_not_its_tog() {
         |f| matches!(f, Fact::DamageResolved { steps, .. } if steps.iter().any(|s| s.value == 7))
     ));
 }
+
+/// Everything `seat` is shown of `events`, as JSON text, for searching.
+fn shown_to(events: &[Event], seat: &Seat) -> String {
+    events
+        .iter()
+        .filter_map(|e| e.view(seat))
+        .map(|e| serde_json::to_string(&e).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What each seat hears of a thing that is not all its business: a table, a command, and the
+/// text that the seats in `told` must find in what they are shown (the events, or the refusal's
+/// sentence) and the seats in `not_told` must not. A command with an actor is sent by each
+/// seat in turn for its own character (`p` for player `p`), so every seat gets its refusal.
+struct HiddenCase {
+    what: &'static str,
+    table: fn() -> Table,
+    by_gm: bool,
+    actor: bool,
+    action: &'static str,
+    args: Args,
+    secret: &'static str,
+    told: Vec<Seat>,
+    not_told: Vec<Seat>,
+}
+
+fn check_hidden(cases: Vec<HiddenCase>) {
+    for case in cases {
+        let told = case.told.iter().map(|s| (s, true));
+        for (seat, want) in told.chain(case.not_told.iter().map(|s| (s, false))) {
+            let mut t = (case.table)();
+            let asker = if case.by_gm { Seat::Gm } else { seat.clone() };
+            let actor = match &asker {
+                Seat::Player(id) | Seat::Spectator(id) if case.actor => Some(id.0.clone()),
+                _ if case.actor => Some("p".to_owned()),
+                _ => None,
+            };
+            let cmd = Command::act(asker, actor.as_deref(), case.action, case.args.clone());
+            let shown = match t.run(cmd, &[]) {
+                Ok(events) => shown_to(&events, seat),
+                Err(DecideError::Refused(r)) => r.to_string(),
+                Err(e) => panic!("{}: {e}", case.what),
+            };
+            assert_eq!(
+                shown.contains(case.secret),
+                want,
+                "{}: {seat:?} is shown {shown}",
+                case.what
+            );
+        }
+    }
+}
+
+fn eve() -> Seat {
+    Seat::Spectator("eve".into())
+}
+
+fn pc_and_npc() -> Table {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), "")).add(&npc(
+        "n",
+        &attrs(1, 0, 0, 0, 0, 0),
+        9,
+        9,
+        "",
+    ));
+    t
+}
+
+/// Two goblins tie at 9: the GM alone breaks the tie.
+fn npcs_tied() -> Table {
+    let mut t = Table::new(&[]);
+    t.add(&npc("n1", &attrs(0, 0, 0, 0, 0, 0), 9, 9, ""))
+        .add(&npc("n2", &attrs(0, 0, 0, 0, 0, 0), 9, 9, ""))
+        .add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm("start_encounter", Args::default(), &[9, 9, 3])
+        .unwrap();
+    t
+}
+
+/// Players a and c tie at 9: they are asked who goes first, b is not.
+fn players_tied() -> Table {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("b", &attrs(0, 0, 0, 0, 0, 0), ""))
+        .add(&pc("c", &attrs(0, 0, 0, 0, 0, 0), ""));
+    t.gm("start_encounter", Args::default(), &[9, 3, 9])
+        .unwrap();
+    t
+}
+
+// See: issue #24 ("the GM's damage ruling on an NPC is public").
+#[test]
+fn a_gm_ruling_on_an_npc_reaches_only_the_gm() {
+    let damage =
+        |target: &str, amount| args(&[("target", text(target)), ("amount", ArgValue::Int(amount))]);
+    check_hidden(vec![
+        HiddenCase {
+            what: "the GM's damage ruling on an NPC says the amount",
+            table: pc_and_npc,
+            by_gm: true,
+            actor: false,
+            action: "damage",
+            args: damage("n", 5501),
+            secret: "5501",
+            told: vec![Seat::Gm],
+            not_told: vec![player("p"), eve()],
+        },
+        HiddenCase {
+            what: "the table hears that the GM ruled on the NPC",
+            table: pc_and_npc,
+            by_gm: true,
+            actor: false,
+            action: "damage",
+            args: damage("n", 5501),
+            secret: "the GM rules on n",
+            told: vec![player("p"), eve()],
+            not_told: vec![Seat::Gm],
+        },
+        HiddenCase {
+            what: "a damage ruling on a PC is everyone's",
+            table: pc_and_npc,
+            by_gm: true,
+            actor: false,
+            action: "damage",
+            args: damage("p", 3),
+            secret: "GM deals 3 blunt damage to p",
+            told: vec![Seat::Gm, player("p"), eve()],
+            not_told: vec![],
+        },
+        HiddenCase {
+            what: "the GM's resource ruling on an NPC says the value",
+            table: pc_and_npc,
+            by_gm: true,
+            actor: false,
+            action: "rule.set-resource",
+            args: args(&[
+                ("target", text("n")),
+                ("resource", text("condition")),
+                ("value", ArgValue::Int(7)),
+                ("reason", text("SECRET-ruling")),
+            ]),
+            secret: "SECRET-ruling",
+            told: vec![Seat::Gm],
+            not_told: vec![player("p"), eve()],
+        },
+    ]);
+}
+
+// See: issue #24 ("refusals leak prompts").
+#[test]
+fn a_refusal_quotes_a_prompt_only_to_the_seats_it_asks() {
+    check_hidden(vec![
+        HiddenCase {
+            what: "a refusal during the GM's tie-break",
+            table: npcs_tied,
+            by_gm: false,
+            actor: true,
+            action: "end_turn",
+            args: Args::default(),
+            secret: "Initiative tie between n1, n2",
+            told: vec![Seat::Gm],
+            not_told: vec![player("p")],
+        },
+        HiddenCase {
+            what: "a refusal during the players' tie-break",
+            table: players_tied,
+            by_gm: false,
+            actor: true,
+            action: "end_turn",
+            args: Args::default(),
+            secret: "Initiative tie between a, c",
+            told: vec![Seat::Gm, player("a"), player("c")],
+            not_told: vec![player("b")],
+        },
+        HiddenCase {
+            what: "the refused seat hears who has to decide",
+            table: players_tied,
+            by_gm: false,
+            actor: true,
+            action: "end_turn",
+            args: Args::default(),
+            secret: "a, c have a decision to make",
+            told: vec![player("b")],
+            not_told: vec![player("a"), Seat::Gm],
+        },
+    ]);
+    // The prompt and its answer follow the same audiences in the events.
+    let mut t = players_tied();
+    let asked = t.state.encounter().pending.last().unwrap().clone();
+    assert_eq!(
+        crate::redact::prompt_seen_by(&asked, &player("b")).question,
+        "a, c have a decision to make"
+    );
+    assert_eq!(crate::redact::prompt_seen_by(&asked, &player("a")), asked);
+    let answered = t.answer(player("c"), "c", &[]).unwrap();
+    for (seat, choice) in [
+        (player("a"), "\"choice\":\"c\""),
+        (player("b"), "\"choice\":\"\""),
+        (eve(), "\"choice\":\"\""),
+        (Seat::Gm, "\"choice\":\"c\""),
+    ] {
+        let shown = shown_to(&answered, &seat);
+        assert!(shown.contains(choice), "{seat:?} is shown {shown}");
+    }
+}

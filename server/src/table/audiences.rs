@@ -50,6 +50,25 @@ impl Audiences {
         }
     }
 
+    /// The state `seat` (a player or spectator) has seen: built from the parts its view
+    /// admitted, and nothing else. A seat that joined since the last event gets its state
+    /// built from the log first.
+    pub fn seen_by<'a>(
+        &mut self,
+        seat: &SeatId,
+        history: impl Fn() -> Vec<&'a [Part]>,
+    ) -> &MemoryState {
+        let view = View::Seat(seat.clone());
+        if !self.views.contains_key(&view) {
+            let mut state = MemoryState::new(self.options.clone());
+            for parts in history() {
+                apply_view(&mut state, &view, parts);
+            }
+            self.views.insert(view.clone(), state);
+        }
+        &self.views[&view]
+    }
+
     /// Applies each audience's view of one event.
     pub fn apply(&mut self, parts: &[Part]) {
         for (view, state) in &mut self.views {

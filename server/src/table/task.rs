@@ -13,10 +13,11 @@ use tablehold_protocol::{
     EVENT_VERSION, ErrorCode, EventEnvelope, Op, Reply, Role, ServerMsg, encode,
 };
 use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, roll};
+use tablehold_rules::digest::digest_v1;
 use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
-    Audience, Command, DecideError, Event, Fact, Kind, Part, Seat, StateView, SystemId, actions,
-    apply, decide,
+    Audience, Command, DecideError, Event, Fact, Kind, MemoryState, Part, Seat, StateView,
+    SystemId, actions, apply, decide,
 };
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
@@ -33,7 +34,7 @@ use super::epochs::{self, Epochs};
 use super::export;
 use super::load::{self, GM_SEAT, LoggedEvent, player_seats, rebuild};
 use super::seats::{info, new_seat_id, rules_seat};
-use super::view::{combatant_view, table_view};
+use super::view::{Header, combatant_view, table_view};
 use super::world::TableWorld;
 use super::{Answer, Outbound, SeatKey, TableHandle, TableMsg, WireError};
 
@@ -539,32 +540,38 @@ impl Table {
             Op::Seats => Ok(Reply::Seats {
                 seats: self.seats.values().map(info).collect(),
             }),
-            Op::State => Ok(Reply::State {
-                state: table_view(
-                    &self.id,
-                    &self.name,
-                    self.system.as_str(),
-                    self.head(),
-                    &self.world,
-                    &rules_seat,
-                    self.deadline.as_ref().map(|d| d.at_ms).unwrap_or(0),
-                ),
-            }),
+            Op::State => {
+                let header = Header {
+                    table: &self.id,
+                    name: &self.name,
+                    system: self.system.as_str(),
+                    head: self.head(),
+                    prompt_deadline_ms: self.deadline.as_ref().map(|d| d.at_ms).unwrap_or(0),
+                    digest: gm.then(|| digest_v1(&self.world)),
+                };
+                let state = match seen_state(&mut self.audiences, &self.events, &rules_seat) {
+                    Some(seen) => table_view(header, seen),
+                    None => table_view(header, &self.world),
+                };
+                Ok(Reply::State { state })
+            }
             Op::Actions => Ok(Reply::Actions {
                 actions: actions(self.system.system(), &self.world, &rules_seat),
             }),
             Op::ShowSheet { entity } => {
-                let c = self
-                    .world
-                    .combatant(&entity.as_str().into())
-                    .ok_or_else(|| {
-                        err(
-                            ErrorCode::Refused,
-                            format!("no one called `{entity}` is at the table"),
-                        )
-                    })?;
+                let id = entity.as_str().into();
+                let c = match seen_state(&mut self.audiences, &self.events, &rules_seat) {
+                    Some(seen) => seen.combatant(&id),
+                    None => self.world.combatant(&id),
+                }
+                .ok_or_else(|| {
+                    err(
+                        ErrorCode::Refused,
+                        format!("no one called `{entity}` is at the table"),
+                    )
+                })?;
                 Ok(Reply::Sheet {
-                    sheet: combatant_view(c, &rules_seat),
+                    sheet: combatant_view(c),
                 })
             }
             Op::Invite { role } => {
@@ -643,6 +650,7 @@ impl Table {
                 })
             }
             Op::AddSheet { .. }
+            | Op::AssignCharacter { .. }
             | Op::Act { .. }
             | Op::Answer { .. }
             | Op::Roll { .. }
@@ -679,11 +687,24 @@ impl Table {
                         "characters join or change between encounters; during one, the GM does it",
                     ));
                 }
+                // See: issue #24. A player's sheet is for her own seat: naming another seat
+                // would hand her that seat's character.
+                if let Some(owner) = c.owner.as_ref().filter(|o| o.0 != seat.info.id) {
+                    return Err(err(
+                        ErrorCode::Forbidden,
+                        format!(
+                            "this sheet is for seat `{owner}`; a player adds characters for her own seat, and the GM gives characters to other seats"
+                        ),
+                    ));
+                }
                 c.owner = Some(tablehold_rules::SeatId(seat.info.id.clone()));
             }
             Role::Spectator => {
                 return Err(err(ErrorCode::Forbidden, "spectators add no characters"));
             }
+        }
+        if let Some(owner) = &c.owner {
+            self.player_seat(&owner.0)?;
         }
         if self.world.combatant(&c.id).is_none()
             && self.world.combatant_ids().len() >= MAX_COMBATANTS
@@ -706,23 +727,88 @@ impl Table {
         }
         // An edit keeps where the character stands, what ails them, and who plays them; a
         // player's edit also keeps the current Condition, Focus and the rest (no healing by
-        // paperwork); the GM's edit sets them as the sheet says.
-        if let Some(old) = self.world.combatant(&c.id) {
+        // paperwork); the GM's edit sets them as the sheet says. A GM's edit that names
+        // another owner is a reassignment, logged as such after the new sheet.
+        let old = self.world.combatant(&c.id).cloned();
+        let mut reassigned = None;
+        if let Some(old) = &old {
             c.position = old.position;
             c.statuses.extend(old.statuses.clone());
-            if c.owner.is_none() {
-                c.owner = old.owner.clone();
+            if let Some(to) = c.owner.take().filter(|to| old.owner.as_ref() != Some(to)) {
+                reassigned = Some(Fact::OwnerSet {
+                    entity: c.id.clone(),
+                    from: old.owner.clone(),
+                    to: Some(to),
+                });
             }
+            c.owner = old.owner.clone();
             if seat.info.role != Role::Gm {
                 c.resources = old.resources.clone();
             }
         }
-        // Everyone learns that someone arrived; an NPC's numbers stay with the GM.
-        let added = Event::public(Fact::CombatantAdded {
+        // Everyone learns that someone arrived, or that a sheet was replaced; an NPC's numbers
+        // stay with the GM.
+        let mut added = Event::public(Fact::CombatantAdded {
             combatant: Box::new(c),
+            replaces: old.is_some(),
         });
+        if let Some(fact) = reassigned {
+            added = added.with(Audience::Everyone, fact);
+        }
         let event = hide_gm_numbers(added, &self.world);
         Ok(vec![event])
+    }
+
+    /// A live player seat at this table, to own a character.
+    fn player_seat(&self, id: &str) -> Result<(), WireError> {
+        match self.seats.get(id) {
+            Some(s) if !s.revoked && s.role == load::role_name(Role::Player) => Ok(()),
+            _ => Err(err(
+                ErrorCode::BadRequest,
+                format!("no player seat `{id}` at this table; `tablehold seats` lists them"),
+            )),
+        }
+    }
+
+    /// The GM gives a player character to a player's seat, or takes it back (`to` empty).
+    /// NPCs stay the GM's: their numbers are the GM's, and an owner would see them.
+    fn assign(
+        &self,
+        seat: &SeatKey,
+        entity: &str,
+        to: Option<&str>,
+    ) -> Result<Vec<Event>, WireError> {
+        if seat.info.role != Role::Gm {
+            return Err(err(
+                ErrorCode::Forbidden,
+                "giving a character to a seat is the GM's",
+            ));
+        }
+        let c = self.world.combatant(&entity.into()).ok_or_else(|| {
+            err(
+                ErrorCode::Refused,
+                format!("no one called `{entity}` is at the table"),
+            )
+        })?;
+        if c.kind != Kind::Pc {
+            return Err(err(
+                ErrorCode::Forbidden,
+                format!("`{entity}` is not a player character; NPCs stay with the GM"),
+            ));
+        }
+        if let Some(id) = to {
+            self.player_seat(id)?;
+        }
+        let to = to.map(|id| tablehold_rules::SeatId(id.to_owned()));
+        if c.owner == to {
+            return Ok(Vec::new());
+        }
+        let event = Event::public(Fact::OwnerSet {
+            entity: c.id.clone(),
+            from: c.owner.clone(),
+            to,
+        });
+        Ok(vec![hide_gm_numbers(event, &self.world)])
     }
 
     /// Decides a command on a copy of the dice stream: a refused command draws nothing that
@@ -819,6 +905,9 @@ impl Table {
         let rules_seat = rules_seat(&seat.info);
         match op {
             Op::AddSheet { sheet } => Ok((self.add_sheet(seat, &sheet)?, stream)),
+            Op::AssignCharacter { entity, seat: to } => {
+                Ok((self.assign(seat, &entity, to.as_deref())?, stream))
+            }
             Op::Act {
                 actor,
                 action,
@@ -1024,9 +1113,11 @@ impl Table {
     fn commit(&mut self, events: Vec<Event>, mut writes: Vec<Write>, reply: Option<Answer<Reply>>) {
         let head = self.head();
         if events.is_empty() {
+            // Nothing happened: an empty range after the head, so no client mistakes the
+            // last event for this request's.
             if let Some(reply) = reply {
                 let _ = reply.send(Ok(Reply::Applied {
-                    first_seq: head,
+                    first_seq: head + 1,
                     last_seq: head,
                 }));
             }
@@ -1283,6 +1374,22 @@ impl Table {
     }
 }
 
+/// The state `seat` has seen, when it is not the GM's (the table's own state, the World).
+/// Replies about the table are rendered from it, so they show a seat exactly what its events
+/// showed it (invariant 6: one `view`, for events, refusals and state).
+fn seen_state<'a>(
+    audiences: &'a mut Audiences,
+    events: &[LoggedEvent],
+    seat: &Seat,
+) -> Option<&'a MemoryState> {
+    match seat {
+        Seat::Gm => None,
+        Seat::Player(id) | Seat::Spectator(id) => {
+            Some(audiences.seen_by(id, || events.iter().map(|e| e.parts.as_slice()).collect()))
+        }
+    }
+}
+
 /// Whether a request is about dice epochs or the session: logged, but not pipelined.
 fn is_epoch_or_session(op: &Op) -> bool {
     matches!(
@@ -1300,7 +1407,11 @@ fn draws_dice(e: &Event) -> bool {
 fn is_command(op: &Op) -> bool {
     matches!(
         op,
-        Op::AddSheet { .. } | Op::Act { .. } | Op::Answer { .. } | Op::Roll { .. }
+        Op::AddSheet { .. }
+            | Op::AssignCharacter { .. }
+            | Op::Act { .. }
+            | Op::Answer { .. }
+            | Op::Roll { .. }
     )
 }
 

@@ -1,72 +1,57 @@
-//! What one seat may see of the table's state. The state-side twin of `Event::view`: NPCs' and
-//! objects' numbers and sheets are the GM's; everything on the map is everyone's.
+//! The table as one seat holds it, rendered for the wire. Nothing here decides what a seat may
+//! see: the state it renders is the seat's own, built from exactly the parts `Event::view`
+//! showed that seat (the GM's is the table's whole state), so a stand-in NPC arrives here with
+//! no numbers and a prompt someone else decides with no content.
 
 use tablehold_protocol::{CombatantView, PromptView, TableView};
-use tablehold_rules::digest::digest_v1;
-use tablehold_rules::redact::gm_only_numbers;
+use tablehold_rules::redact::is_stand_in;
 use tablehold_rules::{Combatant, Kind, Seat, StateView};
 
-use super::world::TableWorld;
+/// What a `state` reply says about the table besides the seat's state.
+pub struct Header<'a> {
+    pub table: &'a str,
+    pub name: &'a str,
+    pub system: &'a str,
+    pub head: u64,
+    pub prompt_deadline_ms: u64,
+    /// The state digest, for the GM only (it is of the whole state).
+    pub digest: Option<String>,
+}
 
-pub fn table_view(
-    table: &str,
-    name: &str,
-    system: &str,
-    head: u64,
-    world: &TableWorld,
-    seat: &Seat,
-    prompt_deadline_ms: u64,
-) -> TableView {
-    let enc = world.encounter();
-    let combatants = world
+pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
+    let enc = seen.encounter();
+    let combatants = seen
         .combatant_ids()
         .iter()
-        .filter_map(|id| world.combatant(id))
-        .map(|c| combatant_view(c, seat))
+        .filter_map(|id| seen.combatant(id))
+        .map(combatant_view)
         .collect();
-    // A prompt only the GM answers is the GM's business, as in the events: other seats
-    // learn only that the table waits for the GM.
-    let prompt = enc.pending.last().map(|p| {
-        let private = p.seats.iter().all(Seat::is_gm) && !seat.is_gm();
-        PromptView {
-            prompt_id: p.prompt_id,
-            question: if private {
-                "waiting for the GM".into()
-            } else {
-                p.question.clone()
-            },
-            options: if private { vec![] } else { p.options.clone() },
-            default: if private {
-                String::new()
-            } else {
-                p.default.clone()
-            },
-            seats: p.seats.iter().map(seat_name).collect(),
-            deadline_ms: prompt_deadline_ms,
-        }
+    let prompt = enc.pending.last().map(|p| PromptView {
+        prompt_id: p.prompt_id,
+        question: p.question.clone(),
+        options: p.options.clone(),
+        default: p.default.clone(),
+        seats: p.seats.iter().map(seat_name).collect(),
+        deadline_ms: header.prompt_deadline_ms,
     });
     TableView {
-        table: table.to_owned(),
-        name: name.to_owned(),
-        system: system.to_owned(),
-        head,
+        table: header.table.to_owned(),
+        name: header.name.to_owned(),
+        system: header.system.to_owned(),
+        head: header.head,
         encounter: enc.active,
         round: enc.round,
         current: enc.current.as_ref().map(|c| c.0.clone()),
         order: enc.order.iter().map(|c| c.0.clone()).collect(),
         combatants,
         prompt,
-        digest: seat.is_gm().then(|| digest_v1(world)),
+        digest: header.digest,
     }
 }
 
-/// Whether `seat` may see `c`'s numbers and sheet.
-pub fn sees_numbers(c: &Combatant, seat: &Seat) -> bool {
-    seat.is_gm() || !gm_only_numbers(c)
-}
-
-pub fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
-    let open = sees_numbers(c, seat);
+/// One combatant as the seat's state holds it; a stand-in has no numbers to show.
+pub fn combatant_view(c: &Combatant) -> CombatantView {
+    let numbers = !is_stand_in(c);
     CombatantView {
         id: c.id.0.clone(),
         name: c.name.clone(),
@@ -80,8 +65,8 @@ pub fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
         owner: c.owner.as_ref().map(|o| o.0.clone()),
         position: c.position.map(|p| (p.x, p.y)),
         statuses: c.statuses.keys().cloned().collect(),
-        resources: open.then(|| c.resources.clone()),
-        sheet: if open { c.sheet.to_toml() } else { None },
+        resources: numbers.then(|| c.resources.clone()),
+        sheet: if numbers { c.sheet.to_toml() } else { None },
     }
 }
 
