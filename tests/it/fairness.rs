@@ -15,7 +15,7 @@ use tablehold_tests::workspace_root;
 use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state, text};
 
 /// Reads a seat's whole export, page by page, as `tablehold log export` does.
-async fn export(client: &mut Raw) -> LogFile {
+pub(crate) async fn export(client: &mut Raw) -> LogFile {
     let mut events: Vec<ExportedEvent> = Vec::new();
     let mut after = 0;
     loop {
@@ -39,7 +39,7 @@ async fn export(client: &mut Raw) -> LogFile {
 }
 
 /// Where the end-to-end tests leave real exports for `.ci/run` to check with `docs/verify.py`.
-fn saved(name: &str, file: &LogFile) -> PathBuf {
+pub(crate) fn saved(name: &str, file: &LogFile) -> PathBuf {
     let dir = workspace_root().join("target").join("e2e-logs");
     std::fs::create_dir_all(&dir).expect("log dir");
     let path = dir.join(name);
@@ -48,11 +48,12 @@ fn saved(name: &str, file: &LogFile) -> PathBuf {
 }
 
 /// Runs the Python reference verifier when this machine has Python 3 (CI does).
-fn python_verifies(path: &Path) {
+pub(crate) fn python_verifies(path: &Path, flags: &[&str]) {
     let script = workspace_root().join("docs").join("verify.py");
     match std::process::Command::new("python3")
         .arg(&script)
         .arg(path)
+        .args(flags)
         .output()
     {
         Ok(out) => assert!(
@@ -284,6 +285,6 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
         );
         let replayed = replay(log, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(replayed.digests_checked >= 3, "{name}: {replayed:?}");
-        python_verifies(&saved(name, log));
+        python_verifies(&saved(name, log), &[]);
     }
 }

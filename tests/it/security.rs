@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use tablehold_log::{LogFile, replay, verify};
 use tablehold_protocol::{ErrorCode, Op, Reply, Role, ServerMsg};
 use tablehold_rules::dice::{CounterStream, DiceSource, Primitive};
 use tablehold_rules::{ArgValue, Fact};
@@ -100,6 +101,8 @@ fn tying_table() -> Vec<(Option<&'static str>, String)> {
 struct Received {
     seat: &'static str,
     frames: Vec<Vec<u8>>,
+    /// The seat's export, whose frames are among `frames` too.
+    log: LogFile,
 }
 
 /// Every message a frame holds, as JSON: the frame itself, and the parts of an export page
@@ -188,18 +191,7 @@ async fn collect(url: &str, t: &Table, seat: &'static str, client: Raw, token: &
     ] {
         client.request(op).await.reply();
     }
-    let mut after = 0;
-    loop {
-        match client.request(Op::Export { after }).await.reply() {
-            Reply::ExportPage { events, more, .. } => {
-                after += u64::try_from(events.len()).expect("small");
-                if !more {
-                    break;
-                }
-            }
-            other => panic!("{other:?}"),
-        }
-    }
+    let log = crate::fairness::export(&mut client).await;
     let mut fresh = Raw::connect(url).await;
     fresh
         .request(Op::Auth {
@@ -213,7 +205,7 @@ async fn collect(url: &str, t: &Table, seat: &'static str, client: Raw, token: &
     fresh.request(Op::Ping).await.reply();
     let mut frames = client.raw_frames;
     frames.extend(fresh.raw_frames);
-    Received { seat, frames }
+    Received { seat, frames, log }
 }
 
 /// The open prompt as the GM sees it.
@@ -352,6 +344,23 @@ async fn players_and_spectators_never_receive_hidden_values() {
     found.extend(leaks(&eve_got, &everything));
     found.extend(leaks(&rui_got, &gm_only));
     assert!(found.is_empty(), "{}", found.join("\n"));
+    // Every seat's copy, stand-ins and all, verifies and replays to the digests the table
+    // recorded for it; `.ci/run` checks them with the Python verifier too.
+    for got in [&gm_got, &ines_got, &rui_got, &eve_got] {
+        let report = verify(&got.log).unwrap_or_else(|e| panic!("{}: {e}", got.seat));
+        assert!(
+            report.test_seed && report.draws > 0,
+            "{}: {report:?}",
+            got.seat
+        );
+        let replayed = replay(&got.log, None).unwrap_or_else(|e| panic!("{}: {e}", got.seat));
+        assert!(replayed.digests_checked >= 2, "{}: {replayed:?}", got.seat);
+        let name = format!("security-test-seed-{}.json", got.seat);
+        crate::fairness::python_verifies(
+            &crate::fairness::saved(&name, &got.log),
+            &["--allow-test-seed"],
+        );
+    }
     // The hidden events exist: the seats see gaps, not their content.
     let seen = |r: &Received| {
         r.frames
@@ -487,6 +496,9 @@ async fn a_player_cannot_take_another_players_character() {
     .await
     .reply();
     let got = gm.request(assign("gob", Some("rui"))).await;
+    assert_eq!(got.code(), Some(ErrorCode::Forbidden), "{got:?}");
+    let owned_npc = npc("gob-2", 0).replace("kind = \"npc\"", "kind = \"npc\"\nowner = \"rui\"");
+    let got = gm.request(Op::AddSheet { sheet: owned_npc }).await;
     assert_eq!(got.code(), Some(ErrorCode::Forbidden), "{got:?}");
     let got = gm.request(assign("nobody-here", Some("rui"))).await;
     assert!(matches!(got, Got::Error(ErrorCode::Refused, _)), "{got:?}");

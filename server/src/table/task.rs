@@ -704,6 +704,12 @@ impl Table {
             }
         }
         if let Some(owner) = &c.owner {
+            if c.kind != Kind::Pc {
+                return Err(err(
+                    ErrorCode::Forbidden,
+                    "NPCs and objects stay with the GM: their numbers are the GM's, and an owner would play them blind",
+                ));
+            }
             self.player_seat(&owner.0)?;
         }
         if self.world.combatant(&c.id).is_none()
