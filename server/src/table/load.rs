@@ -1,9 +1,8 @@
 //! Creating a table's records, and rebuilding a table from its log.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
-use tablehold_log::{GENESIS, Link, link_of_stored};
+use tablehold_log::{GENESIS, link_of_stored};
 use tablehold_protocol::{Invite, Role};
 use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::{Event, Part, SystemId, apply};
@@ -16,6 +15,7 @@ use crate::store::{EpochSecret, InviteRecord, LoadedTable, SeatRecord, TableReco
 use super::WireError;
 use super::audiences::Audiences;
 use super::epochs::Epochs;
+pub use super::journal::LoggedEvent;
 use super::world::TableWorld;
 use tablehold_protocol::ErrorCode;
 
@@ -139,18 +139,6 @@ pub fn role_of(name: &str) -> Option<Role> {
     }
 }
 
-/// One event as the table keeps it in memory: decoded for fan-out, and its stored bytes and
-/// link for exports, which must hash exactly what the log holds.
-#[derive(Debug, Clone)]
-pub struct LoggedEvent {
-    pub seq: u64,
-    pub version: u32,
-    pub at_ms: u64,
-    pub parts: Vec<Part>,
-    pub stored: Arc<[u8]>,
-    pub link: Link,
-}
-
 /// A table rebuilt from its log: the world after every event, the events, the dice epochs
 /// and each audience's view where the log left them.
 pub struct Rebuilt {
@@ -182,6 +170,15 @@ pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
     let mut prev = GENESIS;
     for record in &loaded.events {
         let at = |e: &dyn std::fmt::Display| format!("event {}: {e}", record.seq);
+        // See: issue #19. An event of another format would be misread, not upgraded: say so.
+        if record.version != tablehold_protocol::EVENT_VERSION {
+            return Err(at(&format!(
+                "its format version is {}, and this build reads version {}; a newer Tablehold \
+                 wrote it, so upgrade to load this table",
+                record.version,
+                tablehold_protocol::EVENT_VERSION
+            )));
+        }
         let link = link_of_stored(
             &prev,
             record.seq,

@@ -3,10 +3,18 @@
 //! state (invariant 1): connections talk to it only through [`TableMsg`].
 
 mod audiences;
+mod commands;
+mod deadlines;
 mod epochs;
 mod export;
+mod gate;
+mod journal;
 mod load;
+mod pipeline;
+mod reads;
+mod seating;
 mod seats;
+mod stream;
 mod task;
 mod view;
 mod world;

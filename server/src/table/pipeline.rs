@@ -1,0 +1,324 @@
+//! The durability pipeline (invariant 2): batches on their way to the store, oldest first, and
+//! the reply each one owes. A batch is released (its reply sent, its events fanned out) only
+//! once the store says it is durable, and in log order. If one fails, it and every later one
+//! fail, and the table starts again from its log. `Pipeline` is the queue; appending,
+//! releasing and reloading are the `impl Table` below.
+
+use std::collections::VecDeque;
+
+use tablehold_protocol::{ErrorCode, Reply};
+use tablehold_rules::{Event, Fact, Scratch, StateView, apply};
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use crate::clock::now_ms;
+use crate::store::{StoreError, Write};
+
+use super::epochs;
+use super::load::rebuild;
+use super::task::Table;
+use super::{Answer, WireError};
+
+/// The largest event (its encoded parts) a table logs: a sixth of the protocol's frame limit,
+/// so an event frame, with its envelope, always fits.
+const MAX_EVENT_BYTES: usize = tablehold_protocol::MAX_FRAME_BYTES / 6;
+
+type Receipt = oneshot::Receiver<Result<(), StoreError>>;
+
+/// A batch on its way to the disk.
+struct Inflight {
+    receipt: Receipt,
+    first: u64,
+    last: u64,
+    reply: Option<Answer<Reply>>,
+}
+
+/// What became of the oldest batch.
+pub enum Released {
+    /// Events `first..=last` are durable.
+    Durable {
+        first: u64,
+        last: u64,
+        reply: Option<Answer<Reply>>,
+    },
+    /// The store failed: this batch and every later one are lost, with the replies they owe.
+    Failed {
+        why: String,
+        replies: Vec<Answer<Reply>>,
+    },
+}
+
+#[derive(Default)]
+pub struct Pipeline {
+    inflight: VecDeque<Inflight>,
+}
+
+impl Pipeline {
+    pub fn is_empty(&self) -> bool {
+        self.inflight.is_empty()
+    }
+
+    pub fn push(&mut self, receipt: Receipt, first: u64, last: u64, reply: Option<Answer<Reply>>) {
+        self.inflight.push_back(Inflight {
+            receipt,
+            first,
+            last,
+            reply,
+        });
+    }
+
+    /// Waits for the oldest batch's receipt; pending forever when nothing is in flight, so it
+    /// can sit in a `select!`.
+    pub async fn next(&mut self) -> Released {
+        let res = match self.inflight.front_mut() {
+            Some(batch) => (&mut batch.receipt).await,
+            None => std::future::pending().await,
+        };
+        let Some(batch) = self.inflight.pop_front() else {
+            return std::future::pending().await;
+        };
+        match res {
+            Ok(Ok(())) => Released::Durable {
+                first: batch.first,
+                last: batch.last,
+                reply: batch.reply,
+            },
+            failed => {
+                let why = match failed {
+                    Ok(Err(e)) => e.to_string(),
+                    _ => "the store has stopped".to_owned(),
+                };
+                let replies = std::iter::once(batch)
+                    .chain(std::mem::take(&mut self.inflight))
+                    .filter_map(|b| b.reply)
+                    .collect();
+                Released::Failed { why, replies }
+            }
+        }
+    }
+}
+
+impl Table {
+    /// Submits `events` (and `writes` with them) to the log, applies them at once (so the next
+    /// command is decided on them: pipelining), and follows them with what they imply: the
+    /// seed of an encounter's epoch when the encounter ends, and the digests of every audience
+    /// when a turn ends. The reply and every subscriber's copy wait in the pipeline until the
+    /// store says they are durable.
+    pub(super) fn commit(
+        &mut self,
+        events: Vec<Event>,
+        mut writes: Vec<Write>,
+        reply: Option<Answer<Reply>>,
+    ) {
+        let head = self.journal.head();
+        let refuse = |reply: Option<Answer<Reply>>, e: WireError| {
+            if let Some(reply) = reply {
+                let _ = reply.send(Err(e));
+            }
+        };
+        if events.is_empty() {
+            // Nothing happened: an empty range after the head, so no client mistakes the
+            // last event for this request's.
+            if let Some(reply) = reply {
+                let _ = reply.send(Ok(Reply::Applied {
+                    first_seq: head + 1,
+                    last_seq: head,
+                }));
+            }
+            return;
+        }
+        // One event must fit a frame with room to spare: a command that would log a larger one
+        // (an absurd roll) is refused before anything is written.
+        if events
+            .iter()
+            .any(|e| tablehold_log::encode_parts(&e.parts).len() > MAX_EVENT_BYTES)
+        {
+            let message = format!(
+                "that would log an event over {} KiB; ask for less",
+                MAX_EVENT_BYTES / 1024
+            );
+            return refuse(reply, WireError::new(ErrorCode::TooLarge, message));
+        }
+        // An event that does not apply is never logged: the log would then hold an event no
+        // replay can get past (see: issue #19). Try the batch on a scratch copy first.
+        let mut trial = Scratch::new(&self.world);
+        if let Some(e) = events.iter().find_map(|e| apply(&mut trial, e).err()) {
+            tracing::error!(table = %self.id, error = %e, "a decided event does not apply; nothing logged");
+            let message =
+                format!("the table could not apply its own decision ({e}); nothing was logged");
+            return refuse(reply, WireError::new(ErrorCode::Internal, message));
+        }
+        // A seat that joined since the last batch gets its view built from the log so far,
+        // before this batch's events are applied to every view.
+        let journal = &self.journal;
+        self.audiences
+            .track(&self.seating.audience_ids(), || journal.history());
+        let at_ms = now_ms();
+        let mut queue: VecDeque<Event> = events.into();
+        let mut turn_ended = false;
+        while let Some(event) = queue.pop_front() {
+            if let Err(e) = apply(&mut self.world, &event) {
+                // Only the follow-ups built below can get here (they hold no state facts);
+                // the log stays the truth, and the next load says which event and why.
+                tracing::error!(table = %self.id, error = %e, "a follow-up event does not apply");
+            }
+            let encounter_epoch = self.epochs.open(epochs::ENCOUNTER).map(|e| e.id);
+            for fact in event.facts() {
+                self.epochs.observe(fact);
+                match fact {
+                    Fact::EncounterEnded => {
+                        turn_ended = true;
+                        if let Some(reveal) =
+                            encounter_epoch.and_then(|id| self.epochs.revealing(id))
+                        {
+                            queue.push_front(reveal);
+                        }
+                    }
+                    Fact::TurnStarted { .. } => turn_ended = true,
+                    _ => {}
+                }
+            }
+            self.audiences.apply(&event.parts);
+            if queue.is_empty() && turn_ended {
+                turn_ended = false;
+                let seats = self.seating.audience_ids();
+                queue.push_back(self.audiences.digest_event(&self.world, &seats));
+            }
+            writes.push(Write::Event(self.journal.append(event, at_ms)));
+        }
+        let receipt = self.store.submit(writes);
+        self.track_prompt();
+        self.pipeline
+            .push(receipt, head + 1, self.journal.head(), reply);
+    }
+
+    /// Waits until every in-flight batch is durable (or failed), releasing each in turn.
+    pub(super) async fn settle(&mut self) {
+        while !self.pipeline.is_empty() {
+            let released = self.pipeline.next().await;
+            self.release(released);
+        }
+    }
+
+    /// Answers a batch the store is done with and sends its events out; on failure, fails it
+    /// and everything after it and rebuilds from the log.
+    pub(super) fn release(&mut self, released: Released) {
+        match released {
+            Released::Durable { first, last, reply } => {
+                for seq in first..=last {
+                    if let Some(logged) = self.journal.get(seq) {
+                        self.stream.fan_out(logged);
+                    }
+                }
+                if let Some(reply) = reply {
+                    let _ = reply.send(Ok(Reply::Applied {
+                        first_seq: first,
+                        last_seq: last,
+                    }));
+                }
+            }
+            Released::Failed { why, replies } => {
+                tracing::error!(table = %self.id, error = %why, "append failed; rebuilding from the log");
+                let message = format!("the log could not be written: {why}");
+                for reply in replies {
+                    let _ = reply.send(Err(WireError::new(ErrorCode::Internal, message.clone())));
+                }
+                // The log is the truth: whatever this task believed, start again from it.
+                self.reload();
+            }
+        }
+    }
+
+    /// Makes `writes` durable now, outside the event log (seats, invites).
+    pub(super) async fn durable(&self, writes: Vec<Write>) -> Result<(), WireError> {
+        match self.store.submit(writes).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                tracing::error!(table = %self.id, error = %e, "append failed");
+                Err(WireError::new(
+                    ErrorCode::Internal,
+                    format!("the log could not be written: {e}"),
+                ))
+            }
+            Err(_) => Err(WireError::new(ErrorCode::Internal, "the store has stopped")),
+        }
+    }
+
+    fn reload(&mut self) {
+        let loaded = self
+            .store
+            .load_table(&self.id)
+            .map_err(|e| e.to_string())
+            .and_then(|l| {
+                let l = l.ok_or_else(|| "the table is gone from the store".to_owned())?;
+                Ok((rebuild(&l)?, l))
+            });
+        match loaded {
+            Ok((r, loaded)) => {
+                self.reloads += 1;
+                self.world = r.world;
+                self.journal = super::journal::Journal::new(&self.id, r.events);
+                self.epochs = r.epochs;
+                self.audiences = r.audiences;
+                self.seating.reload(&loaded.seats, loaded.invites);
+                self.track_prompt();
+                self.restart_window();
+            }
+            Err(e) => {
+                // What this task holds may include lost events: it must serve nothing more.
+                // The next request loads the table afresh, or reports why it cannot.
+                tracing::error!(table = %self.id, error = %e, "could not rebuild the table from its log; stopping it");
+                self.broken = true;
+            }
+        }
+    }
+
+    /// Keeps the open prompt's deadline in step with the state.
+    pub(super) fn track_prompt(&mut self) {
+        let top = self
+            .world
+            .encounter()
+            .pending
+            .last()
+            .map(|p| (p.prompt_id, p.timeout_ms));
+        self.deadlines.track(top, Instant::now(), now_ms());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn batches_are_released_in_order_and_a_failure_takes_every_later_one() {
+        let mut p = Pipeline::default();
+        let (tx1, rx1) = oneshot::channel();
+        let (tx2, rx2) = oneshot::channel();
+        let (tx3, rx3) = oneshot::channel();
+        let (r2, mut got2) = oneshot::channel();
+        let (r3, mut got3) = oneshot::channel();
+        p.push(rx1, 1, 2, None);
+        p.push(rx2, 3, 3, Some(r2));
+        p.push(rx3, 4, 5, Some(r3));
+        // The second batch's receipt comes first; nothing is released before the first's.
+        let _ = tx2.send(Err(StoreError::Closed));
+        let _ = tx3.send(Ok(()));
+        let _ = tx1.send(Ok(()));
+        match p.next().await {
+            Released::Durable { first, last, .. } => assert_eq!((first, last), (1, 2)),
+            Released::Failed { why, .. } => panic!("{why}"),
+        }
+        match p.next().await {
+            Released::Failed { replies, .. } => {
+                assert_eq!(replies.len(), 2, "the failed batch and the one after it");
+                for reply in replies {
+                    let _ = reply.send(Err(WireError::new(ErrorCode::Internal, "lost")));
+                }
+            }
+            Released::Durable { .. } => panic!("the second batch failed"),
+        }
+        assert!(p.is_empty());
+        assert!(matches!(got2.try_recv(), Ok(Err(_))));
+        assert!(matches!(got3.try_recv(), Ok(Err(_))));
+    }
+}

@@ -1,0 +1,182 @@
+//! Requests that log no event: seating (join, auth, invites, revocations, whose records the
+//! store makes durable first), subscriptions and backlogs, and the reads (state, actions, a
+//! sheet, seats, an export page), each rendered from what the asking seat may see.
+
+use tablehold_log::verify::View;
+use tablehold_log::{LogHeader, TableInfo};
+use tablehold_protocol::{ErrorCode, Op, Reply, Role};
+use tablehold_rules::digest::digest_v1;
+use tablehold_rules::{MemoryState, Seat, StateView, actions};
+use tokio::time::Instant;
+
+use crate::clock::now_ms;
+use crate::store::Write;
+
+use super::audiences::Audiences;
+use super::export;
+use super::journal::Journal;
+use super::seats::rules_seat;
+use super::stream::{Sink, backlog};
+use super::task::Table;
+use super::view::{Header, combatant_view, table_view};
+use super::{SeatKey, WireError};
+
+/// The state `seat` has seen, when it is not the GM's (the table's own state, the World).
+/// Replies about the table are rendered from it, so they show a seat exactly what its events
+/// showed it (invariant 6: one `view`, for events, refusals and state).
+fn seen_state<'a>(
+    audiences: &'a mut Audiences,
+    journal: &Journal,
+    seat: &Seat,
+) -> Option<&'a MemoryState> {
+    match seat {
+        Seat::Gm => None,
+        Seat::Player(id) | Seat::Spectator(id) => Some(audiences.seen_by(id, || journal.history())),
+    }
+}
+
+impl Table {
+    pub(super) async fn join(
+        &mut self,
+        code: &str,
+        name: &str,
+        peer: std::net::IpAddr,
+    ) -> Result<(SeatKey, String), WireError> {
+        let claim = self.seating.claim(code, name, peer, Instant::now())?;
+        self.durable(claim.writes()).await?;
+        Ok((self.seating.joined(&claim), claim.token))
+    }
+
+    pub(super) fn subscribe(
+        &mut self,
+        seat: &SeatKey,
+        sink: Sink,
+        id: u64,
+        after: u64,
+    ) -> Result<(), WireError> {
+        let seat = self.seating.current(seat)?;
+        self.stream
+            .subscribe(seat, sink, id, after, self.journal.events())
+    }
+
+    pub(super) fn backlog(
+        &self,
+        seat: &SeatKey,
+        after: u64,
+        limit: usize,
+    ) -> Result<(Vec<Vec<u8>>, u64, u64), WireError> {
+        let seat = self.seating.current(seat)?;
+        let (frames, covered) = backlog(&self.id, self.journal.events(), &seat, after, limit);
+        Ok((frames, covered, self.journal.head()))
+    }
+
+    pub(super) async fn request(&mut self, seat: &SeatKey, op: Op) -> Result<Reply, WireError> {
+        let rules_seat = rules_seat(&seat.info);
+        let gm = seat.info.role == Role::Gm;
+        let gm_only = |what: &str| {
+            Err(WireError::new(
+                ErrorCode::Forbidden,
+                format!("{what} is the GM's"),
+            ))
+        };
+        match op {
+            Op::Ping => Ok(Reply::Pong),
+            Op::Seats => Ok(Reply::Seats {
+                seats: self.seating.infos(),
+            }),
+            Op::State => {
+                let header = Header {
+                    table: &self.id,
+                    name: &self.name,
+                    system: self.system.as_str(),
+                    head: self.journal.head(),
+                    prompt_deadline_ms: self.deadlines.at_ms(),
+                    digest: gm.then(|| digest_v1(&self.world)),
+                };
+                let state = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
+                    Some(seen) => table_view(header, seen),
+                    None => table_view(header, &self.world),
+                };
+                Ok(Reply::State { state })
+            }
+            Op::Actions => Ok(Reply::Actions {
+                actions: actions(self.system.system(), &self.world, &rules_seat),
+            }),
+            Op::ShowSheet { entity } => {
+                let id = entity.as_str().into();
+                let c = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
+                    Some(seen) => seen.combatant(&id),
+                    None => self.world.combatant(&id),
+                }
+                .ok_or_else(|| {
+                    WireError::new(
+                        ErrorCode::Refused,
+                        format!("no one called `{entity}` is at the table"),
+                    )
+                })?;
+                Ok(Reply::Sheet {
+                    sheet: combatant_view(c),
+                })
+            }
+            Op::Invite { role } => {
+                if !gm {
+                    return gm_only("inviting");
+                }
+                let (invite, record) = self.seating.invite(role)?;
+                self.durable(vec![Write::Invite(record.clone())]).await?;
+                self.seating.invited(record);
+                Ok(Reply::Invited { invite })
+            }
+            Op::RevokeSeat { seat: target } => {
+                if !gm {
+                    return gm_only("revoking a seat");
+                }
+                let record = self.seating.revoke(&target)?;
+                self.durable(vec![Write::Seat(record.clone())]).await?;
+                self.seating.revoked(record);
+                self.stream
+                    .close(Some(&target), "your seat was revoked by the GM");
+                Ok(Reply::Seats {
+                    seats: self.seating.infos(),
+                })
+            }
+            Op::Export { after } => {
+                let (events, more) = export::page(self.journal.events(), after, &rules_seat);
+                Ok(Reply::ExportPage {
+                    header: LogHeader {
+                        format: tablehold_log::file::FORMAT.to_owned(),
+                        version: tablehold_log::file::FORMAT_VERSION,
+                        table: TableInfo {
+                            id: self.id.clone(),
+                            name: self.name.clone(),
+                            system: self.system.as_str().to_owned(),
+                            options: self.options_json.clone(),
+                        },
+                        viewer: View::of(&rules_seat).to_string(),
+                        exported_at_ms: now_ms(),
+                        event_count: self.journal.head(),
+                    },
+                    events,
+                    more,
+                })
+            }
+            Op::AddSheet { .. }
+            | Op::AssignCharacter { .. }
+            | Op::Act { .. }
+            | Op::Answer { .. }
+            | Op::Roll { .. }
+            | Op::CommitEntropy { .. }
+            | Op::RevealEntropy { .. }
+            | Op::EndSession => Err(WireError::new(
+                ErrorCode::Internal,
+                "a command reached the wrong path",
+            )),
+            Op::CreateTable { .. } | Op::Join { .. } | Op::Auth { .. } | Op::Subscribe { .. } => {
+                Err(WireError::new(
+                    ErrorCode::BadRequest,
+                    "this request is not for a table's seat",
+                ))
+            }
+        }
+    }
+}
