@@ -5,4 +5,5 @@ mod calculator;
 mod cli;
 mod fairness;
 mod fixtures;
+mod flood;
 mod server;
