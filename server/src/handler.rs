@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 
 use crate::connection::{self, Incoming};
+use crate::gate::Ticket;
 use crate::registry::Registry;
 use crate::shutdown::Shutdown;
 use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};
@@ -50,11 +51,21 @@ impl Bucket {
     }
 }
 
+/// A connection still in its handshake: its slot at the gate, and when the handshake must be
+/// done. The handshake ends with the client's hello, not with the upgrade: a client that
+/// upgrades and then says nothing is as idle as one that never upgraded, and holds a slot the
+/// gate may give to someone else.
+pub struct Handshake {
+    pub ticket: Ticket,
+    pub deadline: Instant,
+}
+
 pub async fn serve<S>(
     ws: WebSocketStream<S>,
     peer: std::net::IpAddr,
     registry: Registry,
     mut shutdown: Shutdown,
+    handshake: Handshake,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -74,10 +85,23 @@ pub async fn serve<S>(
         subscribed: false,
         bucket: Bucket::new(settings.requests_per_second),
     };
+    let Handshake {
+        mut ticket,
+        deadline,
+    } = handshake;
     loop {
+        // Until the hello, the handshake deadline bounds the wait as well as the idle timeout.
+        let mut wait = settings.idle_timeout;
+        if !ticket.is_established() {
+            wait = wait.min(deadline.saturating_duration_since(Instant::now()));
+        }
         tokio::select! {
-            incoming = tokio::time::timeout(settings.idle_timeout, reader.read()) => {
+            incoming = tokio::time::timeout(wait, reader.read()) => {
                 match incoming {
+                    Err(_) if !ticket.is_established() => {
+                        session.close("no hello before the handshake deadline").await;
+                        break;
+                    }
                     Err(_) => {
                         session.close("idle for too long").await;
                         break;
@@ -89,8 +113,17 @@ pub async fn serve<S>(
                         if !session.on_message(msg).await {
                             break;
                         }
+                        if session.hello && !ticket.establish() {
+                            session.close("the server is full").await;
+                            break;
+                        }
                     }
                 }
+            }
+            () = ticket.evicted(), if !ticket.is_established() => {
+                // The server is full and this was its oldest unfinished handshake.
+                session.close("the server is full").await;
+                break;
             }
             () = kick.notified() => {
                 // The outbox is full: the client stopped reading. Drop it without waiting on

@@ -7,6 +7,7 @@
 pub mod auth;
 pub mod clock;
 pub mod connection;
+pub mod gate;
 pub mod handler;
 pub mod registry;
 pub mod server;

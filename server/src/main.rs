@@ -60,6 +60,48 @@ struct Args {
     /// again for them to reveal it.
     #[arg(long, default_value_t = 5_000, env = "TABLEHOLD_ENTROPY_WINDOW_MS")]
     entropy_window_ms: u64,
+    /// Milliseconds a new socket has to finish TLS, the WebSocket upgrade and its hello.
+    #[arg(long, default_value_t = 10_000, hide = true)]
+    handshake_timeout_ms: u64,
+    /// Sockets held at once; at the limit the oldest unfinished handshake makes room.
+    #[arg(long, default_value_t = 10_000, hide = true)]
+    max_connections: usize,
+    /// Sockets one address (an IPv6 /64) may hold at once.
+    #[arg(long, default_value_t = 256, hide = true)]
+    max_connections_per_address: usize,
+    /// Unfinished handshakes one address may have at once.
+    #[arg(long, default_value_t = 64, hide = true)]
+    max_handshakes_per_address: usize,
+}
+
+/// File descriptors the server keeps for itself beyond its connections: the listener, the
+/// store's files, the runtime's own.
+const RESERVED_FDS: u64 = 64;
+
+/// Raises the soft open-file limit to the hard one, so the connection limit, not the default
+/// soft limit (often 1024), decides how many clients fit; returns the connection limit that
+/// fits in it.
+fn fit_fd_limit(max_connections: usize) -> usize {
+    let wanted = u64::try_from(max_connections).unwrap_or(u64::MAX);
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read or raise the open-file limit");
+            return max_connections;
+        }
+    };
+    let room = limit.saturating_sub(RESERVED_FDS).max(1);
+    if wanted > room {
+        tracing::warn!(
+            open_files = limit,
+            max_connections,
+            lowered_to = room,
+            "the open-file limit is too low for --max-connections; raise `ulimit -Hn`"
+        );
+        return usize::try_from(room).unwrap_or(max_connections);
+    }
+    tracing::info!(open_files = limit, max_connections, "open-file limit");
+    max_connections
 }
 
 fn main() -> ExitCode {
@@ -117,6 +159,10 @@ async fn run(args: Args) -> anyhow::Result<()> {
         outbox_frames: args.outbox_frames.max(8),
         requests_per_second: args.requests_per_second,
         entropy_window: Duration::from_millis(args.entropy_window_ms),
+        handshake_timeout: Duration::from_millis(args.handshake_timeout_ms.max(1)),
+        max_connections: fit_fd_limit(args.max_connections),
+        max_connections_per_address: args.max_connections_per_address,
+        max_handshakes_per_address: args.max_handshakes_per_address,
         ..Settings::default()
     });
     let store = tokio::task::spawn_blocking({

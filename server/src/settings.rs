@@ -26,6 +26,19 @@ pub struct Settings {
     /// How long a new dice epoch waits for the connected seats' entropy commitments, and then
     /// again for their reveals, before it goes on without them.
     pub entropy_window: Duration,
+    /// A new socket must finish TLS, the WebSocket upgrade and the protocol hello within this,
+    /// or it is closed: a socket that never speaks would otherwise hold its slot forever.
+    pub handshake_timeout: Duration,
+    /// Sockets held at once, handshaking or not: the server's file descriptors and memory
+    /// are finite. At the limit the oldest handshaking socket makes room; sessions never do.
+    /// `main` lowers it to fit the open-file limit, since past that `accept` itself fails.
+    pub max_connections: usize,
+    /// Sockets one address (an IPv6 /64) may hold at once, so one host cannot fill the
+    /// server. High enough for a venue whose players share one NAT address.
+    pub max_connections_per_address: usize,
+    /// Handshakes one address may have in progress at once: a single host opening sockets
+    /// faster than it finishes them is refused at once, without evicting anyone else.
+    pub max_handshakes_per_address: usize,
 }
 
 impl Default for Settings {
@@ -40,6 +53,10 @@ impl Default for Settings {
             idle_timeout: Duration::from_secs(90),
             ping_every: Duration::from_secs(30),
             entropy_window: Duration::from_secs(5),
+            handshake_timeout: Duration::from_secs(10),
+            max_connections: 10_000,
+            max_connections_per_address: 256,
+            max_handshakes_per_address: 64,
         }
     }
 }

@@ -5,5 +5,6 @@ mod calculator;
 mod cli;
 mod fairness;
 mod fixtures;
+mod flood;
 mod security;
 mod server;

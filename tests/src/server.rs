@@ -3,6 +3,7 @@
 //! tests see exactly the frames a seat receives.
 
 use std::io::{BufRead, BufReader};
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -11,7 +12,7 @@ use futures_util::{SinkExt, StreamExt};
 use tablehold_protocol::{
     ClientMsg, ErrorCode, Op, PROTOCOL_VERSION, Reply, ServerMsg, decode_server, encode,
 };
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -142,6 +143,20 @@ impl TestServer {
             .unwrap_or_default()
     }
 
+    /// The server process's id, to read its memory from `/proc` (`None` once stopped).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// The address the server listens on, for tests that open raw TCP sockets.
+    pub fn addr(&self) -> std::net::SocketAddr {
+        let host = self
+            .url
+            .split_once("://")
+            .map_or(self.url.as_str(), |(_, rest)| rest);
+        host.parse().expect("the server listens on an IP address")
+    }
+
     /// Takes the data directory so it outlives this server (for a restart on the same file).
     pub fn keep_dir(&mut self) -> Option<tempfile::TempDir> {
         self._dir.take()
@@ -215,6 +230,55 @@ impl Raw {
             next_id: 1,
             events: Vec::new(),
             raw_frames: Vec::new(),
+        }
+    }
+
+    /// Connects from the local address `from` (say 127.0.0.3; any 127.x address works on
+    /// Linux) and says hello: for tests of what the server allows one address.
+    pub async fn connect_from(url: &str, server: std::net::SocketAddr, from: IpAddr) -> Raw {
+        let socket = match from {
+            IpAddr::V4(_) => TcpSocket::new_v4(),
+            IpAddr::V6(_) => TcpSocket::new_v6(),
+        }
+        .expect("a socket");
+        socket
+            .bind((from, 0).into())
+            .expect("bind the source address");
+        let stream = socket.connect(server).await.expect("connect");
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            .await
+            .expect("upgrade");
+        let mut raw = Raw {
+            ws,
+            next_id: 1,
+            events: Vec::new(),
+            raw_frames: Vec::new(),
+        };
+        raw.send(&ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            client: "e2e".into(),
+        })
+        .await;
+        match raw.next().await {
+            Some(ServerMsg::Welcome { .. }) => raw,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    /// Waits for the server's close frame, skipping other frames; returns its code and
+    /// reason, or `None` if the connection ended without one.
+    pub async fn close_frame(&mut self) -> Option<(u16, String)> {
+        loop {
+            let item = tokio::time::timeout(FRAME_TIMEOUT, self.ws.next())
+                .await
+                .expect("a frame within the timeout")?;
+            match item {
+                Ok(Message::Close(frame)) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                }
+                Err(_) => return None,
+                Ok(_) => continue,
+            }
         }
     }
 
