@@ -12,8 +12,8 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 
+use crate::admission::Ticket;
 use crate::connection::{self, Incoming};
-use crate::gate::Ticket;
 use crate::registry::Registry;
 use crate::shutdown::Shutdown;
 use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};

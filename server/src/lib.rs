@@ -4,10 +4,10 @@
 //! the table's state and is the only code that changes it. Every event goes through the
 //! store's single writer ([`store`]) and is durable before anyone hears of it.
 
+pub mod admission;
 pub mod auth;
 pub mod clock;
 pub mod connection;
-pub mod gate;
 pub mod handler;
 pub mod registry;
 pub mod server;

@@ -1,6 +1,6 @@
-//! The listener: accepts TCP connections, lets the [`gate`](crate::gate) decide which it keeps,
-//! and runs one task per kept socket: TLS if configured, the WebSocket upgrade with the
-//! server's limits, then the handler, until shutdown. TLS, the upgrade and the client's hello
+//! The listener: accepts TCP connections, lets the [`admission`](crate::admission) gate
+//! decide which it keeps, and runs one task per kept socket: TLS if configured, the WebSocket
+//! upgrade with the server's limits, then the handler, until shutdown. TLS, the upgrade and the client's hello
 //! must all be done by the handshake deadline (`Settings::handshake_timeout`).
 
 use std::net::SocketAddr;
@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use tokio_rustls::TlsAcceptor;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-use crate::gate::{Gate, Limits, Ticket};
+use crate::admission::{Gate, Limits, Ticket};
 use crate::handler::{self, Handshake};
 use crate::registry::Registry;
 use crate::settings::Settings;

@@ -136,8 +136,12 @@ fn find_number(v: &Value, secret: i64) -> Option<String> {
     match v {
         Value::Number(n) if n.as_i64() == Some(secret) => Some(format!("the number {secret}")),
         Value::String(s) => {
+            // Hashes, salts and links are long runs of hex digits and may hold any digits; a
+            // part stored as JSON text is searched in its parsed form (see `decoded`), where
+            // its timestamps are numbers rather than digits in a string.
             let hex = s.len() >= 16 && s.chars().all(|c| c.is_ascii_hexdigit());
-            (!hex && s.contains(&secret.to_string())).then(|| format!("{secret} in {s:?}"))
+            let json = s.starts_with('{') && serde_json::from_str::<Value>(s).is_ok();
+            (!hex && !json && s.contains(&secret.to_string())).then(|| format!("{secret} in {s:?}"))
         }
         Value::Array(items) => items.iter().find_map(|i| find_number(i, secret)),
         Value::Object(map) => map.values().find_map(|i| find_number(i, secret)),
