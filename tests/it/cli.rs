@@ -312,7 +312,6 @@ fn an_encounter_is_played_through_the_binary_alone() {
             asked.elapsed() < Duration::from_secs(10),
             "the prompt never timed out"
         );
-        std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(s["round"], 1);
     assert_eq!(s["current"], "mara");
@@ -790,8 +789,17 @@ fn log_follow_prints_events_as_they_happen_and_keeps_the_connection_open() {
             let _ = tx.send(line);
         }
     });
-    // Longer than the server's idle timeout, before anything happens.
-    std::thread::sleep(Duration::from_millis(1500));
+    // A connection that stays silent is closed by the idle timeout: once it is, the follower
+    // has been connected longer than that, with nothing happening at the table.
+    let closed = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(async {
+            let mut silent = tablehold_tests::server::Raw::connect(&t.server.url).await;
+            silent.next().await.is_none()
+        });
+    assert!(closed, "the server closes a silent connection");
     assert!(
         child.try_wait().expect("wait").is_none(),
         "the follower is still there"

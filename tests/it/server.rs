@@ -328,8 +328,16 @@ async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
         }
     }
     assert!(limited > 0, "a flood is rate limited");
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    assert_eq!(aune.request(Op::Ping).await, Got::Reply(Reply::Pong));
+    // The bucket refills with time: the seat is served again as soon as it has a token (a
+    // refused request spends none).
+    let refused_since = std::time::Instant::now();
+    while aune.request(Op::Ping).await != Got::Reply(Reply::Pong) {
+        assert!(
+            refused_since.elapsed() < std::time::Duration::from_secs(5),
+            "the rate limit never lets the seat back in"
+        );
+        tokio::task::yield_now().await;
+    }
     // Through all this the table carried on.
     let s = state(gm.request(Op::State).await.reply());
     assert_eq!(s.combatants.len(), 1);
@@ -452,18 +460,13 @@ async fn an_unanswered_prompt_times_out_with_its_default_logged() {
     assert_eq!(prompt.options, ["pc-a", "pc-b"]);
     assert_eq!(prompt.seats, ["a", "b"]);
     // Nobody answers; after 300 ms the default (id order) applies and is logged as a timeout.
-    let asked = std::time::Instant::now();
-    let s = loop {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let s = state(gm.request(Op::State).await.reply());
-        if s.prompt.is_none() {
-            break s;
-        }
-        assert!(
-            asked.elapsed() < std::time::Duration::from_secs(10),
-            "the prompt never timed out"
-        );
-    };
+    gm.wait_fact(|f| {
+        matches!(f, tablehold_rules::Fact::DecisionResolved { prompt_id, .. } if *prompt_id == prompt.prompt_id)
+            .then_some(())
+    })
+    .await;
+    let s = state(gm.request(Op::State).await.reply());
+    assert!(s.prompt.is_none(), "{s:?}");
     let order: Vec<&str> = s
         .order
         .iter()
@@ -610,8 +613,9 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        let wait = 150 + rng % 450;
-        tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        // Not a wait for anything: the kill lands at a random instant of the load, by design.
+        let load_for = std::time::Duration::from_millis(150 + rng % 450);
+        tokio::time::sleep(load_for).await;
         server.kill();
         for c in clients {
             let _ = c.await;
@@ -650,14 +654,19 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
                 "round {round}, table {ti}"
             );
         }
-        eprintln!("round {round}: killed after {wait} ms; acknowledged {acked:?}");
+        eprintln!("round {round}: killed after {load_for:?}; acknowledged {acked:?}");
     }
     drop(dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_table_unloads_and_comes_back_from_its_log() {
-    let server = TestServer::start(&["--table-idle-ms", "200"]);
+    let server = TestServer::start(&[
+        "--table-idle-ms",
+        "200",
+        "--log",
+        "tablehold_server::table=debug",
+    ]);
     let url = server.url.clone();
     let t = create_table(&url, BTreeMap::new()).await;
     let before = {
@@ -676,7 +685,14 @@ async fn an_idle_table_unloads_and_comes_back_from_its_log() {
         .reply();
         state(gm.request(Op::State).await.reply())
     };
-    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    // The GM has left: the table unloads, and the next request loads it from the log.
+    let unloaded = tokio::task::block_in_place(|| {
+        server.wait_for_log(
+            "table unloaded after idling",
+            std::time::Duration::from_secs(10),
+        )
+    });
+    assert!(unloaded.is_some(), "the idle table never unloaded");
     let mut gm = gm(&url, &t).await;
     let s = state(gm.request(Op::State).await.reply());
     let goblin = s

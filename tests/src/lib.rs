@@ -7,9 +7,9 @@ pub mod server;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long one run of a binary may take before the test fails rather than hangs.
 pub const RUN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -101,17 +101,8 @@ pub fn run_bin_env(
             .take()
             .map(|p| Box::new(p) as Box<dyn Read + Send>),
     );
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() > RUN_TIMEOUT => {
-                let _ = child.kill();
-                panic!("{name} {args:?} did not finish within {RUN_TIMEOUT:?}");
-            }
-            Ok(None) => thread::sleep(Duration::from_millis(5)),
-            Err(e) => panic!("waiting for {name}: {e}"),
-        }
+    let Some(status) = wait_exit(&mut child, RUN_TIMEOUT) else {
+        panic!("{name} {args:?} did not finish within {RUN_TIMEOUT:?}");
     };
     if let Some(w) = writer {
         let _ = w.join();
@@ -131,4 +122,26 @@ pub fn stdout(out: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Waits for `child` to exit, at most `limit`; past it the child is killed and `None` returned.
+/// The wait itself runs on a thread of its own, so nothing polls.
+pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let killer = thread::spawn(move || {
+        if rx.recv_timeout(limit).is_err() {
+            // Still running at the limit (or the waiter is gone): stop it so `wait` returns.
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg(pid.to_string())
+                .status();
+            return false;
+        }
+        true
+    });
+    let status = child.wait().ok();
+    let _ = tx.send(());
+    let in_time = killer.join().unwrap_or(false);
+    status.filter(|_| in_time)
 }

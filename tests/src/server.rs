@@ -29,7 +29,10 @@ pub struct TestServer {
     pub url: String,
     pub data: PathBuf,
     _dir: Option<tempfile::TempDir>,
-    pub stdout_rest: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Collects what the server prints after `listening on`, until its stdout closes.
+    stdout_rest: Option<std::thread::JoinHandle<Vec<String>>>,
+    /// The server's log lines, when it was started with a `--log` filter of the test's.
+    log: std::sync::mpsc::Receiver<String>,
 }
 
 impl TestServer {
@@ -61,9 +64,12 @@ impl TestServer {
         cmd.arg("--listen")
             .arg("127.0.0.1:0")
             .arg("--data")
-            .arg(data)
-            .arg("--log")
-            .arg("warn");
+            .arg(data);
+        // A test that waits for a log line sets its own filter; the others keep stderr quiet.
+        let logging = extra.contains(&"--log");
+        if !logging {
+            cmd.arg("--log").arg("warn");
+        }
         if let Some(seed) = seed {
             cmd.arg("--insecure-test-seed").arg(seed);
         }
@@ -74,9 +80,23 @@ impl TestServer {
         let mut child = cmd
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if logging {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .expect("start tablehold-server (run `cargo build --bins` first)");
+        let (log_tx, log) = std::sync::mpsc::channel();
+        if let Some(stderr) = child.stderr.take() {
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                    if log_tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
         let url = loop {
@@ -92,21 +112,14 @@ impl TestServer {
                 }
             }
         };
-        let rest = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let sink = rest.clone();
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                if let Ok(mut v) = sink.lock() {
-                    v.push(line);
-                }
-            }
-        });
+        let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect());
         TestServer {
             child: Some(child),
             url,
             data: data.to_owned(),
             _dir: None,
-            stdout_rest: rest,
+            stdout_rest: Some(rest),
+            log,
         }
     }
 
@@ -123,24 +136,29 @@ impl TestServer {
         if let Some(mut c) = self.child.take() {
             let pid = c.id().to_string();
             let _ = Command::new("kill").arg("-TERM").arg(&pid).status();
-            let deadline = std::time::Instant::now() + Duration::from_secs(15);
-            loop {
-                match c.try_wait() {
-                    Ok(Some(_)) => break,
-                    _ if std::time::Instant::now() > deadline => {
-                        let _ = c.kill();
-                        let _ = c.wait();
-                        panic!("the server did not stop within 15 s of SIGTERM");
-                    }
-                    _ => std::thread::sleep(Duration::from_millis(20)),
-                }
+            if crate::wait_exit(&mut c, Duration::from_secs(15)).is_none() {
+                panic!("the server did not stop within 15 s of SIGTERM");
             }
         }
-        std::thread::sleep(Duration::from_millis(50));
+        // Its stdout is closed once it exited: the reader has every line.
         self.stdout_rest
-            .lock()
-            .map(|v| v.clone())
+            .take()
+            .and_then(|r| r.join().ok())
             .unwrap_or_default()
+    }
+
+    /// Waits for a log line containing `needle`, at most `limit`; the server must have been
+    /// started with a `--log` filter that lets it through.
+    pub fn wait_for_log(&self, needle: &str, limit: Duration) -> Option<String> {
+        let until = std::time::Instant::now() + limit;
+        loop {
+            let left = until.checked_duration_since(std::time::Instant::now())?;
+            match self.log.recv_timeout(left) {
+                Ok(line) if line.contains(needle) => return Some(line),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
     }
 
     /// The server process's id, to read its memory from `/proc` (`None` once stopped).
