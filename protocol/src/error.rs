@@ -43,6 +43,27 @@ pub enum ErrorCode {
     /// A commitment or reveal for an epoch that is not taking them now (too early, too late,
     /// twice, or an epoch that is not the table's).
     WrongPhase,
+    /// No prompt with that id is open (answered already, timed out, or never asked).
+    NoSuchPrompt,
+    /// The answer is not one of the prompt's options; the message lists them.
+    NotAnOption,
+    /// The system has no such action (or the GM no such ruling).
+    UnknownAction,
+    /// No combatant with that id is at the table.
+    UnknownEntity,
+    /// A name the system does not know: a resource, a damage type, an attribute.
+    UnknownName,
+    /// The turn's economy is spent: no action, movement or auxiliary action left for this.
+    NoneLeft,
+    /// The character cannot act at all (dying, out cold, dead).
+    CannotAct,
+    /// The action needs an encounter, and none is running.
+    NoEncounter,
+    /// An encounter is already running.
+    EncounterRunning,
+    /// The server's disk is full: nothing was logged. The table goes on by itself once space
+    /// is freed; retrying the same request then works.
+    StorageFull,
 }
 
 impl ErrorCode {
@@ -55,6 +76,16 @@ impl ErrorCode {
             "insufficient_resource" => ErrorCode::InsufficientResource,
             "awaiting_decision" => ErrorCode::AwaitingDecision,
             "bad_request" => ErrorCode::BadRequest,
+            "no_such_prompt" => ErrorCode::NoSuchPrompt,
+            "not_an_option" => ErrorCode::NotAnOption,
+            "unknown_action" => ErrorCode::UnknownAction,
+            "unknown_entity" => ErrorCode::UnknownEntity,
+            "unknown_name" => ErrorCode::UnknownName,
+            "none_left" => ErrorCode::NoneLeft,
+            "cannot_act" => ErrorCode::CannotAct,
+            "no_encounter" => ErrorCode::NoEncounter,
+            "encounter_running" => ErrorCode::EncounterRunning,
+            // A rule of the system (`rule`), or a refusal a later rules crate adds.
             _ => ErrorCode::Refused,
         }
     }

@@ -12,11 +12,13 @@
 mod codec;
 mod error;
 mod message;
+mod shape;
 #[cfg(test)]
 mod tests;
 
 pub use codec::{
     DecodeError, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, decode_client, decode_server, encode,
+    request_id,
 };
 pub use error::ErrorCode;
 pub use message::*;

@@ -734,10 +734,20 @@ fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::ShuttingDown => "shutting_down",
         ErrorCode::RevealMismatch => "reveal_mismatch",
         ErrorCode::WrongPhase => "wrong_phase",
+        ErrorCode::NoSuchPrompt => "no_such_prompt",
+        ErrorCode::NotAnOption => "not_an_option",
+        ErrorCode::UnknownAction => "unknown_action",
+        ErrorCode::UnknownEntity => "unknown_entity",
+        ErrorCode::UnknownName => "unknown_name",
+        ErrorCode::NoneLeft => "none_left",
+        ErrorCode::CannotAct => "cannot_act",
+        ErrorCode::NoEncounter => "no_encounter",
+        ErrorCode::EncounterRunning => "encounter_running",
+        ErrorCode::StorageFull => "storage_full",
     }
 }
 
-const EVERY_CODE: [ErrorCode; 19] = [
+const EVERY_CODE: [ErrorCode; 29] = [
     ErrorCode::BadRequest,
     ErrorCode::HelloFirst,
     ErrorCode::VersionMismatch,
@@ -757,6 +767,16 @@ const EVERY_CODE: [ErrorCode; 19] = [
     ErrorCode::ShuttingDown,
     ErrorCode::RevealMismatch,
     ErrorCode::WrongPhase,
+    ErrorCode::NoSuchPrompt,
+    ErrorCode::NotAnOption,
+    ErrorCode::UnknownAction,
+    ErrorCode::UnknownEntity,
+    ErrorCode::UnknownName,
+    ErrorCode::NoneLeft,
+    ErrorCode::CannotAct,
+    ErrorCode::NoEncounter,
+    ErrorCode::EncounterRunning,
+    ErrorCode::StorageFull,
 ];
 
 fn every_server_msg() -> Vec<ServerMsg> {
@@ -1227,8 +1247,53 @@ fn refusal_codes_keep_the_codes_clients_branch_on() {
             Refusal::bad_argument("target", "is required"),
             ErrorCode::BadRequest,
         ),
-        (Refusal::NoSuchPrompt { prompt_id: 9 }, ErrorCode::Refused),
-        (Refusal::NoEncounter, ErrorCode::Refused),
+        // See: issue #19. Each refusal kind keeps its own code on the wire.
+        (
+            Refusal::NoSuchPrompt { prompt_id: 9 },
+            ErrorCode::NoSuchPrompt,
+        ),
+        (
+            Refusal::NotAnOption {
+                choice: "x".into(),
+                options: vec!["y".into()],
+            },
+            ErrorCode::NotAnOption,
+        ),
+        (
+            Refusal::UnknownAction {
+                system: "grimwire".into(),
+                action: "fly".into(),
+            },
+            ErrorCode::UnknownAction,
+        ),
+        (
+            Refusal::UnknownEntity("nobody".into()),
+            ErrorCode::UnknownEntity,
+        ),
+        (
+            Refusal::UnknownName {
+                system: "grimwire".into(),
+                what: "a resource".into(),
+                name: "mana".into(),
+            },
+            ErrorCode::UnknownName,
+        ),
+        (
+            Refusal::NoneLeft {
+                actor: "aune".into(),
+                slot: "action".into(),
+            },
+            ErrorCode::NoneLeft,
+        ),
+        (
+            Refusal::CannotAct {
+                actor: "aune".into(),
+                reason: "dying".into(),
+            },
+            ErrorCode::CannotAct,
+        ),
+        (Refusal::NoEncounter, ErrorCode::NoEncounter),
+        (Refusal::EncounterRunning, ErrorCode::EncounterRunning),
         (Refusal::Rule("no".into()), ErrorCode::Refused),
     ];
     for (refusal, code) in refusals {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tablehold_protocol::{ClientMsg, DecodeError, ErrorCode, decode_client};
+use tablehold_protocol::{ClientMsg, DecodeError, ErrorCode, decode_client, request_id};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio_tungstenite::WebSocketStream;
@@ -19,8 +19,12 @@ use crate::table::Outbound;
 /// What reading one frame gave.
 pub enum Incoming {
     Msg(ClientMsg),
-    /// Not a message; answer with this code and go on reading.
-    Bad(ErrorCode, String),
+    /// Not a message; answer with this code (and the request's id, when the frame still
+    /// shows one) and go on reading.
+    Bad(Option<u64>, ErrorCode, String),
+    /// A frame too large even to read whole: the stream cannot go on after it. Answer, then
+    /// close.
+    Overflow(String),
     /// The peer closed, or the connection broke.
     Closed,
     /// A ping or pong: nothing to answer, but the peer is alive (keeps the idle timer off).
@@ -41,11 +45,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Reader<S> {
                 Ok(Message::Binary(bytes)) => match decode_client(&bytes) {
                     Ok(msg) => Incoming::Msg(msg),
                     Err(e @ DecodeError::TooLarge { .. }) => {
-                        Incoming::Bad(ErrorCode::TooLarge, e.to_string())
+                        Incoming::Bad(None, ErrorCode::TooLarge, e.to_string())
                     }
-                    Err(e) => Incoming::Bad(ErrorCode::BadRequest, e.to_string()),
+                    Err(e) => {
+                        Incoming::Bad(request_id(&bytes), ErrorCode::BadRequest, e.to_string())
+                    }
                 },
                 Ok(Message::Text(_)) => Incoming::Bad(
+                    None,
                     ErrorCode::BadRequest,
                     "text frames are not part of the protocol: send MessagePack in binary frames"
                         .into(),
@@ -55,7 +62,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Reader<S> {
                 Ok(Message::Frame(_)) => continue,
                 Ok(Message::Close(_)) => Incoming::Closed,
                 Err(tokio_tungstenite::tungstenite::Error::Capacity(e)) => {
-                    Incoming::Bad(ErrorCode::TooLarge, format!("frame refused: {e}"))
+                    Incoming::Overflow(format!("frame refused: {e}"))
                 }
                 Err(_) => Incoming::Closed,
             };

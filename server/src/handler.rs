@@ -108,7 +108,14 @@ pub async fn serve<S>(
                     }
                     Ok(Incoming::Closed) => break,
                     Ok(Incoming::Alive) => {}
-                    Ok(Incoming::Bad(code, message)) => session.send_error(None, code, message).await,
+                    Ok(Incoming::Bad(id, code, message)) => session.send_error(id, code, message).await,
+                    Ok(Incoming::Overflow(message)) => {
+                        // See: issue #19. The stream cannot go on after a frame it could not
+                        // read: say why, then close, so the error is not lost with the socket.
+                        session.send_error(None, ErrorCode::TooLarge, message).await;
+                        session.close("a frame over the server's read limit").await;
+                        break;
+                    }
                     Ok(Incoming::Msg(msg)) => {
                         if !session.on_message(msg).await {
                             break;
@@ -343,6 +350,8 @@ impl Session {
                 self.subscribed = true;
                 Ok(None)
             }
+            // Anyone may ping, seated or not: it checks the connection and the server.
+            Op::Ping => Ok(Some(Reply::Pong)),
             op => {
                 let seat = self.seat()?;
                 let table = seat.table.clone();

@@ -28,8 +28,16 @@ const REFUSAL_REPORT_EVERY: Duration = Duration::from_secs(10);
 
 /// WebSocket limits: a message is one frame of the protocol, so both limits are the protocol's
 /// frame limit. Small read and write buffers keep thousands of idle connections cheap.
+/// The largest WebSocket message the server reads whole: four times the protocol's frame
+/// limit. Anything between the two is refused with `too_large` on a connection that stays open.
+pub const READ_LIMIT_BYTES: usize = 4 * tablehold_protocol::MAX_FRAME_BYTES;
+
 pub fn ws_config() -> WebSocketConfig {
-    let limit = tablehold_protocol::MAX_FRAME_BYTES;
+    // A frame somewhat over the protocol's limit is still read whole, so the server can refuse
+    // it with `too_large` and the connection goes on; only a frame beyond this is cut off,
+    // and the connection with it. The cap bounds what one connection can make the server
+    // buffer.
+    let limit = READ_LIMIT_BYTES;
     WebSocketConfig::default()
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)

@@ -649,7 +649,7 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     );
     // An action no one has: the server's code, and what the seat may do instead.
     let err = t.fails("ines", &["act", "fly", "to=3,4"]);
-    assert!(err.starts_with("error: refused: "), "{err}");
+    assert!(err.starts_with("error: unknown_action: "), "{err}");
     assert!(
         err.contains("actions your seat may take now: attack, auxiliary, check, dash"),
         "{err}"
@@ -677,7 +677,7 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     let err = t.fails("ines", &["invite", "--role", "player"]);
     assert!(err.starts_with("error: forbidden: "), "{err}");
     let err = t.fails("ines", &["answer", "yes"]);
-    assert_eq!(err, "error: refused: no prompt is open\n");
+    assert_eq!(err, "error: no_such_prompt: no prompt is open\n");
     // A profile that does not exist, and a command line clap refuses (exit 2).
     let err = t.fails("nobody", &["state"]);
     assert!(err.contains("no profile `nobody`"), "{err}");
@@ -688,7 +688,10 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     let seats = t.ok("gm", &["revoke", "eve"]);
     assert!(seats.contains("eve"), "{seats}");
     let err = t.fails("eve", &["state"]);
-    assert!(err.contains("unauthorized"), "{err}");
+    assert!(
+        err.starts_with("error: bad_credentials: this seat was revoked"),
+        "{err}"
+    );
     // Through all this the table carried on: still Aune's turn, nothing applied.
     let after = t.state("gm");
     assert_eq!(after["current"], "aune");

@@ -505,7 +505,10 @@ async fn a_player_cannot_take_another_players_character() {
     let got = gm.request(Op::AddSheet { sheet: owned_npc }).await;
     assert_eq!(got.code(), Some(ErrorCode::Forbidden), "{got:?}");
     let got = gm.request(assign("nobody-here", Some("rui"))).await;
-    assert!(matches!(got, Got::Error(ErrorCode::Refused, _)), "{got:?}");
+    assert!(
+        matches!(got, Got::Error(ErrorCode::UnknownEntity, _)),
+        "{got:?}"
+    );
 }
 
 /// The `replaces` flag of every `combatant_added` for `id` the GM has received so far.

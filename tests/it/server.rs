@@ -245,7 +245,7 @@ async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
     bad.send_text("{\"type\":\"hello\"}").await;
     expect_error(bad.next().await, ErrorCode::BadRequest);
     assert_eq!(
-        bad.request(Op::Ping).await,
+        bad.request(Op::Seats).await,
         Got::Error(
             ErrorCode::Unauthorized,
             "join a table or authenticate with a seat token first".into()
@@ -274,13 +274,10 @@ async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
         })
         .await;
     assert_eq!(got.code(), Some(ErrorCode::BadCredentials));
-    // An oversized frame.
+    // An oversized frame: refused, and the connection goes on.
     bad.send_bytes(vec![0x80; 70 * 1024]).await;
-    match bad.next().await {
-        Some(ServerMsg::Error { code, .. }) => assert_eq!(code, ErrorCode::TooLarge),
-        None => {}
-        other => panic!("expected too_large or a close, got {other:?}"),
-    }
+    expect_error(bad.next().await, ErrorCode::TooLarge);
+    assert_eq!(bad.request(Op::Ping).await, Got::Reply(Reply::Pong));
     // A request before hello; a wrong protocol version closes the connection.
     let mut early = Raw::connect_silent(&url).await;
     early
@@ -304,14 +301,14 @@ async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
     // Out of turn and for another seat's character, answering no prompt, moving out of range,
     // a technique without Focus.
     let got = aune.request(act(Some("aune"), "end_turn", &[])).await;
-    assert_eq!(got.code(), Some(ErrorCode::Refused));
+    assert_eq!(got.code(), Some(ErrorCode::NoEncounter));
     let got = aune
         .request(Op::Answer {
             prompt_id: 0,
             choice: "yes".into(),
         })
         .await;
-    assert_eq!(got.code(), Some(ErrorCode::Refused));
+    assert_eq!(got.code(), Some(ErrorCode::NoSuchPrompt));
     let got = aune
         .request(act(
             Some("aune"),
@@ -1076,4 +1073,95 @@ async fn events_stay_small_and_subscriptions_single() {
         [1, 2, 3, 4, 1, 2, 3, 4, 5],
         "the second subscription replays its backlog, then one live copy"
     );
+}
+
+/// A request frame with `op` given as raw MessagePack, id 77.
+fn raw_request(op_hex: &str) -> Vec<u8> {
+    let text = format!("83a474797065a772657175657374a26964 4d a26f70 {op_hex}");
+    let text: String = text.split_whitespace().collect();
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+// See: issue #19 ("protocol as documented"): every case below was answered otherwise by the
+// release build.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_protocol_behaves_as_documented() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut c = Raw::connect(&url).await;
+    // Anyone may ping, before any seat.
+    assert_eq!(c.request(Op::Ping).await, Got::Reply(Reply::Pong));
+    // Frames serde alone would take are refused, echoing the request's id:
+    // an op as an array, a float in a field this version does not know, bin for str, and a
+    // mistyped argument.
+    let refused = [
+        ("an op as an array", raw_request("91 a470696e67")),
+        // {"op": "ping", "later": 1.5}
+        (
+            "a float",
+            raw_request("82 a26f70 a470696e67 a56c61746572 cb3ff8000000000000"),
+        ),
+        // {"op": "auth", "table": bin "t", "token": "x"}
+        (
+            "bin for str",
+            raw_request("83 a26f70 a461757468 a57461626c65 c40174 a5746f6b656e a178"),
+        ),
+        // {"op": "roll", "dice": 7}
+        (
+            "a mistyped field",
+            raw_request("82 a26f70 a4726f6c6c a464696365 07"),
+        ),
+    ];
+    for (what, frame) in refused {
+        c.send_bytes(frame).await;
+        match c.next().await {
+            Some(ServerMsg::Error { id, code, .. }) => {
+                assert_eq!((id, code), (Some(77), ErrorCode::BadRequest), "{what}");
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // A revoked seat's token no longer matches.
+    let (_, token) = join(&url, &t, Role::Player, 0, "Ines").await;
+    let mut gm = gm(&url, &t).await;
+    gm.request(Op::RevokeSeat {
+        seat: "ines".into(),
+    })
+    .await
+    .reply();
+    let got = c
+        .request(Op::Auth {
+            table: t.id.clone(),
+            token,
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::BadCredentials), "{got:?}");
+    // Refusals keep their own codes: no encounter, then nothing left this turn.
+    let got = gm.request(act(None, "end_encounter", &[])).await;
+    assert_eq!(got.code(), Some(ErrorCode::NoEncounter), "{got:?}");
+    gm.request(Op::AddSheet {
+        sheet: PC_AUNE.into(),
+    })
+    .await
+    .reply();
+    let got = gm.request(act(Some("nobody"), "dash", &[])).await;
+    assert_eq!(got.code(), Some(ErrorCode::UnknownEntity), "{got:?}");
+    let got = gm
+        .request(Op::Answer {
+            prompt_id: 41,
+            choice: "x".into(),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::NoSuchPrompt), "{got:?}");
+    // A frame over what the server reads at all: the error arrives, then the close.
+    c.send_bytes(vec![0x80; 300 * 1024]).await;
+    match c.next().await {
+        Some(ServerMsg::Error { code, .. }) => assert_eq!(code, ErrorCode::TooLarge),
+        other => panic!("expected too_large before the close, got {other:?}"),
+    }
+    assert!(c.next().await.is_none(), "then the connection closes");
 }

@@ -468,7 +468,11 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         // An action the catalogue did not list, refused as unknown or malformed: say what
         // this seat may do instead.
         Err(NetError::Server(e))
-            if !listed && matches!(e.code, ErrorCode::Refused | ErrorCode::BadRequest) =>
+            if !listed
+                && matches!(
+                    e.code,
+                    ErrorCode::UnknownAction | ErrorCode::Refused | ErrorCode::BadRequest
+                ) =>
         {
             let names = act::action_names(&actions);
             let now = if names.is_empty() {
@@ -496,7 +500,7 @@ async fn send_answer(s: &mut Session, choice: String, prompt: Option<u64>) -> Re
         None => match s.state().await?.prompt {
             Some(p) => p.prompt_id,
             None => bail!(ServerError {
-                code: ErrorCode::Refused,
+                code: ErrorCode::NoSuchPrompt,
                 message: "no prompt is open".into(),
             }),
         },

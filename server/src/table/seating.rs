@@ -218,9 +218,10 @@ impl Seating {
         });
         match found {
             Some(s) if !s.revoked => Ok(self.key(s)),
+            // As docs/PROTOCOL.md says: a token that no longer opens a seat does not match.
             Some(_) => Err(err(
-                ErrorCode::Unauthorized,
-                "this seat was revoked by the GM",
+                ErrorCode::BadCredentials,
+                "this seat was revoked by the GM; ask the GM for a new invite",
             )),
             None => Err(err(
                 ErrorCode::BadCredentials,
@@ -355,7 +356,7 @@ mod tests {
         );
         assert_eq!(
             s.auth(&claim.token).err().map(|e| e.code),
-            Some(ErrorCode::Unauthorized)
+            Some(ErrorCode::BadCredentials)
         );
         assert!(s.player_seat("ines").is_err());
         assert!(s.claim(&codes[1], "Rui", peer(1), Instant::now()).is_ok());
