@@ -10,6 +10,8 @@
 //! - [`SqliteStore`] (`sqlite/`): the embedded store, one file, one writer thread.
 //! - `contract.rs` (tests only): the behaviour every store must show, run against each store.
 
+#[cfg(test)]
+mod contract;
 mod sqlite;
 
 pub use sqlite::SqliteStore;

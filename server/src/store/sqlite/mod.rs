@@ -19,6 +19,9 @@ mod format;
 mod reads;
 mod writer;
 
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
