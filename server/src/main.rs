@@ -12,7 +12,7 @@ use tablehold_server::registry::Registry;
 use tablehold_server::server::Listener;
 use tablehold_server::settings::Settings;
 use tablehold_server::shutdown::Shutdown;
-use tablehold_server::store::SqliteStore;
+use tablehold_server::store::{SqliteStore, Store};
 use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
@@ -173,7 +173,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     .context("opening the store")??;
     let (journal, sync) = store.durability();
     tracing::info!(data = %args.data.display(), journal, synchronous = sync, "store open");
-    let store = Arc::new(store);
+    let store: Arc<dyn Store> = Arc::new(store);
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {
             Some(tablehold_server::tls::acceptor(cert, key).map_err(anyhow::Error::msg)?)
@@ -209,14 +209,9 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let (commits, events) = counters.snapshot();
     // A stable line for tests and operators: group commit shows as events > commits.
     println!("store: {commits} commits, {events} events");
-    match Arc::try_unwrap(store) {
-        Ok(store) => tokio::task::spawn_blocking(move || store.close())
-            .await
-            .context("closing the store")??,
-        Err(_) => {
-            tracing::warn!("store still in use at shutdown; it is flushed as the process exits")
-        }
-    }
+    // Closes even while a table task still holds the store: everything queued is committed
+    // first, and a task's later append is refused rather than left unflushed.
+    store.close().await.context("closing the store")?;
     Ok(())
 }
 

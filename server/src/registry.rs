@@ -9,20 +9,27 @@ use tablehold_protocol::{ErrorCode, Reply};
 use tokio::sync::mpsc::error::SendError;
 
 use crate::settings::Settings;
-use crate::store::SqliteStore;
+use crate::store::{Owner, Store};
 use crate::table::{self, NewTable, TableHandle, TableMsg, WireError};
 
 #[derive(Clone)]
 pub struct Registry {
     tables: Arc<DashMap<String, TableHandle>>,
-    store: Arc<SqliteStore>,
+    /// Held from looking a table up to registering its new task, across the store's load:
+    /// the load is awaited, so the map's entry lock (a blocking lock) cannot be held over it.
+    /// Under this lock, a table missing from the map has no task (a task leaves the map only
+    /// after its last write is durable), so the load sees its whole log and no second task
+    /// can start meanwhile.
+    loading: Arc<tokio::sync::Mutex<()>>,
+    store: Arc<dyn Store>,
     settings: Arc<Settings>,
 }
 
 impl Registry {
-    pub fn new(store: Arc<SqliteStore>, settings: Arc<Settings>) -> Self {
+    pub fn new(store: Arc<dyn Store>, settings: Arc<Settings>) -> Self {
         Registry {
             tables: Arc::new(DashMap::new()),
+            loading: Arc::new(tokio::sync::Mutex::new(())),
             store,
             settings,
         }
@@ -35,7 +42,7 @@ impl Registry {
     /// Creates a table. The reply goes out only once its records are durable.
     pub async fn create(&self, req: NewTable) -> Result<Reply, WireError> {
         let (table, gm_token, invites, writes) = table::create(req, &self.settings)?;
-        match self.store.submit(writes).await {
+        match self.store.submit(&Owner::single_node(), writes).await {
             Ok(Ok(())) => {
                 tracing::info!(table = %table, "table created");
                 Ok(Reply::TableCreated {
@@ -53,7 +60,7 @@ impl Registry {
     }
 
     /// The running task of `table`, loading it from the store if it is not running.
-    fn handle(&self, table: &str) -> Result<TableHandle, WireError> {
+    async fn handle(&self, table: &str) -> Result<TableHandle, WireError> {
         if let Some(h) = self.tables.get(table) {
             return Ok(h.clone());
         }
@@ -63,13 +70,20 @@ impl Registry {
         if !valid {
             return Err(unknown(table));
         }
-        // The entry lock makes sure only one task is ever started for a table. Loading is a
-        // short read on the store's read connection.
+        // Only one task is ever started for a table: see `loading`.
+        let _loading = self.loading.lock().await;
+        if let Some(h) = self.tables.get(table) {
+            return Ok(h.clone());
+        }
+        let loaded = self
+            .store
+            .load_table(table)
+            .await
+            .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
+            .ok_or_else(|| unknown(table))?;
+        // Started under the entry lock, as the task removes itself under it when it stops.
         let entry = self.tables.entry(table.to_owned());
         let handle = entry.or_try_insert_with(|| {
-            let loaded = tokio::task::block_in_place(|| self.store.load_table(table))
-                .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
-                .ok_or_else(|| unknown(table))?;
             table::spawn(
                 loaded,
                 self.store.clone(),
@@ -91,7 +105,7 @@ impl Registry {
     pub async fn send(&self, table: &str, msg: TableMsg) -> Result<(), WireError> {
         let mut msg = msg;
         for _ in 0..3 {
-            let handle = self.handle(table)?;
+            let handle = self.handle(table).await?;
             match handle.tx.send(msg).await {
                 Ok(()) => return Ok(()),
                 Err(SendError(back)) => {

@@ -1,20 +1,113 @@
-//! The durable log and the table records, behind one writer thread with group commit.
+//! The durable log and the table records, behind the [`Store`] trait.
 //!
-//! Every write goes through [`Store::submit`]: the writer thread takes every batch waiting (from
-//! all tables), writes them in one transaction and commits once, so many events share one
-//! fsync. A batch's receiver resolves only after that commit: nothing the caller does with
-//! the batch's contents (ack, fan-out) may happen before. Reads ([`Store::load_table`],
-//! [`Store::events_after`]) use a separate connection and never wait for the writer.
+//! The trait is the whole surface the server uses: append a batch of [`Write`]s and learn when
+//! it is durable, load a table, page its events. It is batch-oriented (a store is free to
+//! commit many batches together, as the SQLite store's group commit does) and async-friendly
+//! (reads return futures; appends answer on a channel), so a networked store holding the log
+//! of several nodes can take the embedded one's place without touching the table task. This
+//! module owns the records, the errors and the contract; it must not name a database.
 //!
-//! The store is a type with a small, batch-oriented surface so that a networked database can
-//! take its place later without touching the table task.
+//! - [`SqliteStore`] (`sqlite/`): the embedded store, one file, one writer thread.
+//! - `contract.rs` (tests only): the behaviour every store must show, run against each store.
 
+#[cfg(test)]
+mod contract;
 mod sqlite;
 
 pub use sqlite::SqliteStore;
 
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::oneshot;
+
+/// What a read or a close of the store returns: boxed, so that the trait stays object-safe
+/// (the server holds an `Arc<dyn Store>`), and a future, so that no read blocks the runtime.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// The answer to a submitted batch: it resolves once the batch is durable, or with the error
+/// that prevented it. A receipt whose sender is gone means the store stopped before answering:
+/// treat it as [`StoreError::Closed`].
+pub type Receipt = oneshot::Receiver<Result<(), StoreError>>;
+
+/// Which node holds the table's lease and since when (the lease's epoch, raised at each
+/// takeover). SQLite, with one process per file, ignores it; a networked store rejects an
+/// append from a stale owner, so a node that lost its lease cannot fork the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    pub node: String,
+    pub epoch: u64,
+}
+
+impl Owner {
+    /// The owner when one process is the only writer of its store, as with the embedded store:
+    /// there is no lease to hold, so there is nothing to lose.
+    pub fn single_node() -> Owner {
+        Owner {
+            node: "local".to_owned(),
+            epoch: 0,
+        }
+    }
+}
+
+/// A durable store of tables and their logs.
+///
+/// Shared by every table task as an `Arc<dyn Store>`. Appends never block: [`Store::submit`]
+/// queues and answers on a [`Receipt`], which the table's pipeline awaits. Reads return a
+/// [`StoreFuture`] and never wait for appends. `contract.rs` holds the tests every
+/// implementation must pass.
+pub trait Store: Send + Sync + fmt::Debug {
+    /// Queues a batch; the receipt resolves after the commit that made it durable (or with the
+    /// error that prevented it). Never blocks the caller (it is called from async tasks).
+    ///
+    /// The batch is all or nothing: on error none of its writes is stored. Batches are written
+    /// in submission order, so a table that pipelines batches sees them land in order. An
+    /// empty batch resolves once everything submitted before it is durable. An event is stored
+    /// only as the next seq of its table: a seq already taken fails with
+    /// [`StoreError::Conflict`] (another writer owns the table), and a gap fails too (an earlier
+    /// batch of the table was lost); either way the table must reload from its log. A write for
+    /// a table never created fails, as does creating a table or an epoch's seed twice; a seat
+    /// or an invite replaces the one it names.
+    ///
+    /// `owner` is the table's lease as the caller holds it; a store that shares its log
+    /// between nodes refuses the append of an owner whose lease has passed on.
+    fn submit(&self, owner: &Owner, batch: Vec<Write>) -> Receipt;
+
+    /// Everything stored about `table`, or `None` if it was never created, read in one
+    /// snapshot so that the events, seats and epochs agree with each other even while appends
+    /// commit. Seats come in seat id order, invites in code hash order, events in seq order,
+    /// epochs in epoch order.
+    fn load_table<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<LoadedTable>>;
+
+    /// Events of `table` with seq > `after`, in order, at most `limit`; empty for a table that
+    /// does not exist.
+    ///
+    /// Paging with a limit keeps a reconnecting client's catch-up from holding the store for
+    /// the whole log at once.
+    fn events_after<'a>(
+        &'a self,
+        table: &'a str,
+        after: u64,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<EventRecord>>;
+
+    /// Every table id, in id order: what a server can offer or preload without loading logs.
+    fn table_ids(&self) -> StoreFuture<'_, Vec<String>>;
+
+    /// The counters of this handle's appends, shared: they keep counting after this call.
+    fn counters(&self) -> SharedCounters;
+
+    /// Stops taking batches (from the call on, a submit answers [`StoreError::Closed`]) and
+    /// resolves once every batch submitted before is answered and the store is released. Reads
+    /// still answer until the last handle is dropped, so a table that is still running during
+    /// shutdown can reload. A second close resolves at once.
+    ///
+    /// Dropping the last handle closes too, but only `close` reports a failure to do so.
+    fn close(&self) -> StoreFuture<'_, ()>;
+}
 
 /// The on-disk format this build writes and reads. A file with a higher number was written by a
 /// newer release and is refused rather than misread.
@@ -84,7 +177,7 @@ pub struct EpochSecret {
     pub test_seed: bool,
 }
 
-/// One write. A batch is applied in order, in one transaction with every other batch waiting.
+/// One write. A batch is applied in order, all or nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
     CreateTable(TableRecord),
@@ -145,7 +238,7 @@ pub enum StoreError {
     Closed,
 }
 
-/// Counters of the writer, for tests and the log: how many commits, and how many events they
+/// Counters of a store's appends, for tests and the log: how many commits, and how many events they
 /// carried. Events per commit above 1 shows group commit at work.
 #[derive(Debug, Default)]
 pub struct Counters {

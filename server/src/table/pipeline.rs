@@ -186,7 +186,7 @@ impl Table {
             }
             writes.push(Write::Event(self.journal.append(event, at_ms)));
         }
-        let receipt = self.store.submit(writes);
+        let receipt = self.store.submit(&self.owner, writes);
         self.track_prompt();
         self.pipeline
             .push(receipt, head + 1, self.journal.head(), reply);
@@ -196,13 +196,13 @@ impl Table {
     pub(super) async fn settle(&mut self) {
         while !self.pipeline.is_empty() {
             let released = self.pipeline.next().await;
-            self.release(released);
+            self.release(released).await;
         }
     }
 
     /// Answers a batch the store is done with and sends its events out; on failure, fails it
     /// and everything after it and rebuilds from the log.
-    pub(super) fn release(&mut self, released: Released) {
+    pub(super) async fn release(&mut self, released: Released) {
         match released {
             Released::Durable { first, last, reply } => {
                 for seq in first..=last {
@@ -224,14 +224,14 @@ impl Table {
                     let _ = reply.send(Err(WireError::new(ErrorCode::Internal, message.clone())));
                 }
                 // The log is the truth: whatever this task believed, start again from it.
-                self.reload();
+                self.reload().await;
             }
         }
     }
 
     /// Makes `writes` durable now, outside the event log (seats, invites).
     pub(super) async fn durable(&self, writes: Vec<Write>) -> Result<(), WireError> {
-        match self.store.submit(writes).await {
+        match self.store.submit(&self.owner, writes).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 tracing::error!(table = %self.id, error = %e, "append failed");
@@ -244,10 +244,11 @@ impl Table {
         }
     }
 
-    fn reload(&mut self) {
+    async fn reload(&mut self) {
         let loaded = self
             .store
             .load_table(&self.id)
+            .await
             .map_err(|e| e.to_string())
             .and_then(|l| {
                 let l = l.ok_or_else(|| "the table is gone from the store".to_owned())?;

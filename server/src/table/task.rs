@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::settings::Settings;
-use crate::store::{LoadedTable, SqliteStore};
+use crate::store::{LoadedTable, Owner, Store};
 
 use super::audiences::Audiences;
 use super::deadlines::Deadlines;
@@ -50,14 +50,16 @@ pub(super) struct Table {
     pub(super) reloads: u64,
     /// Set when the task could not rebuild itself after a failed append: it stops at once.
     pub(super) broken: bool,
-    pub(super) store: Arc<SqliteStore>,
+    pub(super) store: Arc<dyn Store>,
+    /// The lease this task appends under (see `Owner`).
+    pub(super) owner: Owner,
     pub(super) settings: Arc<Settings>,
 }
 
 /// Starts the task of a table loaded from the store and registers its handle.
 pub fn spawn(
     loaded: LoadedTable,
-    store: Arc<SqliteStore>,
+    store: Arc<dyn Store>,
     settings: Arc<Settings>,
     tables: Arc<DashMap<String, TableHandle>>,
 ) -> Result<TableHandle, String> {
@@ -88,6 +90,7 @@ pub fn spawn(
         broken: false,
         id,
         store,
+        owner: Owner::single_node(),
         settings,
     };
     table.track_prompt();
@@ -123,7 +126,7 @@ impl Table {
             tokio::select! {
                 // Durability first: it releases replies and fan-out in log order.
                 biased;
-                released = self.pipeline.next() => self.release(released),
+                released = self.pipeline.next() => self.release(released).await,
                 msg = rx.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => break,
