@@ -14,7 +14,10 @@ use tablehold_server::settings::Settings;
 use tablehold_server::shutdown::Shutdown;
 use tablehold_server::store::{SqliteStore, Store};
 use tokio::net::TcpListener;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, watch};
+
+/// How long a stopping server waits for its connections and tables to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// The Tablehold server: hosts tables for remote tabletop encounters.
 ///
@@ -189,7 +192,11 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let scheme = if tls.is_some() { "wss" } else { "ws" };
     // Tests read this line to learn the port.
     println!("listening on {scheme}://{local}");
-    let registry = Registry::new(store.clone(), settings);
+    // Every connection and every table task holds a `done` sender (through the registry):
+    // once all are dropped, everything accepted is settled and the store can close.
+    let (stop_tables, stop) = watch::channel(false);
+    let (done, mut all_done) = mpsc::channel::<()>(1);
+    let registry = Registry::new(store.clone(), settings, stop, done);
     let (notify_shutdown, _) = broadcast::channel(1);
     let server = Listener {
         listener,
@@ -203,8 +210,17 @@ async fn run(args: Args) -> anyhow::Result<()> {
         () = signal() => tracing::info!("shutting down"),
     }
     let _ = notify_shutdown.send(());
-    // Give connections a moment to send their close frames.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _ = stop_tables.send(true);
+    // Connections send their close frames and end; tables finish what they accepted (a
+    // command held for a dice epoch runs, every batch becomes durable) and end.
+    if tokio::time::timeout(SHUTDOWN_GRACE, all_done.recv())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "connections or tables still busy after {SHUTDOWN_GRACE:?}; closing the store anyway"
+        );
+    }
     let counters = store.counters();
     let (commits, events) = counters.snapshot();
     // A stable line for tests and operators: group commit shows as events > commits.

@@ -7,31 +7,44 @@ use std::time::Duration;
 use dashmap::DashMap;
 use tablehold_protocol::{ErrorCode, Reply};
 use tokio::sync::mpsc::error::SendError;
+use tokio::sync::{mpsc, watch};
 
 use crate::settings::Settings;
 use crate::store::{Owner, Store};
-use crate::table::{self, NewTable, TableHandle, TableMsg, WireError};
+use crate::table::{self, NewTable, Stop, TableHandle, TableMsg, WireError};
 
 #[derive(Clone)]
 pub struct Registry {
     tables: Arc<DashMap<String, TableHandle>>,
-    /// Held from looking a table up to registering its new task, across the store's load:
-    /// the load is awaited, so the map's entry lock (a blocking lock) cannot be held over it.
-    /// Under this lock, a table missing from the map has no task (a task leaves the map only
-    /// after its last write is durable), so the load sees its whole log and no second task
-    /// can start meanwhile.
-    loading: Arc<tokio::sync::Mutex<()>>,
+    /// One lock per table being loaded, held from looking the table up to registering its new
+    /// task, across the store's load and the replay: under it, a table missing from the map
+    /// has no task (a task leaves the map only after its last write is durable), so the load
+    /// sees its whole log and no second task can start meanwhile. Loads of other tables do not
+    /// wait for it, and no map lock is held across an await.
+    loading: Arc<DashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     store: Arc<dyn Store>,
     settings: Arc<Settings>,
+    /// Turns true when the server stops: every table settles and steps aside.
+    stop: watch::Receiver<bool>,
+    /// Held by every table task (and every clone of the registry): the server's shutdown
+    /// waits until all are dropped.
+    done: mpsc::Sender<()>,
 }
 
 impl Registry {
-    pub fn new(store: Arc<dyn Store>, settings: Arc<Settings>) -> Self {
+    pub fn new(
+        store: Arc<dyn Store>,
+        settings: Arc<Settings>,
+        stop: watch::Receiver<bool>,
+        done: mpsc::Sender<()>,
+    ) -> Self {
         Registry {
             tables: Arc::new(DashMap::new()),
-            loading: Arc::new(tokio::sync::Mutex::new(())),
+            loading: Arc::new(DashMap::new()),
             store,
             settings,
+            stop,
+            done,
         }
     }
 
@@ -70,8 +83,27 @@ impl Registry {
         if !valid {
             return Err(unknown(table));
         }
+        if *self.stop.borrow() {
+            return Err(WireError::new(
+                ErrorCode::ShuttingDown,
+                "the server is shutting down",
+            ));
+        }
         // Only one task is ever started for a table: see `loading`.
-        let _loading = self.loading.lock().await;
+        let lock = self.loading.entry(table.to_owned()).or_default().clone();
+        let loaded = {
+            let _loading = lock.lock().await;
+            self.load(table).await
+        };
+        // The last loader of this table takes its lock out of the map.
+        self.loading.remove_if(table, |_, l| {
+            Arc::strong_count(l) <= 2 && Arc::ptr_eq(l, &lock)
+        });
+        loaded
+    }
+
+    /// Loads `table` and starts its task; the caller holds the table's loading lock.
+    async fn load(&self, table: &str) -> Result<TableHandle, WireError> {
         if let Some(h) = self.tables.get(table) {
             return Ok(h.clone());
         }
@@ -81,23 +113,26 @@ impl Registry {
             .await
             .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
             .ok_or_else(|| unknown(table))?;
-        // Started under the entry lock, as the task removes itself under it when it stops.
-        let entry = self.tables.entry(table.to_owned());
-        let handle = entry.or_try_insert_with(|| {
-            table::spawn(
-                loaded,
-                self.store.clone(),
-                self.settings.clone(),
-                self.tables.clone(),
+        let (rebuilt, loaded) = table::rebuild_blocking(loaded).await.map_err(|e| {
+            WireError::new(
+                ErrorCode::Internal,
+                format!("table {table} cannot be rebuilt from its log: {e}"),
             )
-            .map_err(|e| {
-                WireError::new(
-                    ErrorCode::Internal,
-                    format!("table {table} cannot be rebuilt: {e}"),
-                )
-            })
         })?;
-        Ok(handle.clone())
+        let stop = Stop {
+            stop: self.stop.clone(),
+            done: self.done.clone(),
+        };
+        let handle = table::spawn(
+            loaded,
+            rebuilt,
+            self.store.clone(),
+            self.settings.clone(),
+            self.tables.clone(),
+            stop,
+        );
+        self.tables.insert(table.to_owned(), handle.clone());
+        Ok(handle)
     }
 
     /// Sends a message to a table, starting its task if needed. A task that has just stopped

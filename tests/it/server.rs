@@ -722,6 +722,50 @@ async fn shutdown_closes_connections_with_a_close_frame() {
     assert!(lines.iter().any(|l| l.starts_with("store: ")), "{lines:?}");
 }
 
+// See: issue #19 ("table tasks ignore shutdown"). A table holding a command for its dice
+// epoch when SIGTERM comes finishes it and makes it durable before the server exits, and the
+// server says nothing of a store still in use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_waits_for_every_table_to_settle() {
+    let mut server = TestServer::start(&["--entropy-window-ms", "60000", "--log", "warn"]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    gm.request(Op::Subscribe { after: 0 }).await.reply();
+    // The GM is connected and never commits: the roll waits for the epoch's 60 s window.
+    gm.send_request(Op::Roll {
+        dice: "2d6".into(),
+        secret: false,
+    })
+    .await;
+    gm.wait_fact(|f| matches!(f, tablehold_rules::Fact::EpochOpened { .. }).then_some(()))
+        .await;
+    let data = server.data.clone();
+    let keep = server.keep_dir();
+    let stopped_at = std::time::Instant::now();
+    let lines = tokio::task::block_in_place(|| server.stop());
+    assert!(
+        stopped_at.elapsed() < std::time::Duration::from_secs(10),
+        "the server stopped without waiting out the window"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("store: ")), "{lines:?}");
+    let warned = tokio::task::block_in_place(|| {
+        server.wait_for_log("still in use", std::time::Duration::from_millis(1))
+    });
+    assert!(warned.is_none(), "{warned:?}");
+    // Started again on the same file, the table has the roll.
+    let again = TestServer::start_on(&data, &[]);
+    let mut gm = crate::server::gm(&again.url, &t).await;
+    gm.request(Op::Subscribe { after: 0 }).await.reply();
+    let head = state(gm.request(Op::State).await.reply()).head;
+    gm.wait_seq(head).await;
+    let rolled = gm.events.iter().flat_map(|e| &e.parts).any(
+        |p| matches!(&p.fact, tablehold_rules::Fact::Rolled { roll, .. } if roll.expr == "2d6"),
+    );
+    assert!(rolled, "the held roll was logged before the server exited");
+    drop(keep);
+}
+
 #[test]
 fn a_data_file_that_is_not_tablehold_s_is_refused_with_its_name() {
     let dir = tempfile::tempdir().expect("dir");

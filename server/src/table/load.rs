@@ -149,6 +149,14 @@ pub struct Rebuilt {
     pub audiences: Audiences,
 }
 
+/// [`rebuild`] on tokio's blocking threads: a replay is CPU work as long as the log, and must
+/// not hold up the tasks of other tables. Gives the loaded records back with the result.
+pub async fn rebuild_blocking(loaded: LoadedTable) -> Result<(Rebuilt, LoadedTable), String> {
+    tokio::task::spawn_blocking(move || rebuild(&loaded).map(|r| (r, loaded)))
+        .await
+        .map_err(|e| format!("the replay stopped: {e}"))?
+}
+
 /// Replays the log onto an empty world, checking every link of the hash chain on the way.
 /// Replay only applies stored events: it never decides and never rolls (invariant 3).
 pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {

@@ -19,8 +19,9 @@ mod task;
 mod view;
 mod world;
 
+pub use load::rebuild_blocking;
 pub use load::{NewTable, create};
-pub use task::spawn;
+pub use task::{Stop, spawn};
 
 use tablehold_protocol::{ErrorCode, Op, Reply, SeatInfo};
 use tokio::sync::{mpsc, oneshot};

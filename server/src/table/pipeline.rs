@@ -15,7 +15,7 @@ use crate::clock::now_ms;
 use crate::store::{StoreError, Write};
 
 use super::epochs;
-use super::load::rebuild;
+use super::load::rebuild_blocking;
 use super::task::Table;
 use super::{Answer, WireError};
 
@@ -245,15 +245,11 @@ impl Table {
     }
 
     async fn reload(&mut self) {
-        let loaded = self
-            .store
-            .load_table(&self.id)
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|l| {
-                let l = l.ok_or_else(|| "the table is gone from the store".to_owned())?;
-                Ok((rebuild(&l)?, l))
-            });
+        let loaded = match self.store.load_table(&self.id).await {
+            Ok(Some(l)) => rebuild_blocking(l).await,
+            Ok(None) => Err("the table is gone from the store".to_owned()),
+            Err(e) => Err(e.to_string()),
+        };
         match loaded {
             Ok((r, loaded)) => {
                 self.reloads += 1;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use tablehold_protocol::Op;
 use tablehold_rules::SystemId;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use crate::settings::Settings;
@@ -20,7 +20,7 @@ use super::deadlines::Deadlines;
 use super::epochs::Epochs;
 use super::gate::{Gate, Held};
 use super::journal::Journal;
-use super::load::rebuild;
+use super::load::Rebuilt;
 use super::pipeline::Pipeline;
 use super::seating::Seating;
 use super::stream::{Sink, Stream};
@@ -59,11 +59,12 @@ pub(super) struct Table {
 /// Starts the task of a table loaded from the store and registers its handle.
 pub fn spawn(
     loaded: LoadedTable,
+    rebuilt: Rebuilt,
     store: Arc<dyn Store>,
     settings: Arc<Settings>,
     tables: Arc<DashMap<String, TableHandle>>,
-) -> Result<TableHandle, String> {
-    let rebuilt = rebuild(&loaded)?;
+    stop: Stop,
+) -> TableHandle {
     let id = loaded.table.id.clone();
     let (tx, rx) = mpsc::channel(MAILBOX);
     let mut table = Table {
@@ -99,10 +100,20 @@ pub fn spawn(
     let handle = TableHandle { tx, stopped };
     let mine = handle.tx.clone();
     tokio::spawn(async move {
-        table.run(rx, &tables, &mine).await;
+        // Held until the task has settled: the server's shutdown waits for every one.
+        let Stop { mut stop, done } = stop;
+        table.run(rx, &tables, &mine, &mut stop).await;
         let _ = stopped_tx.send(true);
+        drop(done);
     });
-    Ok(handle)
+    handle
+}
+
+/// How the server stops a table: `stop` turns true at shutdown, and the server waits until
+/// every `done` sender is dropped (mini-redis's pattern for its handlers).
+pub struct Stop {
+    pub stop: watch::Receiver<bool>,
+    pub done: mpsc::Sender<()>,
 }
 
 impl Table {
@@ -111,6 +122,7 @@ impl Table {
         mut rx: mpsc::Receiver<TableMsg>,
         tables: &DashMap<String, TableHandle>,
         mine: &mpsc::Sender<TableMsg>,
+        stop: &mut watch::Receiver<bool>,
     ) {
         tracing::debug!(table = %self.id, events = self.journal.head(), "table loaded");
         loop {
@@ -134,18 +146,26 @@ impl Table {
                 () = sleep_until(self.deadlines.at()) => self.time_out().await,
                 () = sleep_until(self.gate.until()) => self.advance_epochs(true).await,
                 () = tokio::time::sleep(self.settings.table_idle), if idle => {
-                    self.unload(&mut rx).await;
+                    self.unload(&mut rx, "the table is reloading; reconnect").await;
                     tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
                     tracing::debug!(table = %self.id, "table unloaded after idling");
+                    break;
+                }
+                // See: issue #19. The server stops: finish what was accepted, then step aside.
+                () = stopping(stop) => {
+                    self.unload(&mut rx, "the server is shutting down").await;
+                    tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
+                    tracing::debug!(table = %self.id, "table settled for shutdown");
                     break;
                 }
             }
         }
     }
 
-    /// Steps aside after idling: refuses new messages, serves those already queued, finishes
-    /// what they started. A sender refused here waits for `stopped` before loading a new task.
-    async fn unload(&mut self, rx: &mut mpsc::Receiver<TableMsg>) {
+    /// Steps aside (idle, or the server stopping): refuses new messages, serves those already
+    /// queued, finishes what they started, and tells its subscribers `why`. A sender refused
+    /// here waits for `stopped` before loading a new task.
+    async fn unload(&mut self, rx: &mut mpsc::Receiver<TableMsg>, why: &str) {
         rx.close();
         while let Some(msg) = rx.recv().await {
             self.handle(msg).await;
@@ -157,8 +177,8 @@ impl Table {
             self.advance_epochs(true).await;
         }
         self.settle().await;
-        // Anyone who subscribed while it was draining is told to come back.
-        self.stream.close(None, "the table is reloading; reconnect");
+        // Anyone still subscribed is told why the stream ends.
+        self.stream.close(None, why);
     }
 
     async fn handle(&mut self, msg: TableMsg) {
@@ -250,6 +270,15 @@ fn is_command(op: &Op) -> bool {
             | Op::Answer { .. }
             | Op::Roll { .. }
     )
+}
+
+/// Resolves once the server stops. (The guard `wait_for` returns is dropped here: it may not
+/// live across the loop's other awaits.)
+async fn stopping(stop: &mut watch::Receiver<bool>) {
+    if stop.wait_for(|s| *s).await.is_err() {
+        // The server dropped its sender without stopping: nothing will ever stop this table.
+        std::future::pending::<()>().await;
+    }
 }
 
 async fn sleep_until(at: Option<Instant>) {
