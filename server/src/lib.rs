@@ -9,6 +9,8 @@ pub mod auth;
 pub mod clock;
 pub mod connection;
 pub mod handler;
+#[cfg(test)]
+mod harness;
 pub mod registry;
 pub mod server;
 pub mod settings;

@@ -135,6 +135,11 @@ impl Registry {
         Ok(handle)
     }
 
+    /// The handle of `table`'s running task, if one runs (for tests that watch it stop).
+    pub fn running(&self, table: &str) -> Option<TableHandle> {
+        self.tables.get(table).map(|h| h.clone())
+    }
+
     /// Sends a message to a table, starting its task if needed. A task that has just stopped
     /// after idling refuses the message; it is then sent to a fresh one.
     pub async fn send(&self, table: &str, msg: TableMsg) -> Result<(), WireError> {
