@@ -64,10 +64,7 @@ impl Registry {
                     invites,
                 })
             }
-            Ok(Err(e)) => Err(WireError::new(
-                ErrorCode::Internal,
-                format!("the table could not be stored: {e}"),
-            )),
+            Ok(Err(e)) => Err(table::store_error(&e)),
             Err(_) => Err(WireError::new(ErrorCode::Internal, "the store has stopped")),
         }
     }

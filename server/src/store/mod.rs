@@ -216,7 +216,9 @@ pub enum StoreError {
         "{path}: not a Tablehold data file or corrupt ({detail}); restore it from a backup or point --data at another file"
     )]
     Corrupt { path: String, detail: String },
-    #[error("{path}: the disk is full; free space and restart (nothing acknowledged was lost)")]
+    #[error(
+        "{path}: the disk is full; nothing more is logged until space is freed, and nothing acknowledged was lost"
+    )]
     DiskFull { path: String },
     #[error(
         "{path}: SQLite refused `{setting}` (got `{got}`); the file system may not support WAL with full sync"

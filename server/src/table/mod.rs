@@ -21,6 +21,7 @@ mod world;
 
 pub use load::rebuild_blocking;
 pub use load::{NewTable, create};
+pub use pipeline::store_error;
 pub use task::{Stop, spawn};
 
 use tablehold_protocol::{ErrorCode, Op, Reply, SeatInfo};

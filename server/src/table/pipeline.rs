@@ -43,7 +43,7 @@ pub enum Released {
     },
     /// The store failed: this batch and every later one are lost, with the replies they owe.
     Failed {
-        why: String,
+        error: WireError,
         replies: Vec<Answer<Reply>>,
     },
 }
@@ -84,17 +84,32 @@ impl Pipeline {
                 reply: batch.reply,
             },
             failed => {
-                let why = match failed {
-                    Ok(Err(e)) => e.to_string(),
-                    _ => "the store has stopped".to_owned(),
+                let error = match failed {
+                    Ok(Err(e)) => store_error(&e),
+                    _ => WireError::new(ErrorCode::Internal, "the store has stopped"),
                 };
                 let replies = std::iter::once(batch)
                     .chain(std::mem::take(&mut self.inflight))
                     .filter_map(|b| b.reply)
                     .collect();
-                Released::Failed { why, replies }
+                Released::Failed { error, replies }
             }
         }
+    }
+}
+
+/// What a client is told when its request could not be made durable. A full disk has a code of
+/// its own: nothing was logged, and the table goes on by itself once space is freed.
+pub fn store_error(e: &StoreError) -> WireError {
+    match e {
+        StoreError::DiskFull { .. } => WireError::new(
+            ErrorCode::StorageFull,
+            "the server's disk is full: nothing was logged; the table goes on once the host frees space, so retry then",
+        ),
+        other => WireError::new(
+            ErrorCode::Internal,
+            format!("the log could not be written: {other}"),
+        ),
     }
 }
 
@@ -217,11 +232,10 @@ impl Table {
                     }));
                 }
             }
-            Released::Failed { why, replies } => {
-                tracing::error!(table = %self.id, error = %why, "append failed; rebuilding from the log");
-                let message = format!("the log could not be written: {why}");
+            Released::Failed { error, replies } => {
+                tracing::error!(table = %self.id, error = %error.message, "append failed; rebuilding from the log");
                 for reply in replies {
-                    let _ = reply.send(Err(WireError::new(ErrorCode::Internal, message.clone())));
+                    let _ = reply.send(Err(error.clone()));
                 }
                 // The log is the truth: whatever this task believed, start again from it.
                 self.reload().await;
@@ -235,10 +249,7 @@ impl Table {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 tracing::error!(table = %self.id, error = %e, "append failed");
-                Err(WireError::new(
-                    ErrorCode::Internal,
-                    format!("the log could not be written: {e}"),
-                ))
+                Err(store_error(&e))
             }
             Err(_) => Err(WireError::new(ErrorCode::Internal, "the store has stopped")),
         }
@@ -303,7 +314,7 @@ mod tests {
         let _ = tx1.send(Ok(()));
         match p.next().await {
             Released::Durable { first, last, .. } => assert_eq!((first, last), (1, 2)),
-            Released::Failed { why, .. } => panic!("{why}"),
+            Released::Failed { error, .. } => panic!("{}", error.message),
         }
         match p.next().await {
             Released::Failed { replies, .. } => {
@@ -317,5 +328,26 @@ mod tests {
         assert!(p.is_empty());
         assert!(matches!(got2.try_recv(), Ok(Err(_))));
         assert!(matches!(got3.try_recv(), Ok(Err(_))));
+    }
+
+    // See: issue #19 ("a full disk is refused as `internal`").
+    #[tokio::test]
+    async fn a_full_disk_is_storage_full_and_says_the_table_goes_on() {
+        let mut p = Pipeline::default();
+        let (tx, rx) = oneshot::channel();
+        p.push(rx, 1, 1, None);
+        let _ = tx.send(Err(StoreError::DiskFull {
+            path: "t.db".into(),
+        }));
+        match p.next().await {
+            Released::Failed { error, .. } => {
+                assert_eq!(error.code, ErrorCode::StorageFull);
+                assert!(error.message.contains("goes on once"), "{}", error.message);
+                assert!(!error.message.contains("restart"), "{}", error.message);
+            }
+            Released::Durable { .. } => panic!("the batch failed"),
+        }
+        let other = store_error(&StoreError::Closed);
+        assert_eq!(other.code, ErrorCode::Internal);
     }
 }
