@@ -212,6 +212,27 @@ async fn collect(url: &str, t: &Table, seat: &'static str, client: Raw, token: &
     Received { seat, frames, log }
 }
 
+/// A table with every seat taken: the GM, players Ines and Rui, spectator Eve; each player's
+/// and the spectator's connection with its seat token.
+struct Seated {
+    t: Table,
+    gm: Raw,
+    ines: (Raw, String),
+    rui: (Raw, String),
+    eve: (Raw, String),
+}
+
+async fn seated(url: &str) -> Seated {
+    let t = create_table(url, BTreeMap::new()).await;
+    Seated {
+        gm: gm(url, &t).await,
+        ines: join(url, &t, Role::Player, 0, "Ines").await,
+        rui: join(url, &t, Role::Player, 1, "Rui").await,
+        eve: join(url, &t, Role::Spectator, 0, "Eve").await,
+        t,
+    }
+}
+
 /// The open prompt as the GM sees it.
 async fn open_prompt(gm: &mut Raw) -> tablehold_protocol::PromptView {
     state(gm.request(Op::State).await.reply())
@@ -226,11 +247,13 @@ async fn open_prompt(gm: &mut Raw) -> tablehold_protocol::PromptView {
 async fn players_and_spectators_never_receive_hidden_values() {
     let server = TestServer::start(&[]);
     let url = server.url.clone();
-    let t = create_table(&url, BTreeMap::new()).await;
-    let mut gm = gm(&url, &t).await;
-    let (mut ines, ines_token) = join(&url, &t, Role::Player, 0, "Ines").await;
-    let (mut rui, rui_token) = join(&url, &t, Role::Player, 1, "Rui").await;
-    let (mut eve, eve_token) = join(&url, &t, Role::Spectator, 0, "Eve").await;
+    let Seated {
+        t,
+        mut gm,
+        ines: (mut ines, ines_token),
+        rui: (mut rui, rui_token),
+        eve: (mut eve, eve_token),
+    } = seated(&url).await;
     for c in [&mut gm, &mut ines, &mut rui, &mut eve] {
         c.request(Op::Subscribe { after: 0 }).await.reply();
     }
@@ -385,11 +408,13 @@ async fn players_and_spectators_never_receive_hidden_values() {
 async fn a_player_cannot_take_another_players_character() {
     let server = TestServer::start(&[]);
     let url = server.url.clone();
-    let t = create_table(&url, BTreeMap::new()).await;
-    let mut gm = gm(&url, &t).await;
-    let (mut ines, _) = join(&url, &t, Role::Player, 0, "Ines").await;
-    let (mut rui, _) = join(&url, &t, Role::Player, 1, "Rui").await;
-    let (mut eve, _) = join(&url, &t, Role::Spectator, 0, "Eve").await;
+    let Seated {
+        t: _,
+        mut gm,
+        ines: (mut ines, _),
+        rui: (mut rui, _),
+        eve: (mut eve, _),
+    } = seated(&url).await;
     gm.request(Op::Subscribe { after: 0 }).await.reply();
     rui.request(Op::AddSheet {
         sheet: pc("mara", None, 1),

@@ -226,14 +226,18 @@ impl Got {
 impl Raw {
     /// Connects and says hello.
     pub async fn connect(url: &str) -> Raw {
-        let mut raw = Raw::connect_silent(url).await;
-        raw.send(&ClientMsg::Hello {
+        Raw::connect_silent(url).await.hello().await
+    }
+
+    /// Says hello and expects the welcome.
+    async fn hello(mut self) -> Raw {
+        self.send(&ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             client: "e2e".into(),
         })
         .await;
-        match raw.next().await {
-            Some(ServerMsg::Welcome { .. }) => raw,
+        match self.next().await {
+            Some(ServerMsg::Welcome { .. }) => self,
             other => panic!("expected welcome, got {other:?}"),
         }
     }
@@ -266,21 +270,13 @@ impl Raw {
         let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
             .await
             .expect("upgrade");
-        let mut raw = Raw {
+        let raw = Raw {
             ws,
             next_id: 1,
             events: Vec::new(),
             raw_frames: Vec::new(),
         };
-        raw.send(&ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            client: "e2e".into(),
-        })
-        .await;
-        match raw.next().await {
-            Some(ServerMsg::Welcome { .. }) => raw,
-            other => panic!("expected welcome, got {other:?}"),
-        }
+        raw.hello().await
     }
 
     /// Waits for the server's close frame, skipping other frames; returns its code and
