@@ -243,3 +243,54 @@ pub fn seat_records(loaded: &LoadedTable) -> BTreeMap<String, SeatRecord> {
         .map(|s| (s.seat.clone(), s.clone()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{EventRecord, TableRecord};
+
+    fn table_with(events: Vec<EventRecord>) -> LoadedTable {
+        LoadedTable {
+            table: TableRecord {
+                id: "t".into(),
+                system: "grimwire".into(),
+                name: "t".into(),
+                options_json: "{}".into(),
+                created_ms: 0,
+            },
+            seats: vec![],
+            invites: vec![],
+            events,
+            epochs: vec![],
+        }
+    }
+
+    // See: issue #19 ("`rebuild` ignores the event's version").
+    #[test]
+    fn a_log_with_an_event_of_another_format_says_which_and_why() {
+        let parts = br#"[{"audience":"everyone","fact":{"fact":"encounter_started"}}]"#.to_vec();
+        let record = |seq, version| EventRecord {
+            table: "t".into(),
+            seq,
+            version,
+            at_ms: 0,
+            parts: parts.clone(),
+            link: [0; 32],
+        };
+        let newer = tablehold_protocol::EVENT_VERSION + 1;
+        let err = rebuild(&table_with(vec![record(1, newer)]))
+            .err()
+            .expect("refused");
+        assert!(err.starts_with("event 1: its format version is"), "{err}");
+        assert!(err.contains("upgrade"), "{err}");
+        // The version is checked before anything else of the event: a current one gets as far
+        // as its (here wrong) link.
+        let err = rebuild(&table_with(vec![record(
+            1,
+            tablehold_protocol::EVENT_VERSION,
+        )]))
+        .err()
+        .expect("refused");
+        assert!(err.contains("hash-chain link"), "{err}");
+    }
+}

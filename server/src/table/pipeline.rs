@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use tablehold_protocol::{ErrorCode, Reply};
-use tablehold_rules::{Event, Fact, Scratch, StateView, apply};
+use tablehold_rules::{ApplyError, Event, Fact, Scratch, StateView, apply};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -98,6 +98,12 @@ impl Pipeline {
     }
 }
 
+/// Whether `events` apply, in order, to `state`, tried on a scratch copy that is then dropped.
+fn all_apply(state: &dyn StateView, events: &[Event]) -> Result<(), ApplyError> {
+    let mut trial = Scratch::new(state);
+    events.iter().try_for_each(|e| apply(&mut trial, e))
+}
+
 /// What a client is told when its request could not be made durable. A full disk has a code of
 /// its own: nothing was logged, and the table goes on by itself once space is freed.
 pub fn store_error(e: &StoreError) -> WireError {
@@ -156,8 +162,7 @@ impl Table {
         }
         // An event that does not apply is never logged: the log would then hold an event no
         // replay can get past (see: issue #19). Try the batch on a scratch copy first.
-        let mut trial = Scratch::new(&self.world);
-        if let Some(e) = events.iter().find_map(|e| apply(&mut trial, e).err()) {
+        if let Err(e) = all_apply(&self.world, &events) {
             tracing::error!(table = %self.id, error = %e, "a decided event does not apply; nothing logged");
             let message =
                 format!("the table could not apply its own decision ({e}); nothing was logged");
@@ -328,6 +333,31 @@ mod tests {
         assert!(p.is_empty());
         assert!(matches!(got2.try_recv(), Ok(Err(_))));
         assert!(matches!(got3.try_recv(), Ok(Err(_))));
+    }
+
+    // See: issue #19 ("a failed apply is logged anyway"). The batch is judged whole, on a copy:
+    // a later event that does not apply fails it, and the state is left as it was.
+    #[test]
+    fn a_batch_with_an_event_that_does_not_apply_is_refused_whole() {
+        use tablehold_rules::options::TableOptions;
+        use tablehold_rules::{MemoryState, StateMut};
+        let mut state = MemoryState::new(TableOptions::default());
+        let round = Event::public(Fact::RoundStarted { round: 3 });
+        let ghost = Event::public(Fact::ResourceSet {
+            entity: "nobody".into(),
+            resource: "condition".into(),
+            from: 1,
+            to: 0,
+        });
+        assert!(all_apply(&state, std::slice::from_ref(&round)).is_ok());
+        let got = all_apply(&state, &[round.clone(), ghost]);
+        assert!(
+            matches!(got, Err(ApplyError::UnknownEntity(ref id)) if id.as_str() == "nobody"),
+            "{got:?}"
+        );
+        assert_eq!(state.encounter().round, 0, "the trial changed nothing");
+        apply(&mut state, &round).expect("applies");
+        assert_eq!(state.encounter_mut().round, 3);
     }
 
     // See: issue #19 ("a full disk is refused as `internal`").
