@@ -113,5 +113,12 @@ mod tests {
             Some("bad_request")
         );
         assert_eq!(none.used(), 0, "a refused roll draws nothing");
+        // The limits themselves are allowed: 100 dice, 20 terms.
+        let mut hundred = ScriptedDice::new(vec![1; 100]);
+        let e = free_roll("100d6", &ines, "Ines", false, &mut hundred).unwrap();
+        assert!(matches!(&e.parts[0].fact, Fact::Rolled { roll, .. } if roll.total == 100));
+        let twenty = vec!["1"; MAX_ROLL_TERMS].join("+");
+        let e = free_roll(&twenty, &ines, "Ines", false, &mut none).unwrap();
+        assert!(matches!(&e.parts[0].fact, Fact::Rolled { roll, .. } if roll.total == 20));
     }
 }

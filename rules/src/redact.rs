@@ -249,3 +249,60 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
     }
     Event { parts }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::grimwire::Grimwire;
+    use crate::options::TableOptions;
+    use crate::state::MemoryState;
+    use crate::system::RuleSystem;
+
+    fn npc() -> Combatant {
+        let toml = "id = \"gob\"\nname = \"Gob\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 9137\nfocus_max = 0\nattributes = { TOG = 1, AGL = 1, COR = 1, MND = 0, PER = 0, RSN = 0 }\n[npc]\ndefence_tn = 12\nattack_tn = 11\n";
+        let mut c = Grimwire.sheet_from_toml(toml).unwrap();
+        c.turn.insert("attacks".into(), 2);
+        c
+    }
+
+    // See: issue #24. The stand-in the table gets for an NPC carries nothing of its numbers:
+    // no sheet, no resources, no turn counters; the GM's part has all of them.
+    #[test]
+    fn an_npc_arrives_for_the_table_without_its_numbers() {
+        let state = MemoryState::new(TableOptions::default());
+        let arrived = hide_gm_numbers(
+            Event::public(Fact::CombatantAdded {
+                combatant: Box::new(npc()),
+                replaces: false,
+            }),
+            &state,
+        );
+        let added = |audience: Audience| {
+            arrived.parts.iter().find_map(|p| match &p.fact {
+                Fact::CombatantAdded { combatant, .. } if p.audience == audience => {
+                    Some((**combatant).clone())
+                }
+                _ => None,
+            })
+        };
+        let seen = added(Audience::AllButGm).unwrap();
+        assert!(is_stand_in(&seen));
+        assert_eq!(
+            seen.sheet,
+            SystemSheet::Generic {
+                stats: Default::default()
+            }
+        );
+        assert!(
+            seen.resources.is_empty() && seen.turn.is_empty(),
+            "{seen:?}"
+        );
+        assert_eq!((seen.id.as_str(), seen.name.as_str()), ("gob", "Gob"));
+        let whole = added(Audience::GmOnly).unwrap();
+        assert!(!is_stand_in(&whole));
+        assert_eq!(whole.resource("condition"), 9137);
+        assert_eq!(whole.turn_counter("attacks"), 2);
+    }
+}
