@@ -305,4 +305,96 @@ mod tests {
         assert_eq!(whole.resource("condition"), 9137);
         assert_eq!(whole.turn_counter("attacks"), 2);
     }
+
+    fn step(seats: Vec<Seat>) -> PendingStep {
+        PendingStep {
+            prompt_id: 4,
+            rule: "grimwire.initiative.tie".into(),
+            actor: Some("gob".into()),
+            seats,
+            question: "Initiative tie between gob, orc: who goes first?".into(),
+            options: vec!["gob".into(), "orc".into()],
+            default: "gob".into(),
+            timeout_ms: 60_000,
+            trigger: None,
+            data: [("group".to_owned(), crate::decision::StepValue::Int(2))].into(),
+        }
+    }
+
+    // See: issue #24. A prompt's stand-in keeps only what lets a seat follow it (its id, who
+    // answers, its timeout); nothing of its content, not even which rule asked.
+    #[test]
+    fn a_prompt_reaches_whole_only_those_it_asks() {
+        let ines = Seat::Player("ines".into());
+        let rui = Seat::Player("rui".into());
+        let cases = [
+            (
+                vec![Seat::Gm],
+                Audience::GmOnly,
+                Audience::AllButGm,
+                "the GM has a decision to make",
+            ),
+            (
+                vec![ines.clone()],
+                Audience::Seats(BTreeSet::from([SeatId::from("ines")])),
+                Audience::AllBut(BTreeSet::from([SeatId::from("ines")])),
+                "ines has a decision to make",
+            ),
+            (
+                vec![ines.clone(), rui.clone(), Seat::Gm],
+                Audience::Seats(BTreeSet::from([SeatId::from("ines"), SeatId::from("rui")])),
+                Audience::AllBut(BTreeSet::from([SeatId::from("ines"), SeatId::from("rui")])),
+                "ines, rui have a decision to make",
+            ),
+        ];
+        for (seats, whole_to, stand_in_to, says) in cases {
+            let asked = step(seats.clone());
+            let [stand_in, whole] = prompt_parts(&asked);
+            assert_eq!(
+                (&whole.audience, &stand_in.audience),
+                (&whole_to, &stand_in_to)
+            );
+            assert_eq!(
+                whole.fact,
+                Fact::DecisionRequested {
+                    step: Box::new(asked.clone())
+                }
+            );
+            let Fact::DecisionRequested { step: seen } = stand_in.fact else {
+                panic!("a prompt's stand-in is a prompt");
+            };
+            let expected = PendingStep {
+                prompt_id: 4,
+                rule: String::new(),
+                actor: None,
+                seats,
+                question: says.into(),
+                options: vec![],
+                default: String::new(),
+                timeout_ms: 60_000,
+                trigger: None,
+                data: Default::default(),
+            };
+            assert_eq!(*seen, expected);
+            assert_eq!(prompt_seen_by(&asked, &Seat::Gm), asked);
+            assert_eq!(
+                prompt_seen_by(&asked, &Seat::Spectator("eve".into())),
+                expected
+            );
+        }
+    }
+
+    #[test]
+    fn a_real_npc_is_no_stand_in_and_a_pc_never_is() {
+        let mut pc = npc();
+        pc.kind = crate::state::Kind::Pc;
+        let mut bare = without_numbers(&pc);
+        assert!(!is_stand_in(&bare), "a PC's numbers are never hidden");
+        bare.kind = crate::state::Kind::Npc;
+        assert!(is_stand_in(&bare));
+        let mut with_resources = bare.clone();
+        with_resources.resources.insert("condition".into(), 3);
+        assert!(!is_stand_in(&with_resources));
+        assert!(!is_stand_in(&npc()));
+    }
 }
