@@ -397,4 +397,129 @@ mod tests {
         assert!(!is_stand_in(&with_resources));
         assert!(!is_stand_in(&npc()));
     }
+
+    /// Each fact that may show numbers, about a PC and about an NPC: which audiences its parts
+    /// get after the pass, and the stand-in's wording where there is one.
+    #[test]
+    fn hidden_numbers_go_to_the_gm_and_the_table_hears_a_trace() {
+        use crate::event::{Against, CheckRecord, Modifier};
+        let mut state = MemoryState::new(TableOptions::default());
+        let mut pc = npc();
+        pc.id = "p".into();
+        pc.kind = crate::state::Kind::Pc;
+        crate::state::StateMut::insert_combatant(&mut state, pc.clone());
+        crate::state::StateMut::insert_combatant(&mut state, npc());
+        let roll = crate::dice::Roll {
+            expr: "1d20".into(),
+            dice: vec![],
+            terms: vec![7],
+            total: 7,
+        };
+        let checked = |who: &str| {
+            Fact::Checked(CheckRecord {
+                actor: Some(who.into()),
+                label: "COR attack".into(),
+                roll: roll.clone(),
+                modifiers: vec![Modifier::new("COR", 3)],
+                total: 10,
+                against: Against::Target(9),
+                outcome: crate::event::Outcome::Success,
+                overridden_by: None,
+            })
+        };
+        let deferred = |who: &str| Fact::StepDeferred {
+            step: Box::new(PendingStep {
+                actor: Some(who.into()),
+                ..step(vec![Seat::Gm])
+            }),
+        };
+        let resource = |who: &str| Fact::ResourceSet {
+            entity: who.into(),
+            resource: "condition".into(),
+            from: 9,
+            to: 4,
+        };
+        let counter = |who: &str| Fact::TurnCounterSet {
+            entity: who.into(),
+            counter: "attacks".into(),
+            from: 0,
+            to: 1,
+        };
+        let damage = |who: &str| Fact::DamageResolved {
+            target: who.into(),
+            steps: vec![Modifier::new("dice", 5)],
+            amount: 5,
+        };
+        let rolled = |who: &str| Fact::Rolled {
+            by: Some(who.into()),
+            purpose: "damage".into(),
+            roll: roll.clone(),
+        };
+        let added = |c: &Combatant| Fact::CombatantAdded {
+            combatant: Box::new(c.clone()),
+            replaces: false,
+        };
+        // (what, fact, the stand-in's text or "" for none, whether the fact is hidden)
+        let cases: Vec<(&str, Fact, &str, bool)> = vec![
+            ("a PC's resource", resource("p"), "", false),
+            ("an NPC's resource", resource("gob"), "", true),
+            ("a PC's turn counter", counter("p"), "", false),
+            ("an NPC's turn counter", counter("gob"), "", true),
+            ("damage to a PC", damage("p"), "", false),
+            ("damage to an NPC", damage("gob"), "gob takes damage", true),
+            ("a PC's check", checked("p"), "", false),
+            (
+                "an NPC's check",
+                checked("gob"),
+                "a roll that succeeds",
+                true,
+            ),
+            ("a PC's roll", rolled("p"), "", false),
+            ("an NPC's roll", rolled("gob"), "a roll", true),
+            ("a PC's deferred step", deferred("p"), "", false),
+            (
+                "an NPC's deferred step",
+                deferred("gob"),
+                "the GM sets something aside for later",
+                true,
+            ),
+            ("a PC arrives", added(&pc), "", false),
+            ("an NPC arrives", added(&npc()), "", true),
+        ];
+        for (what, fact, trace, hidden) in cases {
+            let out = hide_gm_numbers(Event::public(fact.clone()), &state);
+            let audiences: Vec<&Audience> = out.parts.iter().map(|p| &p.audience).collect();
+            if !hidden {
+                assert_eq!(out, Event::public(fact), "{what}");
+                continue;
+            }
+            let whole = out.parts.iter().find(|p| p.audience == Audience::GmOnly);
+            assert_eq!(whole.map(|p| &p.fact), Some(&fact), "{what}: {audiences:?}");
+            let stand_in = out.parts.iter().find(|p| p.audience == Audience::AllButGm);
+            let text = stand_in.map(|p| serde_json::to_string(&p.fact).unwrap_or_default());
+            match (stand_in, trace) {
+                (None, "")
+                    if matches!(fact, Fact::ResourceSet { .. } | Fact::TurnCounterSet { .. }) => {}
+                (Some(_), "") => {}
+                (Some(_), t) => assert!(
+                    text.as_deref().is_some_and(|j| j.contains(t)),
+                    "{what}: {text:?}"
+                ),
+                (None, _) => panic!("{what}: no stand-in in {audiences:?}"),
+            }
+            assert!(
+                text.as_deref()
+                    .is_none_or(|j| !j.contains("COR") && !j.contains("\"steps\":[{")),
+                "{what}: {text:?}"
+            );
+        }
+        // A part already addressed to someone is left as it is.
+        let secret = Event {
+            parts: vec![Part {
+                audience: Audience::GmOnly,
+                fact: resource("p"),
+            }],
+        };
+        assert_eq!(hide_gm_numbers(secret.clone(), &state), secret);
+    }
 }
