@@ -377,6 +377,15 @@ mod tests {
             };
             assert_eq!(*seen, expected);
             assert_eq!(prompt_seen_by(&asked, &Seat::Gm), asked);
+            // Every prompt an event opens goes through the same split.
+            let state = MemoryState::new(TableOptions::default());
+            let opened = Event::public(Fact::DecisionRequested {
+                step: Box::new(asked.clone()),
+            });
+            let split = Event {
+                parts: prompt_parts(&asked).to_vec(),
+            };
+            assert_eq!(hide_gm_numbers(opened, &state), split);
             assert_eq!(
                 prompt_seen_by(&asked, &Seat::Spectator("eve".into())),
                 expected
