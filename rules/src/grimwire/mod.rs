@@ -75,6 +75,29 @@ impl RuleSystem for Grimwire {
         ]
     }
 
+    /// The consequences GRIMWIRE ties to its resources, by the same code that follows them in
+    /// play. A Condition ruled above the burnout cap is left alone: with no resource for
+    /// temporary Condition, that is how the GM gives some (inebriation's +3).
+    fn resource_ruled(
+        &self,
+        ctx: &mut Ctx<'_>,
+        target: &EntityId,
+        resource: &str,
+        from: i64,
+        to: i64,
+    ) -> Result<(), DecideError> {
+        let c = ctx.combatant(target)?;
+        let max = sheet_of(&c)?.condition_max;
+        match resource {
+            BURNOUT => burnout::follow_level(ctx, target, to, max),
+            CONDITION => damage::follow_condition(ctx, target, max, c.has_status(DYING)),
+            FOCUS if from >= 0 && to < 0 => {
+                burnout::add_level(ctx, target, "Focus went below 0 by ruling", max)
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
         sheet::from_toml(text)
     }

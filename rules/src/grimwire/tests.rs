@@ -2609,3 +2609,170 @@ fn a_refusal_quotes_a_prompt_only_to_the_seats_it_asks() {
         assert!(shown.contains(choice), "{seat:?} is shown {shown}");
     }
 }
+
+// See: issue #19 ("rule.set-resource skips a system's consequences").
+#[test]
+fn rule_set_resource_follows_grimwires_consequences() {
+    /// One ruling on a character who starts at full Condition with the given burnout, Focus and
+    /// Condition, and what the character is afterwards.
+    struct Case {
+        what: &'static str,
+        /// `p`, a PC with condition_max 20, or `n`, an NPC with condition_max 12.
+        who: &'static str,
+        start: (i64, i64, i64),
+        resource: &'static str,
+        value: i64,
+        /// Condition, Focus, burnout.
+        after: (i64, i64, i64),
+        /// Dying, out cold, dead.
+        statuses: (bool, bool, bool),
+    }
+    let cases = [
+        Case {
+            what: "burnout 2 caps Condition at 80% of 20",
+            who: "p",
+            start: (20, 10, 0),
+            resource: BURNOUT,
+            value: 2,
+            after: (16, 10, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 2 caps 80% of 12 rounded down",
+            who: "n",
+            start: (12, 0, 0),
+            resource: BURNOUT,
+            value: 2,
+            after: (9, 0, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 3 caps Condition at half, rounded down",
+            who: "n",
+            start: (12, 0, 1),
+            resource: BURNOUT,
+            value: 3,
+            after: (6, 0, 3),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "a Condition under the cap stays",
+            who: "p",
+            start: (5, 10, 0),
+            resource: BURNOUT,
+            value: 3,
+            after: (5, 10, 3),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 4 sets Condition to 0 and the character is dying",
+            who: "p",
+            start: (20, 10, 1),
+            resource: BURNOUT,
+            value: 4,
+            after: (0, 10, 4),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "burnout going down gives no Condition back",
+            who: "p",
+            start: (10, 10, 3),
+            resource: BURNOUT,
+            value: 1,
+            after: (10, 10, 1),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Condition ruled to 0 is dying, out cold and a level of burnout",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: 0,
+            after: (0, 10, 1),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "that level can be the fourth",
+            who: "n",
+            start: (12, 0, 3),
+            resource: CONDITION,
+            value: -4,
+            after: (-4, 0, 4),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "Condition ruled to -10 is alive",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: -10,
+            after: (-10, 10, 1),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "Condition ruled to -11 is dead",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: -11,
+            after: (-11, 10, 0),
+            statuses: (false, false, true),
+        },
+        Case {
+            what: "Condition ruled above the cap is the GM's temporary Condition",
+            who: "p",
+            start: (16, 10, 2),
+            resource: CONDITION,
+            value: 23,
+            after: (23, 10, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Focus ruled below 0 is a level of burnout",
+            who: "p",
+            start: (20, 10, 1),
+            resource: FOCUS,
+            value: -3,
+            after: (16, -3, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Focus already below 0 takes no further level",
+            who: "p",
+            start: (20, -3, 1),
+            resource: FOCUS,
+            value: -5,
+            after: (20, -5, 1),
+            statuses: (false, false, false),
+        },
+    ];
+    for case in cases {
+        let mut t = pc_and_npc();
+        let (condition, focus, burnout) = case.start;
+        t.set(case.who, CONDITION, condition);
+        t.set(case.who, FOCUS, focus);
+        t.set(case.who, BURNOUT, burnout);
+        t.gm(
+            "rule.set-resource",
+            args(&[
+                ("target", text(case.who)),
+                ("resource", text(case.resource)),
+                ("value", ArgValue::Int(case.value)),
+            ]),
+            &[],
+        )
+        .unwrap();
+        let got = (
+            t.res(case.who, CONDITION),
+            t.res(case.who, FOCUS),
+            t.res(case.who, BURNOUT),
+        );
+        assert_eq!(got, case.after, "{}", case.what);
+        let statuses = (
+            t.has(case.who, DYING),
+            t.has(case.who, OUT_COLD),
+            t.has(case.who, DEAD),
+        );
+        assert_eq!(statuses, case.statuses, "{}", case.what);
+    }
+}
