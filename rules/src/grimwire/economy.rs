@@ -332,12 +332,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             out.push(to_spec(d, Some(id.clone())));
         }
     }
-    // Players are not shown what only the GM may give.
-    if !seat.is_gm() {
-        for spec in &mut out {
-            spec.args.retain(|a| !a.gm_only);
-        }
-    }
+    // GM-only arguments stay in every seat's catalogue, marked `gm_only`: a client that
+    // hid them would answer a player's `tn=` with "no such argument", when the true answer is
+    // that it is the GM's (`forbidden`). Their names are in the published protocol anyway.
     out
 }
 
@@ -357,6 +354,18 @@ pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// Whether `action` may be taken only on the actor's own turn (in an encounter). Checked
+/// before the action reads its arguments. Techniques are not here: a reaction comes off-turn,
+/// and which timing a technique has is known only once its argument is read. A check is the
+/// GM's to call at any time, but a player's own roll is an auxiliary action on her turn.
+pub fn needs_turn(action: &str, seat: &Seat) -> bool {
+    match action {
+        "attack" | "move" | "dash" | "auxiliary" | "free_action" | "stabilise" | "pass" => true,
+        "check" => !seat.is_gm(),
+        _ => false,
+    }
 }
 
 /// In an encounter, only the current character acts on a turn.

@@ -127,11 +127,19 @@ impl RuleSystem for Grimwire {
             return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
         }
         let actor = if spec.needs_actor {
-            let id =
-                actor.ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?;
-            let c = ctx.combatant(id)?;
+            let id = match actor {
+                Some(id) => id.clone(),
+                None => current_for(ctx, seat)
+                    .ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?,
+            };
+            let c = ctx.combatant(&id)?;
             may_control(seat, &c)?;
-            Some(id.clone())
+            // Whose turn it is comes before anything the arguments ask (a range, a cost), so an
+            // out-of-turn attack on a distant target hears why it cannot act now.
+            if economy::needs_turn(action, seat) {
+                economy::require_turn(ctx, &id)?;
+            }
+            Some(id)
         } else {
             None
         };
@@ -175,6 +183,15 @@ impl RuleSystem for Grimwire {
             }),
         }
     }
+}
+
+/// The character whose turn it is, when `seat` acts for them: whom an action with no actor
+/// is for. Naming them lets the refusal say why they cannot act (out cold, dying) rather
+/// than that nobody was named.
+fn current_for(ctx: &Ctx<'_>, seat: &Seat) -> Option<EntityId> {
+    let current = ctx.state.encounter().current.clone()?;
+    let c = ctx.state.combatant(&current)?;
+    may_control(seat, c).ok().map(|()| current)
 }
 
 /// Players act only for characters their seat owns; the GM for anyone; spectators for no one.

@@ -611,7 +611,7 @@ fn players_cannot_set_target_numbers_or_act_for_others() {
         args(&[("attribute", text("agl")), ("modifier", ArgValue::Int(-2))]),
         &[],
     ));
-    assert_eq!(r.to_string(), "forbidden: `modifier` is the GM's to give");
+    assert_eq!(r.to_string(), "`modifier` is the GM's to give");
     let r = refusal(t.act(
         Seat::Gm,
         "p",
@@ -2774,5 +2774,201 @@ fn rule_set_resource_follows_grimwires_consequences() {
             t.has(case.who, DEAD),
         );
         assert_eq!(statuses, case.statuses, "{}", case.what);
+    }
+}
+
+/// `a`'s turn in an encounter of `a`, `b` (a knife and an action technique costing 20 Focus)
+/// and the NPC `n`, with `b` beside `a` and `n` 30 m away.
+fn a_to_act_n_far() -> Table {
+    let surge =
+        "[[techniques]]\nid = \"surge\"\nname = \"Surge\"\nfocus_cost = 20\ntiming = \"action\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), KNIFE))
+        .add(&pc(
+            "b",
+            &attrs(0, 0, 0, 0, 0, 0),
+            &format!("{KNIFE}{surge}"),
+        ))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 9, 9, KNIFE));
+    t.place("a", 0, 0).place("b", 1, 0).place("n", 30, 0);
+    t.gm("start_encounter", Args::default(), &[15, 2, 1])
+        .unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    t
+}
+
+/// A command and the refusal code it must get; `None` for the actor sends none.
+struct RefusedCase {
+    what: &'static str,
+    table: fn() -> Table,
+    seat: Seat,
+    actor: Option<&'static str>,
+    action: &'static str,
+    args: Args,
+    code: &'static str,
+}
+
+fn check_refused(cases: Vec<RefusedCase>) {
+    for case in cases {
+        let mut t = (case.table)();
+        let cmd = Command::act(case.seat, case.actor, case.action, case.args);
+        let r = refusal(t.run(cmd, &[]));
+        assert_eq!(r.code(), case.code, "{}: {r}", case.what);
+    }
+}
+
+// See: issue #19 ("out of turn against a distant target is refused as out_of_range").
+#[test]
+fn whose_turn_it_is_is_checked_before_range_and_resources() {
+    let at_n = || args(&[("target", text("n"))]);
+    let case = |what, actor, action, args, code| RefusedCase {
+        what,
+        table: a_to_act_n_far,
+        seat: player(actor),
+        actor: Some(actor),
+        action,
+        args,
+        code,
+    };
+    check_refused(vec![
+        case(
+            "an out-of-turn attack on a target out of reach",
+            "b",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn unarmed attack on a target out of reach",
+            "b",
+            "attack",
+            at_n(),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn move too far",
+            "b",
+            "move",
+            args(&[("to", ArgValue::Cell(Cell::new(60, 0)))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn stabilise of someone not dying",
+            "b",
+            "stabilise",
+            args(&[("target", text("a"))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn action technique without the Focus",
+            "b",
+            "technique",
+            args(&[("technique", text("surge"))]),
+            "not_your_turn",
+        ),
+        case(
+            "on the actor's turn the range is what is wrong",
+            "a",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            "out_of_range",
+        ),
+    ]);
+}
+
+/// `n`'s turn, and `n` is out cold.
+fn n_to_act_out_cold() -> Table {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        9,
+        9,
+        KNIFE,
+    ));
+    t.place("a", 0, 0).place("n", 1, 0);
+    t.gm("start_encounter", Args::default(), &[2, 15]).unwrap();
+    assert_eq!(t.state.encounter().current, Some("n".into()));
+    t.gm(
+        "rule.set-status",
+        args(&[("target", text("n")), ("status", text(OUT_COLD))]),
+        &[],
+    )
+    .unwrap();
+    t
+}
+
+// See: issue #19 ("the GM on a knocked-out NPC's turn is told argument `actor` is required").
+#[test]
+fn the_gm_hears_that_a_knocked_out_npc_cannot_act() {
+    let case = |what, actor, action, args| RefusedCase {
+        what,
+        table: n_to_act_out_cold,
+        seat: Seat::Gm,
+        actor,
+        action,
+        args,
+        code: "cannot_act",
+    };
+    check_refused(vec![
+        case(
+            "an attack with no actor named is for the NPC whose turn it is",
+            None,
+            "attack",
+            args(&[("target", text("a"))]),
+        ),
+        case("a dash with no actor named", None, "dash", Args::default()),
+        case(
+            "an attack for the NPC by name",
+            Some("n"),
+            "attack",
+            args(&[("target", text("a")), ("weapon", text("knife"))]),
+        ),
+    ]);
+    // Its turn still ends, with or without the NPC named.
+    let mut t = n_to_act_out_cold();
+    t.run(
+        Command::act(Seat::Gm, None, "end_turn", Args::default()),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    // With nobody's turn to fall back on, an actor is still required.
+    let mut t = pc_and_npc();
+    let r = refusal(t.run(Command::act(Seat::Gm, None, "dash", Args::default()), &[]));
+    assert_eq!(r.to_string(), "argument `actor` is required: who acts?");
+}
+
+// See: issue #19 ("a player's `tn=` gets `no argument tn`").
+#[test]
+fn a_players_gm_only_argument_is_forbidden_not_unknown() {
+    let mut t = pc_and_npc();
+    // The catalogue tells a player that `tn` exists and is the GM's, so a client refuses it
+    // for that reason, or sends it and the rules do.
+    let catalogue = crate::engine::actions(&Grimwire, &t.state, &player("p"));
+    let check = catalogue.iter().find(|s| s.name == "check").unwrap();
+    let gm_only: Vec<&str> = check
+        .args
+        .iter()
+        .filter(|a| a.gm_only)
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(gm_only, ["tn", "hidden", "modifier"]);
+    for (action, a) in [
+        (
+            "check",
+            args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(3))]),
+        ),
+        (
+            "attack",
+            args(&[("target", text("n")), ("tn", ArgValue::Int(3))]),
+        ),
+    ] {
+        let r = refusal(t.act(player("p"), "p", action, a, &[]));
+        assert_eq!(
+            (r.code(), r.to_string().as_str()),
+            ("forbidden", "`tn` is the GM's to give"),
+            "{action}"
+        );
     }
 }
