@@ -358,14 +358,13 @@ pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
 
 /// Whether `action` may be taken only on the actor's own turn (in an encounter). Checked
 /// before the action reads its arguments. Techniques are not here: a reaction comes off-turn,
-/// and which timing a technique has is known only once its argument is read. A check is the
-/// GM's to call at any time, but a player's own roll is an auxiliary action on her turn.
-pub fn needs_turn(action: &str, seat: &Seat) -> bool {
-    match action {
-        "attack" | "move" | "dash" | "auxiliary" | "free_action" | "stabilise" | "pass" => true,
-        "check" => !seat.is_gm(),
-        _ => false,
-    }
+/// and which timing a technique has is known only once its argument is read. Nor is a check:
+/// the GM calls one at any time, and a player's own roll checks her turn before anything else.
+pub fn needs_turn(action: &str) -> bool {
+    matches!(
+        action,
+        "attack" | "move" | "dash" | "auxiliary" | "free_action" | "stabilise" | "pass"
+    )
 }
 
 /// In an encounter, only the current character acts on a turn.

@@ -136,7 +136,7 @@ impl RuleSystem for Grimwire {
             may_control(seat, &c)?;
             // Whose turn it is comes before anything the arguments ask (a range, a cost), so an
             // out-of-turn attack on a distant target hears why it cannot act now.
-            if economy::needs_turn(action, seat) {
+            if economy::needs_turn(action) {
                 economy::require_turn(ctx, &id)?;
             }
             Some(id)

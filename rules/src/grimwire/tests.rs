@@ -2737,6 +2737,15 @@ fn rule_set_resource_follows_grimwires_consequences() {
             statuses: (false, false, false),
         },
         Case {
+            what: "Focus ruled to 0 is not below it",
+            who: "p",
+            start: (20, 10, 1),
+            resource: FOCUS,
+            value: 0,
+            after: (20, 0, 1),
+            statuses: (false, false, false),
+        },
+        Case {
             what: "Focus already below 0 takes no further level",
             who: "p",
             start: (20, -3, 1),
@@ -2864,6 +2873,13 @@ fn whose_turn_it_is_is_checked_before_range_and_resources() {
             "b",
             "technique",
             args(&[("technique", text("surge"))]),
+            "not_your_turn",
+        ),
+        case(
+            "a player's own check out of turn",
+            "b",
+            "check",
+            args(&[("attribute", text("AGL"))]),
             "not_your_turn",
         ),
         case(
