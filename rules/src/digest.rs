@@ -32,11 +32,7 @@ pub fn digest_v1(state: &dyn StateView) -> String {
     hasher.update(b"tablehold-digest-v1\n");
     // Serializing plain data to a Vec cannot fail; an empty body would still be a fixed value.
     hasher.update(serde_json::to_vec(&projection).unwrap_or_default());
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(hasher.finalize())
 }
 
 #[cfg(test)]

@@ -492,7 +492,9 @@ fn generic_ruling(
                 &target,
                 format!("{target}: {resource} set to {value} ({reason})"),
             )?;
+            let from = ctx.combatant(&target)?.resource(&resource);
             ctx.set_resource(&target, &resource, value)?;
+            system.resource_ruled(ctx, &target, &resource, from, value)?;
         }
         "set-status" | "clear-status" => {
             let target = args.require_entity("target")?;

@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::ids::EntityId;
 
 /// Why `decide` refused a command. Each variant maps to a stable wire code via [`Refusal::code`].
+///
+/// The message is a sentence that never starts with its code: whoever shows a refusal puts the
+/// code beside it (`forbidden: ...`), and a message that repeated it would read twice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -18,9 +21,9 @@ pub enum Refusal {
         current: Option<EntityId>,
     },
     /// The seat may not do this: another seat's character, or a GM-only action.
-    #[error("forbidden: {reason}")]
+    #[error("{reason}")]
     Forbidden { reason: String },
-    #[error("out of range: {what} is {distance} m away and the limit is {limit} m")]
+    #[error("{what} is {distance} m away and the limit is {limit} m")]
     OutOfRange {
         what: String,
         distance: i64,
@@ -103,5 +106,80 @@ impl Refusal {
         Refusal::Forbidden {
             reason: reason.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // See: issue #19 ("error lines double their code": `forbidden: forbidden: ...`).
+    #[test]
+    fn refusal_messages_do_not_repeat_their_code() {
+        let who = || EntityId::from("aune");
+        let cases = [
+            Refusal::NotYourTurn {
+                actor: who(),
+                current: Some(EntityId::from("mara")),
+            },
+            Refusal::forbidden("`tn` is the GM's to give"),
+            Refusal::OutOfRange {
+                what: "goblin-1".into(),
+                distance: 8,
+                limit: 3,
+            },
+            Refusal::InsufficientResource {
+                resource: "Focus".into(),
+                needed: 5,
+                available: 2,
+            },
+            Refusal::AwaitingDecision {
+                prompt_id: 3,
+                question: "Who goes first?".into(),
+            },
+            Refusal::NoSuchPrompt { prompt_id: 3 },
+            Refusal::NotAnOption {
+                choice: "x".into(),
+                options: vec!["yes".into(), "no".into()],
+            },
+            Refusal::UnknownAction {
+                system: "grimwire".into(),
+                action: "fly".into(),
+            },
+            Refusal::UnknownEntity(who()),
+            Refusal::UnknownName {
+                system: "grimwire".into(),
+                what: "a resource".into(),
+                name: "luck".into(),
+            },
+            Refusal::bad_argument("to", "is required"),
+            Refusal::NoneLeft {
+                actor: who(),
+                slot: "action".into(),
+            },
+            Refusal::CannotAct {
+                actor: who(),
+                reason: "out cold".into(),
+            },
+            Refusal::NoEncounter,
+            Refusal::EncounterRunning,
+            Refusal::Rule("a character cannot attack themselves".into()),
+        ];
+        for r in cases {
+            let message = r.to_string().to_lowercase();
+            let code = r.code();
+            for said in [code.to_owned(), code.replace('_', " ")] {
+                assert!(!message.starts_with(&said), "{code}: {message}");
+            }
+        }
+        assert_eq!(
+            Refusal::OutOfRange {
+                what: "goblin-1".into(),
+                distance: 8,
+                limit: 3,
+            }
+            .to_string(),
+            "goblin-1 is 8 m away and the limit is 3 m"
+        );
     }
 }

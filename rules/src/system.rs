@@ -26,6 +26,22 @@ pub trait RuleSystem: Sync {
         Vec::new()
     }
 
+    /// Follows a GM ruling that set `resource` of `target` from `from` to `to` with what the
+    /// system ties to that resource, as further events. Without this a ruling could leave a
+    /// state the system's own rules never reach (burnout at its last level on a character who
+    /// is not dying). Called after the new value is in the scratch state; an error refuses the
+    /// whole ruling. The default ties nothing to any resource.
+    fn resource_ruled(
+        &self,
+        _ctx: &mut Ctx<'_>,
+        _target: &EntityId,
+        _resource: &str,
+        _from: i64,
+        _to: i64,
+    ) -> Result<(), DecideError> {
+        Ok(())
+    }
+
     /// Loads and validates a sheet written in TOML.
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError>;
 

@@ -1209,3 +1209,34 @@ async fn the_protocol_behaves_as_documented() {
     }
     assert!(c.next().await.is_none(), "then the connection closes");
 }
+
+// See: issue #19 ("after end_encounter, state still shows the last round").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn state_shows_no_round_and_no_turn_after_end_encounter() {
+    let server = TestServer::start(&[]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut ines, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    gm.request(Op::AddSheet {
+        sheet: NPC_GOBLIN.into(),
+    })
+    .await
+    .reply();
+    gm.request(act(None, "start_encounter", &[])).await.reply();
+    // The goblin alone: ending its turn starts round 2.
+    gm.request(act(Some("goblin-1"), "end_turn", &[]))
+        .await
+        .reply();
+    let s = state(gm.request(Op::State).await.reply());
+    assert_eq!((s.encounter, s.round), (true, 2));
+    gm.request(act(None, "end_encounter", &[])).await.reply();
+    for client in [&mut gm, &mut ines] {
+        let s = state(client.request(Op::State).await.reply());
+        assert_eq!(
+            (s.encounter, s.round, s.current.as_deref()),
+            (false, 0, None)
+        );
+        assert!(s.order.is_empty());
+    }
+}

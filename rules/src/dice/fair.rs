@@ -88,27 +88,14 @@ fn framed_seat(h: &mut Sha256, seat: &str) -> Option<()> {
 
 /// Lower-case hex, the form every hash and seed takes in events and exports.
 pub fn to_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
+    hex::encode(bytes)
 }
 
 /// Parses exactly 64 hex digits (either case) into 32 bytes.
 pub fn from_hex32(s: &str) -> Option<Bytes32> {
-    let bytes = s.as_bytes();
-    if bytes.len() != 64 {
-        return None;
-    }
     let mut out = [0u8; 32];
-    for (slot, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-        let hi = char::from(pair[0]).to_digit(16)?;
-        let lo = char::from(pair[1]).to_digit(16)?;
-        *slot = u8::try_from(hi * 16 + lo).ok()?;
-    }
+    // The crate checks the length against the buffer, so 62 or 66 digits are refused too.
+    hex::decode_to_slice(s, &mut out).ok()?;
     Some(out)
 }
 

@@ -30,32 +30,42 @@ pub fn blocks_techniques(level: i64) -> bool {
     level >= 3
 }
 
-/// Raises burnout by one level (to at most 4) because of `cause`, lowering Condition to the
-/// new cap; at level 4 Condition drops to 0 and the character is dying.
+/// Raises burnout by one level (to at most 4) because of `cause`, with what the new level
+/// does at once (see [`follow_level`]).
 pub fn add_level(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
     cause: &str,
     max_condition: i64,
 ) -> Result<(), DecideError> {
-    let c = ctx.combatant(who)?;
-    let from = c.resource(BURNOUT);
+    let from = ctx.combatant(who)?.resource(BURNOUT);
     let to = (from + 1).min(4);
     if to == from {
         return Ok(());
     }
     ctx.note_about(who, format!("{who} takes a level of burnout: {cause}"))?;
     ctx.set_resource(who, BURNOUT, to)?;
-    let condition = c.resource(CONDITION);
-    let capped = if to >= 4 {
+    follow_level(ctx, who, to, max_condition)
+}
+
+/// What being at burnout `level` does to a character at once, however the level came about
+/// (a cause in play or a GM ruling): Condition no higher than the level's cap, and at level 4
+/// Condition at 0 at most and dying. Levels going down give nothing back: Condition climbs
+/// only by rest or ruling.
+pub fn follow_level(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    level: i64,
+    max_condition: i64,
+) -> Result<(), DecideError> {
+    let condition = ctx.combatant(who)?.resource(CONDITION);
+    let capped = if level >= 4 {
         condition.min(0)
     } else {
-        condition.min(condition_cap(max_condition, to))
+        condition.min(condition_cap(max_condition, level))
     };
-    if capped != condition {
-        ctx.set_resource(who, CONDITION, capped)?;
-    }
-    if to >= 4 {
+    ctx.set_resource(who, CONDITION, capped)?;
+    if level >= 4 {
         super::damage::begin_dying(ctx, who, max_condition, false)?;
     }
     Ok(())

@@ -160,13 +160,25 @@ pub fn take(
     let c = ctx.combatant(target)?;
     let max = sheet_of(&c)?.condition_max;
     let before = c.resource(CONDITION);
-    let after = before - amount;
-    ctx.set_resource(target, CONDITION, after)?;
+    ctx.set_resource(target, CONDITION, before - amount)?;
+    follow_condition(ctx, target, max, c.has_status(DYING))
+}
+
+/// What the character's Condition now means, however it got there (damage or a GM ruling):
+/// below -10 death; at 0 or below, for someone not already dying, dying, out cold and the
+/// level of burnout that the fall causes.
+pub fn follow_condition(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    max: i64,
+    was_dying: bool,
+) -> Result<(), DecideError> {
+    let after = ctx.combatant(who)?.resource(CONDITION);
     if after < DEAD_BELOW {
-        return die(ctx, target);
+        return die(ctx, who);
     }
-    if after <= 0 && !c.has_status(DYING) {
-        begin_dying(ctx, target, max, true)?;
+    if after <= 0 && !was_dying {
+        begin_dying(ctx, who, max, true)?;
     }
     Ok(())
 }

@@ -332,12 +332,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             out.push(to_spec(d, Some(id.clone())));
         }
     }
-    // Players are not shown what only the GM may give.
-    if !seat.is_gm() {
-        for spec in &mut out {
-            spec.args.retain(|a| !a.gm_only);
-        }
-    }
+    // GM-only arguments stay in every seat's catalogue, marked `gm_only`: a client that
+    // hid them would answer a player's `tn=` with "no such argument", when the true answer is
+    // that it is the GM's (`forbidden`). Their names are in the published protocol anyway.
     out
 }
 
@@ -357,6 +354,17 @@ pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// Whether `action` may be taken only on the actor's own turn (in an encounter). Checked
+/// before the action reads its arguments. Techniques are not here: a reaction comes off-turn,
+/// and which timing a technique has is known only once its argument is read. Nor is a check:
+/// the GM calls one at any time, and a player's own roll checks her turn before anything else.
+pub fn needs_turn(action: &str) -> bool {
+    matches!(
+        action,
+        "attack" | "move" | "dash" | "auxiliary" | "free_action" | "stabilise" | "pass"
+    )
 }
 
 /// In an encounter, only the current character acts on a turn.

@@ -75,6 +75,29 @@ impl RuleSystem for Grimwire {
         ]
     }
 
+    /// The consequences GRIMWIRE ties to its resources, by the same code that follows them in
+    /// play. A Condition ruled above the burnout cap is left alone: with no resource for
+    /// temporary Condition, that is how the GM gives some (inebriation's +3).
+    fn resource_ruled(
+        &self,
+        ctx: &mut Ctx<'_>,
+        target: &EntityId,
+        resource: &str,
+        from: i64,
+        to: i64,
+    ) -> Result<(), DecideError> {
+        let c = ctx.combatant(target)?;
+        let max = sheet_of(&c)?.condition_max;
+        match resource {
+            BURNOUT => burnout::follow_level(ctx, target, to, max),
+            CONDITION => damage::follow_condition(ctx, target, max, c.has_status(DYING)),
+            FOCUS if from >= 0 && to < 0 => {
+                burnout::add_level(ctx, target, "Focus went below 0 by ruling", max)
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
         sheet::from_toml(text)
     }
@@ -104,11 +127,19 @@ impl RuleSystem for Grimwire {
             return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
         }
         let actor = if spec.needs_actor {
-            let id =
-                actor.ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?;
-            let c = ctx.combatant(id)?;
+            let id = match actor {
+                Some(id) => id.clone(),
+                None => current_for(ctx, seat)
+                    .ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?,
+            };
+            let c = ctx.combatant(&id)?;
             may_control(seat, &c)?;
-            Some(id.clone())
+            // Whose turn it is comes before anything the arguments ask (a range, a cost), so an
+            // out-of-turn attack on a distant target hears why it cannot act now.
+            if economy::needs_turn(action) {
+                economy::require_turn(ctx, &id)?;
+            }
+            Some(id)
         } else {
             None
         };
@@ -152,6 +183,15 @@ impl RuleSystem for Grimwire {
             }),
         }
     }
+}
+
+/// The character whose turn it is, when `seat` acts for them: whom an action with no actor
+/// is for. Naming them lets the refusal say why they cannot act (out cold, dying) rather
+/// than that nobody was named.
+fn current_for(ctx: &Ctx<'_>, seat: &Seat) -> Option<EntityId> {
+    let current = ctx.state.encounter().current.clone()?;
+    let c = ctx.state.combatant(&current)?;
+    may_control(seat, c).ok().map(|()| current)
 }
 
 /// Players act only for characters their seat owns; the GM for anyone; spectators for no one.

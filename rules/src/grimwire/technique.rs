@@ -24,6 +24,10 @@ pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(
             what: format!("a technique on {who}'s sheet"),
             name: id.to_owned(),
         })?;
+    // A technique used as the action waits for the turn before its Focus is looked at.
+    if technique.timing == Timing::Action {
+        economy::require_turn(ctx, who)?;
+    }
     let focus = c.resource(FOCUS);
     if focus < 0 {
         return Err(Refusal::Rule(format!(

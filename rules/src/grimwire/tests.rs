@@ -611,7 +611,7 @@ fn players_cannot_set_target_numbers_or_act_for_others() {
         args(&[("attribute", text("agl")), ("modifier", ArgValue::Int(-2))]),
         &[],
     ));
-    assert_eq!(r.to_string(), "forbidden: `modifier` is the GM's to give");
+    assert_eq!(r.to_string(), "`modifier` is the GM's to give");
     let r = refusal(t.act(
         Seat::Gm,
         "p",
@@ -2607,5 +2607,384 @@ fn a_refusal_quotes_a_prompt_only_to_the_seats_it_asks() {
     ] {
         let shown = shown_to(&answered, &seat);
         assert!(shown.contains(choice), "{seat:?} is shown {shown}");
+    }
+}
+
+// See: issue #19 ("rule.set-resource skips a system's consequences").
+#[test]
+fn rule_set_resource_follows_grimwires_consequences() {
+    /// One ruling on a character who starts at full Condition with the given burnout, Focus and
+    /// Condition, and what the character is afterwards.
+    struct Case {
+        what: &'static str,
+        /// `p`, a PC with condition_max 20, or `n`, an NPC with condition_max 12.
+        who: &'static str,
+        start: (i64, i64, i64),
+        resource: &'static str,
+        value: i64,
+        /// Condition, Focus, burnout.
+        after: (i64, i64, i64),
+        /// Dying, out cold, dead.
+        statuses: (bool, bool, bool),
+    }
+    let cases = [
+        Case {
+            what: "burnout 2 caps Condition at 80% of 20",
+            who: "p",
+            start: (20, 10, 0),
+            resource: BURNOUT,
+            value: 2,
+            after: (16, 10, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 2 caps 80% of 12 rounded down",
+            who: "n",
+            start: (12, 0, 0),
+            resource: BURNOUT,
+            value: 2,
+            after: (9, 0, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 3 caps Condition at half, rounded down",
+            who: "n",
+            start: (12, 0, 1),
+            resource: BURNOUT,
+            value: 3,
+            after: (6, 0, 3),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "a Condition under the cap stays",
+            who: "p",
+            start: (5, 10, 0),
+            resource: BURNOUT,
+            value: 3,
+            after: (5, 10, 3),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "burnout 4 sets Condition to 0 and the character is dying",
+            who: "p",
+            start: (20, 10, 1),
+            resource: BURNOUT,
+            value: 4,
+            after: (0, 10, 4),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "burnout going down gives no Condition back",
+            who: "p",
+            start: (10, 10, 3),
+            resource: BURNOUT,
+            value: 1,
+            after: (10, 10, 1),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Condition ruled to 0 is dying, out cold and a level of burnout",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: 0,
+            after: (0, 10, 1),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "that level can be the fourth",
+            who: "n",
+            start: (12, 0, 3),
+            resource: CONDITION,
+            value: -4,
+            after: (-4, 0, 4),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "Condition ruled to -10 is alive",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: -10,
+            after: (-10, 10, 1),
+            statuses: (true, true, false),
+        },
+        Case {
+            what: "Condition ruled to -11 is dead",
+            who: "p",
+            start: (20, 10, 0),
+            resource: CONDITION,
+            value: -11,
+            after: (-11, 10, 0),
+            statuses: (false, false, true),
+        },
+        Case {
+            what: "Condition ruled above the cap is the GM's temporary Condition",
+            who: "p",
+            start: (16, 10, 2),
+            resource: CONDITION,
+            value: 23,
+            after: (23, 10, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Focus ruled below 0 is a level of burnout",
+            who: "p",
+            start: (20, 10, 1),
+            resource: FOCUS,
+            value: -3,
+            after: (16, -3, 2),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Focus ruled to 0 is not below it",
+            who: "p",
+            start: (20, 10, 1),
+            resource: FOCUS,
+            value: 0,
+            after: (20, 0, 1),
+            statuses: (false, false, false),
+        },
+        Case {
+            what: "Focus already below 0 takes no further level",
+            who: "p",
+            start: (20, -3, 1),
+            resource: FOCUS,
+            value: -5,
+            after: (20, -5, 1),
+            statuses: (false, false, false),
+        },
+    ];
+    for case in cases {
+        let mut t = pc_and_npc();
+        let (condition, focus, burnout) = case.start;
+        t.set(case.who, CONDITION, condition);
+        t.set(case.who, FOCUS, focus);
+        t.set(case.who, BURNOUT, burnout);
+        t.gm(
+            "rule.set-resource",
+            args(&[
+                ("target", text(case.who)),
+                ("resource", text(case.resource)),
+                ("value", ArgValue::Int(case.value)),
+            ]),
+            &[],
+        )
+        .unwrap();
+        let got = (
+            t.res(case.who, CONDITION),
+            t.res(case.who, FOCUS),
+            t.res(case.who, BURNOUT),
+        );
+        assert_eq!(got, case.after, "{}", case.what);
+        let statuses = (
+            t.has(case.who, DYING),
+            t.has(case.who, OUT_COLD),
+            t.has(case.who, DEAD),
+        );
+        assert_eq!(statuses, case.statuses, "{}", case.what);
+    }
+}
+
+/// `a`'s turn in an encounter of `a`, `b` (a knife and an action technique costing 20 Focus)
+/// and the NPC `n`, with `b` beside `a` and `n` 30 m away.
+fn a_to_act_n_far() -> Table {
+    let surge =
+        "[[techniques]]\nid = \"surge\"\nname = \"Surge\"\nfocus_cost = 20\ntiming = \"action\"\n";
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), KNIFE))
+        .add(&pc(
+            "b",
+            &attrs(0, 0, 0, 0, 0, 0),
+            &format!("{KNIFE}{surge}"),
+        ))
+        .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 9, 9, KNIFE));
+    t.place("a", 0, 0).place("b", 1, 0).place("n", 30, 0);
+    t.gm("start_encounter", Args::default(), &[15, 2, 1])
+        .unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    t
+}
+
+/// A command and the refusal code it must get; `None` for the actor sends none.
+struct RefusedCase {
+    what: &'static str,
+    table: fn() -> Table,
+    seat: Seat,
+    actor: Option<&'static str>,
+    action: &'static str,
+    args: Args,
+    code: &'static str,
+}
+
+fn check_refused(cases: Vec<RefusedCase>) {
+    for case in cases {
+        let mut t = (case.table)();
+        let cmd = Command::act(case.seat, case.actor, case.action, case.args);
+        let r = refusal(t.run(cmd, &[]));
+        assert_eq!(r.code(), case.code, "{}: {r}", case.what);
+    }
+}
+
+// See: issue #19 ("out of turn against a distant target is refused as out_of_range").
+#[test]
+fn whose_turn_it_is_is_checked_before_range_and_resources() {
+    let at_n = || args(&[("target", text("n"))]);
+    let case = |what, actor, action, args, code| RefusedCase {
+        what,
+        table: a_to_act_n_far,
+        seat: player(actor),
+        actor: Some(actor),
+        action,
+        args,
+        code,
+    };
+    check_refused(vec![
+        case(
+            "an out-of-turn attack on a target out of reach",
+            "b",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn unarmed attack on a target out of reach",
+            "b",
+            "attack",
+            at_n(),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn move too far",
+            "b",
+            "move",
+            args(&[("to", ArgValue::Cell(Cell::new(60, 0)))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn stabilise of someone not dying",
+            "b",
+            "stabilise",
+            args(&[("target", text("a"))]),
+            "not_your_turn",
+        ),
+        case(
+            "an out-of-turn action technique without the Focus",
+            "b",
+            "technique",
+            args(&[("technique", text("surge"))]),
+            "not_your_turn",
+        ),
+        case(
+            "a player's own check out of turn",
+            "b",
+            "check",
+            args(&[("attribute", text("AGL"))]),
+            "not_your_turn",
+        ),
+        case(
+            "on the actor's turn the range is what is wrong",
+            "a",
+            "attack",
+            args(&[("target", text("n")), ("weapon", text("knife"))]),
+            "out_of_range",
+        ),
+    ]);
+}
+
+/// `n`'s turn, and `n` is out cold.
+fn n_to_act_out_cold() -> Table {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(0, 0, 0, 0, 0, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(0, 0, 0, 0, 0, 0),
+        9,
+        9,
+        KNIFE,
+    ));
+    t.place("a", 0, 0).place("n", 1, 0);
+    t.gm("start_encounter", Args::default(), &[2, 15]).unwrap();
+    assert_eq!(t.state.encounter().current, Some("n".into()));
+    t.gm(
+        "rule.set-status",
+        args(&[("target", text("n")), ("status", text(OUT_COLD))]),
+        &[],
+    )
+    .unwrap();
+    t
+}
+
+// See: issue #19 ("the GM on a knocked-out NPC's turn is told argument `actor` is required").
+#[test]
+fn the_gm_hears_that_a_knocked_out_npc_cannot_act() {
+    let case = |what, actor, action, args| RefusedCase {
+        what,
+        table: n_to_act_out_cold,
+        seat: Seat::Gm,
+        actor,
+        action,
+        args,
+        code: "cannot_act",
+    };
+    check_refused(vec![
+        case(
+            "an attack with no actor named is for the NPC whose turn it is",
+            None,
+            "attack",
+            args(&[("target", text("a"))]),
+        ),
+        case("a dash with no actor named", None, "dash", Args::default()),
+        case(
+            "an attack for the NPC by name",
+            Some("n"),
+            "attack",
+            args(&[("target", text("a")), ("weapon", text("knife"))]),
+        ),
+    ]);
+    // Its turn still ends, with or without the NPC named.
+    let mut t = n_to_act_out_cold();
+    t.run(
+        Command::act(Seat::Gm, None, "end_turn", Args::default()),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(t.state.encounter().current, Some("a".into()));
+    // With nobody's turn to fall back on, an actor is still required.
+    let mut t = pc_and_npc();
+    let r = refusal(t.run(Command::act(Seat::Gm, None, "dash", Args::default()), &[]));
+    assert_eq!(r.to_string(), "argument `actor` is required: who acts?");
+}
+
+// See: issue #19 ("a player's `tn=` gets `no argument tn`").
+#[test]
+fn a_players_gm_only_argument_is_forbidden_not_unknown() {
+    let mut t = pc_and_npc();
+    // The catalogue tells a player that `tn` exists and is the GM's, so a client refuses it
+    // for that reason, or sends it and the rules do.
+    let catalogue = crate::engine::actions(&Grimwire, &t.state, &player("p"));
+    let check = catalogue.iter().find(|s| s.name == "check").unwrap();
+    let gm_only: Vec<&str> = check
+        .args
+        .iter()
+        .filter(|a| a.gm_only)
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(gm_only, ["tn", "hidden", "modifier"]);
+    for (action, a) in [
+        (
+            "check",
+            args(&[("attribute", text("AGL")), ("tn", ArgValue::Int(3))]),
+        ),
+        (
+            "attack",
+            args(&[("target", text("n")), ("tn", ArgValue::Int(3))]),
+        ),
+    ] {
+        let r = refusal(t.act(player("p"), "p", action, a, &[]));
+        assert_eq!(
+            (r.code(), r.to_string().as_str()),
+            ("forbidden", "`tn` is the GM's to give"),
+            "{action}"
+        );
     }
 }

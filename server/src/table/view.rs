@@ -40,7 +40,9 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
         system: header.system.to_owned(),
         head: header.head,
         encounter: enc.active,
-        round: enc.round,
+        // An ended encounter keeps its last round in the state (apply leaves it, and old logs
+        // must replay as they did); with no encounter there is no round to show.
+        round: if enc.active { enc.round } else { 0 },
         current: enc.current.as_ref().map(|c| c.0.clone()),
         order: enc.order.iter().map(|c| c.0.clone()).collect(),
         combatants,
