@@ -77,9 +77,7 @@ pub fn part_bytes(part: &Part, salt: Option<[u8; 16]>) -> Vec<u8> {
     {
         bytes.pop();
         bytes.extend_from_slice(b",\"salt\":\"");
-        for b in salt {
-            bytes.extend_from_slice(format!("{b:02x}").as_bytes());
-        }
+        bytes.extend_from_slice(hex::encode(salt).as_bytes());
         bytes.extend_from_slice(b"\"}");
     }
     bytes

@@ -240,11 +240,7 @@ mod tests {
     use super::*;
 
     fn hex(s: &str) -> Vec<u8> {
-        let s: String = s.split_whitespace().collect();
-        (0..s.len())
-            .step_by(2)
-            .filter_map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
-            .collect()
+        hex::decode(s.split_whitespace().collect::<String>()).unwrap_or_default()
     }
 
     #[test]

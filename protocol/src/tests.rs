@@ -3,7 +3,6 @@
 //! no byte string makes decoding panic, over-allocate or recurse without bound.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -815,10 +814,7 @@ fn every_server_msg() -> Vec<ServerMsg> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    hex::encode(bytes)
 }
 
 /// What a MessagePack frame holds, read generically: the same tree a client in another
@@ -1037,14 +1033,8 @@ fn wrong_shapes_are_malformed() {
 
 /// Bytes from hex, ignoring whitespace so that goldens can be written token by token.
 fn hex_bytes(hex: &str) -> Vec<u8> {
-    let digits: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    digits
-        .chunks(2)
-        .map(|pair| {
-            let pair = std::str::from_utf8(pair).expect("ascii");
-            u8::from_str_radix(pair, 16).expect("hex")
-        })
-        .collect()
+    let digits: String = hex.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    hex::decode(digits).expect("hex")
 }
 
 #[track_caller]
