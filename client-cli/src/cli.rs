@@ -338,13 +338,14 @@ pub struct SheetAssignArgs {
     /// The character's id, e.g. `aune`.
     #[arg(value_name = "CHARACTER")]
     pub entity: String,
-    /// The player's seat id that will play it.
+    /// The player's seat id that will play it. (Not named `seat`: that is the global
+    /// `--seat`, which picks the profile this command runs as.)
     #[arg(
         value_name = "SEAT",
         required_unless_present = "gm",
         conflicts_with = "gm"
     )]
-    pub seat: Option<String>,
+    pub to: Option<String>,
     /// Take the character back: the GM plays it.
     #[arg(long)]
     pub gm: bool,

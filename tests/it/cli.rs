@@ -885,3 +885,41 @@ fn a_wss_server_is_reached_with_the_ca_named_once() {
     let rolled = t.ok("gm", &["roll", "1d6"]);
     assert!(rolled.starts_with("#4 rolled roll by GM: 1d6="), "{rolled}");
 }
+
+// See: issue #24 ("a player can take another player's character"), through the binary: a
+// replaced sheet says so, and only the GM gives a character to another seat.
+#[test]
+fn sheets_are_replaced_and_given_away_through_the_binary() {
+    let t = Table::new();
+    t.seat_everyone(&[]);
+    let aune = t.file("aune.toml", AUNE);
+    assert_eq!(
+        t.ok("ines", &["sheet", "add", &aune]),
+        "#1 aune joins the table\n"
+    );
+    assert_eq!(
+        t.ok("ines", &["sheet", "add", &aune]),
+        "#2 aune's sheet is replaced\n"
+    );
+    let err = t.fails("ines", &["sheet", "assign", "aune", "rui"]);
+    assert!(err.starts_with("error: forbidden: "), "{err}");
+    assert_eq!(
+        t.ok("gm", &["sheet", "assign", "aune", "rui"]),
+        "#3 aune is now played by rui\n"
+    );
+    assert_eq!(t.ok("gm", &["sheet", "assign", "aune", "rui"]), "done\n");
+    let err = t.fails("ines", &["sheet", "add", &aune]);
+    assert!(
+        err.starts_with("error: forbidden: `aune` is at the table and is not your character"),
+        "{err}"
+    );
+    let err = t.fails("gm", &["sheet", "assign", "aune", "eve"]);
+    assert!(
+        err.starts_with("error: bad_request: no player seat `eve`"),
+        "{err}"
+    );
+    assert_eq!(
+        t.ok("gm", &["sheet", "assign", "aune", "--gm"]),
+        "#4 aune is now played by the GM\n"
+    );
+}

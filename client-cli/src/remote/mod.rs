@@ -105,7 +105,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
                 let mut s = Session::open(&g).await?;
                 let op = Op::AssignCharacter {
                     entity: a.entity.clone(),
-                    seat: a.seat.clone(),
+                    seat: a.to.clone(),
                 };
                 let reply = s.request(op).await?;
                 let text = s.produced(reply).await?;
