@@ -51,6 +51,7 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
         tablehold join TABLE --invite CODE --name Ines\n  \
         tablehold sheet add aune.toml\n  \
         tablehold --seat gm encounter start\n  \
+        tablehold watch\n  \
         tablehold state")
 )]
 pub struct Cli {
