@@ -51,6 +51,7 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
         tablehold join TABLE --invite CODE --name Ines\n  \
         tablehold sheet add aune.toml\n  \
         tablehold --seat gm encounter start\n  \
+        tablehold watch\n  \
         tablehold state")
 )]
 pub struct Cli {
@@ -164,6 +165,21 @@ pub enum Command {
         tablehold log export --out friday.json"
     )]
     Log(LogArgs),
+    /// Follow the table as it happens: one line per event, your turns and prompts called out.
+    #[command(
+        long_about = "Follow the table as it happens, as your seat sees it: one plain line \
+        per event, with no colour and no drawing, so that it reads well aloud (a screen reader \
+        can follow it). When a turn starts for a character your seat plays, a line says \
+        `YOUR TURN: CHARACTER`. When a prompt asks your seat, a line gives the exact command \
+        that answers it, its choices and the time left before its default applies; a prompt \
+        that asks someone else shows only who has to decide.\n\n\
+        Like `log --follow`, it adds your seat's entropy to every dice epoch. Dice counters, \
+        digests and the dice epochs' own events are shown only with `--verbose`, which also \
+        prefixes each line with the event's number. It runs until you stop it (Ctrl-C) or the \
+        server closes the connection.\n\n\
+        Examples:\n  tablehold watch\n  tablehold --seat ines watch --verbose"
+    )]
+    Watch(WatchArgs),
     /// Check a table's log: its hash chain, its dice epochs, and every die against the seeds.
     #[command(long_about = VERIFY_HELP)]
     Verify(VerifyArgs),
@@ -466,6 +482,20 @@ pub struct LogArgs {
     pub keepalive_ms: u64,
     /// With --follow, FOR TESTS ONLY: the 32 bytes (64 hex digits) this seat adds to every
     /// dice epoch, instead of fresh random bytes from the OS each time.
+    #[arg(long, value_name = "HEX")]
+    pub entropy: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Also show dice counters, digests and the dice epochs' events, and number each line.
+    #[arg(long)]
+    pub verbose: bool,
+    /// Milliseconds of quiet after which a request keeps the connection open (as `log`).
+    #[arg(long, default_value_t = 20_000, value_name = "MS", hide = true)]
+    pub keepalive_ms: u64,
+    /// FOR TESTS ONLY: the 32 bytes (64 hex digits) this seat adds to every dice epoch,
+    /// instead of fresh random bytes from the OS each time.
     #[arg(long, value_name = "HEX")]
     pub entropy: Option<String>,
 }

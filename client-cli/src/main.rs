@@ -10,6 +10,7 @@
 //! - `remote`: the network commands, over `net` (the protocol client) and `profile` (saved
 //!   seats).
 //! - `lines`: readable text for facts, shared by both.
+//! - `suggest`: "did you mean" for a misspelt action or argument name.
 
 mod calc;
 mod cli;
@@ -19,6 +20,7 @@ mod net;
 mod profile;
 mod remote;
 mod report;
+mod suggest;
 
 use std::io::Write as _;
 use std::process::ExitCode;

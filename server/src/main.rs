@@ -1,7 +1,7 @@
 //! `tablehold-server`: runs the server until SIGINT or SIGTERM.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,16 +21,19 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// The Tablehold server: hosts tables for remote tabletop encounters.
 ///
-/// With no arguments it listens on 127.0.0.1:7878 and keeps its data in ./tablehold.db.
+/// With no arguments it listens on 127.0.0.1:7878 and keeps its data in the platform's data
+/// directory (on Linux `$XDG_DATA_HOME/tablehold/tablehold.db`, else
+/// `~/.local/share/tablehold/tablehold.db`).
 #[derive(Parser, Debug)]
 #[command(version, about, long_about = None)]
 struct Args {
     /// Address to listen on; port 0 picks a free port (the line `listening on ...` says which).
     #[arg(long, env = "TABLEHOLD_LISTEN", default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
-    /// The data file (SQLite); created if absent.
-    #[arg(long, env = "TABLEHOLD_DATA", default_value = "tablehold.db")]
-    data: PathBuf,
+    /// The data file (SQLite), created with its directory if absent [default: tablehold.db
+    /// in the platform's data directory, e.g. ~/.local/share/tablehold/].
+    #[arg(long, env = "TABLEHOLD_DATA", value_name = "FILE")]
+    data: Option<PathBuf>,
     /// Log filter, e.g. `info`, `debug`, `tablehold_server=trace`.
     #[arg(long, env = "TABLEHOLD_LOG", default_value = "info")]
     log: String,
@@ -145,7 +148,38 @@ fn parse_seed(hex_seed: &str) -> anyhow::Result<[u8; 32]> {
     }
 }
 
+/// The name of the data file inside the platform's data directory.
+const DATA_FILE: &str = "tablehold.db";
+
+/// Where the tables live: `--data`, else the platform's data directory, never the current
+/// directory (a server started from a checkout must not leave its tables there). The
+/// directory is created if missing, private to the user: it holds every seat's token hash and
+/// every table's secrets in the making.
+fn data_file(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let file = match flag {
+        Some(file) => file.to_owned(),
+        None => directories::ProjectDirs::from("", "", "tablehold")
+            .context(
+                "no data directory for this user (HOME is not set): pass --data FILE or set \
+                 TABLEHOLD_DATA",
+            )?
+            .data_dir()
+            .join(DATA_FILE),
+    };
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(dir)
+            .with_context(|| format!("{}: cannot create the data directory", dir.display()))?;
+    }
+    Ok(file)
+}
+
 async fn run(args: Args) -> anyhow::Result<()> {
+    let data = data_file(args.data.as_deref())?;
     let test_seed = args
         .insecure_test_seed
         .as_deref()
@@ -169,13 +203,18 @@ async fn run(args: Args) -> anyhow::Result<()> {
         ..Settings::default()
     });
     let store = tokio::task::spawn_blocking({
-        let path = args.data.clone();
+        let path = data.clone();
         move || SqliteStore::open(&path)
     })
     .await
     .context("opening the store")??;
     let (journal, sync) = store.durability();
-    tracing::info!(data = %args.data.display(), journal, synchronous = sync, "store open");
+    tracing::info!(
+        journal,
+        synchronous = sync,
+        "tables are kept in {}",
+        data.display()
+    );
     let store: Arc<dyn Store> = Arc::new(store);
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {

@@ -24,7 +24,7 @@ use tablehold_tests::{bin, run_env, stderr, stdout, workspace_root};
 /// mara (ids in order). With PER 3 and 6 the two PCs tie at 7; with PER 0 and -2 the goblins
 /// tie at 6. So starting the encounter opens the players' tie prompt, and once it is answered,
 /// the GM's tie prompt for the goblins.
-const AUNE: &str = r#"
+pub(crate) const AUNE: &str = r#"
 id = "aune"
 name = "Aune"
 kind = "pc"
@@ -40,7 +40,7 @@ damage = "1d4"
 damage_type = "edged"
 "#;
 
-const MARA: &str = r#"
+pub(crate) const MARA: &str = r#"
 id = "mara"
 name = "Mara"
 kind = "pc"
@@ -50,7 +50,7 @@ focus_max = 4
 attributes = { TOG = 2, AGL = 2, COR = 1, MND = 0, PER = 6, RSN = 1 }
 "#;
 
-const GOBLIN_1: &str = r#"
+pub(crate) const GOBLIN_1: &str = r#"
 id = "goblin-1"
 name = "Goblin"
 kind = "npc"
@@ -70,7 +70,7 @@ attack_tn = 11
 "#;
 
 /// Frail on purpose (Condition 3), so that the fight below leaves it dying.
-const GOBLIN_2: &str = r#"
+pub(crate) const GOBLIN_2: &str = r#"
 id = "goblin-2"
 name = "Goblin"
 kind = "npc"
@@ -89,20 +89,21 @@ defence_tn = 8
 attack_tn = 11
 "#;
 
-/// Four people's `tablehold`, sharing one config directory and one server.
-struct Table {
-    server: TestServer,
+/// Four people's `tablehold`, sharing one config directory and one server (also used by
+/// `watch.rs`).
+pub(crate) struct Table {
+    pub(crate) server: TestServer,
     dir: tempfile::TempDir,
-    config: PathBuf,
+    pub(crate) config: PathBuf,
 }
 
 impl Table {
-    fn new() -> Table {
+    pub(crate) fn new() -> Table {
         Table::with_server(&[])
     }
 
     /// A table on a server started with `flags` added.
-    fn with_server(flags: &[&str]) -> Table {
+    pub(crate) fn with_server(flags: &[&str]) -> Table {
         let server = TestServer::start(flags);
         let dir = tempfile::tempdir().expect("temp dir");
         let config = dir.path().join("config");
@@ -114,7 +115,7 @@ impl Table {
     }
 
     /// Runs `tablehold ARGS` with this table's config directory (and `--seat SEAT` if given).
-    fn run(&self, seat: Option<&str>, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, seat: Option<&str>, args: &[&str]) -> Output {
         let mut all: Vec<&str> = Vec::new();
         if let Some(s) = seat {
             all.extend(["--seat", s]);
@@ -128,7 +129,7 @@ impl Table {
     }
 
     /// Runs as `seat` and expects success; returns stdout.
-    fn ok(&self, seat: &str, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, seat: &str, args: &[&str]) -> String {
         let out = self.run(Some(seat), args);
         assert!(
             out.status.success(),
@@ -140,7 +141,7 @@ impl Table {
     }
 
     /// Runs as `seat` and expects exit code 1; returns stderr.
-    fn fails(&self, seat: &str, args: &[&str]) -> String {
+    pub(crate) fn fails(&self, seat: &str, args: &[&str]) -> String {
         let out = self.run(Some(seat), args);
         assert_eq!(
             out.status.code(),
@@ -157,12 +158,12 @@ impl Table {
         stderr(&out)
     }
 
-    fn state(&self, seat: &str) -> Value {
+    pub(crate) fn state(&self, seat: &str) -> Value {
         serde_json::from_str(&self.ok(seat, &["state", "--json"])).expect("state --json is JSON")
     }
 
     /// A file in the test's directory.
-    fn file(&self, name: &str, text: &str) -> String {
+    pub(crate) fn file(&self, name: &str, text: &str) -> String {
         let path = self.dir.path().join(name);
         std::fs::write(&path, text).expect("write");
         path.display().to_string()
@@ -170,7 +171,7 @@ impl Table {
 
     /// Creates a table as the GM (profile `gm`), then joins Ines and Rui as players and Eve
     /// as a spectator (profiles `ines`, `rui`, `eve`); returns the table id.
-    fn seat_everyone(&self, options: &[&str]) -> String {
+    pub(crate) fn seat_everyone(&self, options: &[&str]) -> String {
         let mut args = vec![
             "table",
             "create",
@@ -231,7 +232,7 @@ impl Table {
         table
     }
 
-    fn add_everyone(&self) {
+    pub(crate) fn add_everyone(&self) {
         let out = self.ok("ines", &["sheet", "add", &self.file("aune.toml", AUNE)]);
         assert_eq!(out, "#1 aune joins the table\n");
         self.ok("rui", &["sheet", "add", &self.file("mara.toml", MARA)]);
@@ -921,5 +922,122 @@ fn sheets_are_replaced_and_given_away_through_the_binary() {
     assert_eq!(
         t.ok("gm", &["sheet", "assign", "aune", "--gm"]),
         "#4 aune is now played by the GM\n"
+    );
+}
+
+#[test]
+fn a_misspelt_action_or_argument_or_command_gets_what_would_work() {
+    let t = Table::new();
+    t.seat_everyone(&["grimwire.same_side_ties=fixed"]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    // Aune's turn (see `bad_input_through_the_binary_exits_1_with_the_servers_code`).
+    assert_eq!(t.state("gm")["current"], "aune");
+    // The server knows no `atack`; the seat's catalogue has `attack`.
+    let err = t.fails("ines", &["act", "atack", "target=goblin-1"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: unknown_action: "), "{err}");
+    assert!(err.contains("; did you mean `attack`?"), "{err}");
+    // A slipped argument name: the one meant, with the value typed.
+    let err = t.fails("ines", &["act", "attack", "taget=goblin-1", "weapon=knife"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("has no argument `taget`; its arguments: target (entity), weapon (text); did you mean `target=goblin-1`?"),
+        "{err}"
+    );
+    // Nothing close: no guess, the list as before.
+    let err = t.fails("ines", &["act", "fly"]);
+    assert!(!err.contains("did you mean"), "{err}");
+    assert!(err.contains("actions your seat may take now: "), "{err}");
+    // What clap refuses, it suggests for (exit 2): a subcommand, a flag.
+    for (args, tip) in [
+        (&["wacth"][..], "'watch'"),
+        (&["log", "--folow"][..], "'--follow'"),
+    ] {
+        let out = t.run(Some("ines"), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("similar") && stderr(&out).contains(tip),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // The table carried on: nothing applied.
+    assert_eq!(t.state("gm")["current"], "aune");
+}
+
+#[test]
+fn a_first_run_keeps_data_out_of_the_checkout_and_says_how_to_start_a_server() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).expect("mkdir");
+    // No --data: the tables go to the platform's data directory (here XDG_DATA_HOME), which
+    // is created, private, and named in the log; nothing lands where the server was started.
+    let mut server = Command::new(bin("tablehold-server"))
+        .args(["--listen", "127.0.0.1:0", "--log", "info"])
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("TABLEHOLD_DATA")
+        .current_dir(&cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tablehold-server");
+    let (tx, rx) = mpsc::channel();
+    let stderr_pipe = server.stderr.take().expect("stderr");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut out_lines = BufReader::new(server.stdout.take().expect("stdout")).lines();
+    let listening = out_lines
+        .next()
+        .and_then(Result::ok)
+        .and_then(|l| l.strip_prefix("listening on ").map(str::to_owned));
+    let data = home.join("data").join("tablehold").join("tablehold.db");
+    let said = loop {
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(line) if line.contains("tables are kept in") => break line,
+            Ok(_) => {}
+            Err(_) => break String::new(),
+        }
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(listening.is_some(), "the server listened");
+    assert!(said.contains(&data.display().to_string()), "{said}");
+    assert!(data.is_file(), "{} was created", data.display());
+    let mode = std::fs::metadata(data.parent().expect("dir"))
+        .expect("dir")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert_eq!(std::fs::read_dir(&cwd).expect("cwd").count(), 0);
+
+    // With no server listening, the client says how to start one.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("ws://127.0.0.1:{port}");
+    let config = dir.path().join("config");
+    let out = run_env(
+        &[
+            "table", "create", "--system", "grimwire", "--name", "x", "--server", &url,
+        ],
+        None,
+        &[("TABLEHOLD_CONFIG_DIR", config.as_os_str())],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: no Tablehold server at {url}: start one with `tablehold-server` (or check \
+             the address, `--server`)\n"
+        )
     );
 }

@@ -8,3 +8,4 @@ mod fixtures;
 mod flood;
 mod security;
 mod server;
+mod watch;

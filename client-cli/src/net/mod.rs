@@ -35,6 +35,13 @@ pub enum NetError {
     /// certificate in it), or wss:// was asked for without one. Name a PEM CA with `--ca-cert`.
     #[error("{0}")]
     Tls(String),
+    /// Nothing listens at the address: the connection was refused. On a first run this is
+    /// most often a server not started yet, so the message says how to start one.
+    #[error(
+        "no Tablehold server at {url}: start one with `tablehold-server` (or check the address, \
+         `--server`)"
+    )]
+    NoServer { url: String },
     /// TCP, TLS or the WebSocket handshake failed: the server is down, the address or port is
     /// wrong, or its certificate is not trusted. Check the address; retrying may help.
     /// (The cause is kept as text: tungstenite's errors repeat their cause in their own
@@ -105,9 +112,18 @@ impl Client {
         let (ws, _) = tokio::time::timeout(WAIT, connecting)
             .await
             .map_err(|_| NetError::Timeout(WAIT))?
-            .map_err(|e| NetError::Connect {
-                url: url.to_owned(),
-                reason: e.to_string(),
+            .map_err(|e| match e {
+                tokio_tungstenite::tungstenite::Error::Io(io)
+                    if io.kind() == std::io::ErrorKind::ConnectionRefused =>
+                {
+                    NetError::NoServer {
+                        url: url.to_owned(),
+                    }
+                }
+                e => NetError::Connect {
+                    url: url.to_owned(),
+                    reason: e.to_string(),
+                },
             })?;
         let mut client = Client {
             ws,

@@ -18,6 +18,7 @@ use tablehold_rules::grid::Cell;
 use tablehold_rules::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args};
 
 use crate::net::ServerError;
+use crate::suggest;
 
 /// An `act` request ready to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,7 +131,9 @@ fn split_words(words: &[String]) -> Result<Vec<(String, Option<String>)>, Server
 
 fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
     let mut args = BTreeMap::new();
-    for (name, value) in split_words(words)? {
+    let pairs = split_words(words)?;
+    for (name, value) in &pairs {
+        let (name, value) = (name.clone(), value.clone());
         let Some(arg) = spec.args.iter().find(|a| a.name == name) else {
             let valid = if spec.args.is_empty() {
                 "it takes none".to_owned()
@@ -142,8 +145,19 @@ fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> 
                     .collect();
                 format!("its arguments: {}", list.join(", "))
             };
+            // The closest name this action takes and that is not typed already.
+            let unused = spec
+                .args
+                .iter()
+                .map(|a| a.name.as_str())
+                .filter(|n| !pairs.iter().any(|(typed, _)| typed == n));
+            let hint = match (suggest::closest(&name, unused), value.as_deref()) {
+                (Some(n), Some(v)) => format!("; did you mean `{n}={v}`?"),
+                (Some(n), None) => format!("; did you mean `{n}`?"),
+                (None, _) => String::new(),
+            };
             return Err(bad_request(format!(
-                "`{}` has no argument `{name}`; {valid}",
+                "`{}` has no argument `{name}`; {valid}{hint}",
                 spec.name
             )));
         };
@@ -264,6 +278,12 @@ pub fn catalogue_text(catalogue: &[ActionSpec]) -> String {
     out
 }
 
+/// The action in the catalogue whose name is closest to `typed`, for a refused action that
+/// was likely misspelt.
+pub fn closest_action<'a>(catalogue: &'a [ActionSpec], typed: &str) -> Option<&'a str> {
+    suggest::closest(typed, catalogue.iter().map(|s| s.name.as_str()))
+}
+
 /// The names in the catalogue, each once, for error hints.
 pub fn action_names(catalogue: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = catalogue.iter().map(|s| s.name.clone()).collect();
@@ -338,8 +358,23 @@ mod tests {
         assert_eq!(
             e.message,
             "`strike` has no argument `targte`; its arguments: target (entity), bonus (int), \
-             hidden (flag), to (cell)"
+             hidden (flag), to (cell); did you mean `target=x`?"
         );
+        // No hint for a name far from every argument, or close only to one already given.
+        let e = resolve(&catalogue(), "strike", None, &words(&["speed=3"])).unwrap_err();
+        assert!(!e.message.contains("did you mean"), "{e}");
+        let e = resolve(
+            &catalogue(),
+            "strike",
+            None,
+            &words(&["target=x", "targte=y"]),
+        )
+        .unwrap_err();
+        assert!(!e.message.contains("did you mean"), "{e}");
+        let e = resolve(&catalogue(), "strike", None, &words(&["hiden"])).unwrap_err();
+        assert!(e.message.ends_with("; did you mean `hidden`?"), "{e}");
+        assert_eq!(closest_action(&catalogue(), "stirke"), Some("strike"));
+        assert_eq!(closest_action(&catalogue(), "fly"), None);
         let e = resolve(&catalogue(), "strike", None, &words(&["to=3"])).unwrap_err();
         assert!(e.message.contains("must be a cell X,Y"), "{e}");
     }

@@ -1,5 +1,5 @@
 //! The scriptable network commands: `table create`, `join`, `seats`, `invite`, `revoke`,
-//! `sheet`, `npc`, `encounter`, `act`, `answer`, `roll`, `state`, `log` and `log export`
+//! `sheet`, `npc`, `encounter`, `act`, `answer`, `roll`, `state`, `watch`, `log` and `log export`
 //! (whose fetch `verify` and `replay` also use for a table id).
 //!
 //! Each command resolves its raw arguments (the profile to act as, typed option and action
@@ -12,6 +12,7 @@ mod act;
 mod entropy;
 mod export;
 mod show;
+mod watch;
 
 pub use export::fetch;
 
@@ -30,7 +31,7 @@ use tablehold_rules::{ArgValue, Args, Seat};
 use crate::cli::{
     ActArgs, AnswerArgs, Command, CreateArgs, EncounterCommand, GlobalArgs, InviteArgs, InviteRole,
     JoinArgs, LogArgs, LogCommand, NpcCommand, RevokeArgs, RollArgs, StateArgs, TableCommand,
-    TableSheetCommand,
+    TableSheetCommand, WatchArgs,
 };
 use crate::net::{Client, NetError, ServerError};
 use crate::profile::{ConfigDir, Profile, check_name};
@@ -135,6 +136,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
         Command::Answer(a) => answer(&g, a).await,
         Command::Roll(a) => roll(&g, a).await,
         Command::State(a) => state(&g, a).await,
+        Command::Watch(a) => watch(&g, globals, a, out).await,
         Command::Log(a) => match &a.action {
             Some(LogCommand::Export(x)) => export::export(&g, x).await,
             None => log(&g, a, out).await,
@@ -146,11 +148,15 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
 struct Session {
     client: Client,
     seat: Seat,
+    /// The seat's id as audiences and prompts name it (`gm` for the GM).
+    seat_id: String,
+    /// The profile's name, as `--seat` takes it: for commands printed for the user to type.
+    profile: String,
 }
 
 impl Session {
     async fn open(g: &Globals) -> Result<Session> {
-        let (_, profile) = g.config.pick(g.seat.as_deref())?;
+        let (name, profile) = g.config.pick(g.seat.as_deref())?;
         let ca = g.ca_cert.clone().or_else(|| profile.ca_cert.clone());
         let mut client = Client::connect(&profile.server, ca.as_deref()).await?;
         let op = Op::Auth {
@@ -162,6 +168,8 @@ impl Session {
         };
         Ok(Session {
             seat: show::rules_seat(&seat.id, seat.role),
+            seat_id: seat.id,
+            profile: name,
             client,
         })
     }
@@ -474,6 +482,17 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
                     ErrorCode::UnknownAction | ErrorCode::Refused | ErrorCode::BadRequest
                 ) =>
         {
+            // A slip of the keyboard gets the one action meant; anything else the list.
+            if let Some(meant) = act::closest_action(&actions, action) {
+                bail!(ServerError {
+                    code: e.code,
+                    message: format!(
+                        "{}; did you mean `{meant}`? (`tablehold act --list` shows what your \
+                         seat may do now)",
+                        e.message
+                    ),
+                });
+            }
             let names = act::action_names(&actions);
             let now = if names.is_empty() {
                 "none".to_owned()
@@ -554,38 +573,108 @@ async fn log(g: &Globals, a: &LogArgs, out: &mut Sink<'_>) -> Result<Report> {
             Ok(show::event_text(e, seat))
         }
     };
-    // Events are printed once each, in order, even if the server sent one twice.
-    let mut last = a.after;
-    let mut print = |e: &EventEnvelope, out: &mut Sink<'_>| -> Result<()> {
-        if e.seq > last {
-            last = e.seq;
-            out(&format(e, &s.seat)?)?;
-        }
-        Ok(())
-    };
     if !a.follow {
         s.client.barrier().await?;
+        // Events are printed once each, in order, even if the server sent one twice.
+        let mut last = a.after;
         for e in s.client.take_events() {
-            print(&e, out)?;
+            if e.seq > last {
+                last = e.seq;
+                out(&format(&e, &s.seat)?)?;
+            }
         }
         return s.finish(String::new()).await;
     }
-    // A follower takes part in every dice epoch it sees open (entropy.rs). The backlog is read
-    // first, so that only epochs still taking commitments are joined.
-    let seat_id = match &s.seat {
-        Seat::Gm => "gm".to_owned(),
-        Seat::Player(id) | Seat::Spectator(id) => id.0.clone(),
+    let keepalive = Duration::from_millis(a.keepalive_ms);
+    let mut each = |e: &EventEnvelope, seat: &Seat| -> Result<()> { Ok(out(&format(e, seat)?)?) };
+    follow(&mut s, a.entropy.as_deref(), keepalive, &mut each)
+        .await
+        .map(|never| match never {})
+}
+
+/// `watch`: the table's state now (whose turn, an open prompt), then every new event as a
+/// line, through [`watch::Watcher`]. The whole log is read (silently up to the state's head),
+/// so that dice epochs already open are joined as `log --follow` would.
+async fn watch(
+    g: &Globals,
+    globals: &GlobalArgs,
+    a: &WatchArgs,
+    out: &mut Sink<'_>,
+) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let view = s.state().await?;
+    let mut watcher = watch::Watcher::new(
+        &view,
+        &s.seat,
+        answer_prefix(globals, &s.profile),
+        a.verbose,
+    );
+    out(&watcher.start_text(&view, show::now_ms()))?;
+    match s.request(Op::Subscribe { after: 0 }).await? {
+        Reply::Subscribed { .. } => {}
+        _ => bail!("internal: unexpected answer to `subscribe`"),
+    }
+    let head = view.head;
+    let keepalive = Duration::from_millis(a.keepalive_ms);
+    let mut each = |e: &EventEnvelope, _: &Seat| -> Result<()> {
+        // Events up to the state's head are already in the view it was built from.
+        if e.seq > head {
+            out(&watcher.event_text(e, show::now_ms()))?;
+        }
+        Ok(())
     };
-    let mut contributor = entropy::Contributor::new(&seat_id, a.entropy.as_deref())?;
+    follow(&mut s, a.entropy.as_deref(), keepalive, &mut each)
+        .await
+        .map(|never| match never {})
+}
+
+/// `tablehold --seat NAME` and the config directory when one was given on the command line
+/// (an environment variable would be there for the next command too): the start of a command
+/// that acts as the same seat, for the user to type.
+fn answer_prefix(globals: &GlobalArgs, profile: &str) -> String {
+    let mut words = vec!["tablehold".to_owned()];
+    if let Some(dir) = &globals.config_dir {
+        let from_env = std::env::var_os("TABLEHOLD_CONFIG_DIR").is_some_and(|v| *v == **dir);
+        if !from_env {
+            words.push("--config-dir".into());
+            words.push(watch::shell_word(&dir.display().to_string()));
+        }
+    }
+    words.push("--seat".into());
+    words.push(watch::shell_word(profile));
+    words.join(" ")
+}
+
+/// Follows a subscription made just before: reads its backlog, then its live events until the
+/// connection fails, handing `each` every event once, in order. Meanwhile this seat takes part
+/// in every dice epoch it sees open (entropy.rs): the one loop behind `log --follow` and
+/// `watch`, so both contribute alike. Only an error ends it.
+async fn follow(
+    s: &mut Session,
+    entropy: Option<&str>,
+    keepalive: Duration,
+    each: &mut dyn FnMut(&EventEnvelope, &Seat) -> Result<()>,
+) -> Result<std::convert::Infallible> {
+    // The backlog is read first, so that only epochs still taking commitments are joined.
+    let mut contributor = entropy::Contributor::new(&s.seat_id, entropy)?;
+    // The server may send an event twice around a reconnect of the subscription: once each.
+    let mut last = 0;
+    let mut deliver = |e: &EventEnvelope, seat: &Seat| -> Result<()> {
+        if e.seq > last {
+            last = e.seq;
+            each(e, seat)?;
+        }
+        Ok(())
+    };
     s.client.barrier().await?;
     for e in s.client.take_events() {
         contributor.observe(&e)?;
-        print(&e, out)?;
+        deliver(&e, &s.seat)?;
     }
     let mut sends: VecDeque<Op> = contributor.go_live()?.into();
     // The server closes a connection that has sent nothing for a while (90 s by default), and
     // answering its WebSocket pings does not count: a quiet follower sends a protocol `ping`.
-    let keepalive = Duration::from_millis(a.keepalive_ms.max(1));
+    let keepalive = keepalive.max(Duration::from_millis(1));
     loop {
         // A commitment or reveal the server refuses (the window closed meanwhile) only means
         // this seat adds nothing to that epoch; the follower carries on.
@@ -599,7 +688,7 @@ async fn log(g: &Globals, a: &LogArgs, out: &mut Sink<'_>) -> Result<Report> {
         match tokio::time::timeout(keepalive, s.client.next_event()).await {
             Ok(Ok(e)) => {
                 sends.extend(contributor.observe(&e)?);
-                print(&e, out)?;
+                deliver(&e, &s.seat)?;
                 // A follower never returns its report, so what the seat must know about its
                 // own contributions goes straight to stderr, beside the events.
                 for w in contributor.take_warnings() {
