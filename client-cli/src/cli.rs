@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tablehold_rules::SystemId;
+use tablehold_systems::SystemId;
 
 /// Help texts name no rule system: each example says `{SYSTEM}`, filled in here with the first
 /// system the rules crate ships, so that no client file names a system (DESIGN.md, "The rules

@@ -18,7 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use tablehold_rules::apply::ApplyError;
 use tablehold_rules::digest::digest_v1;
 use tablehold_rules::options::{OptionValue, TableOptions};
-use tablehold_rules::{Fact, MemoryState, SystemId, apply, apply_seen};
+use tablehold_rules::{Fact, MemoryState, apply, apply_seen};
+use tablehold_systems::SystemId;
 
 use crate::file::{LogFile, TableInfo};
 use crate::verify::{

@@ -281,10 +281,7 @@ fn a_seat_replays_its_own_view_and_checks_its_own_and_the_public_digests() {
         .combatant(&GOBLIN.into())
         .expect("the seat holds the goblin's stand-in");
     assert!(goblin.resources.is_empty(), "{goblin:?}");
-    assert!(matches!(
-        &goblin.sheet,
-        tablehold_rules::SystemSheet::Generic { stats } if stats.is_empty()
-    ));
+    assert!(goblin.sheet.is_empty_generic());
     assert!(replayed.state.combatant(&INES.into()).is_some());
     let turns = s
         .events

@@ -1448,9 +1448,7 @@ fn shape_of_a_combatant() {
     // The sheet is tagged by `system`, its fields beside the tag.
     assert_eq!(c["sheet"]["system"], json!("grimwire"));
     assert_eq!(c["sheet"]["npc"]["defence_tn"], json!(12));
-    let generic = tablehold_rules::SystemSheet::Generic {
-        stats: BTreeMap::from([("guard".into(), 12)]),
-    };
+    let generic = tablehold_rules::Sheet::generic(BTreeMap::from([("guard".into(), 12)]));
     assert_eq!(
         serde_json::to_value(generic).expect("json"),
         json!({"system": "generic", "stats": {"guard": 12}})

@@ -7,7 +7,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use tablehold_rules::dice::CounterStream;
 use tablehold_rules::options::TableOptions;
 use tablehold_rules::{
-    ArgValue, Args, Command, MemoryState, Seat, StateMut, SystemId, apply, decide,
+    ArgValue, Args, Command, MemoryState, RuleSystem, Seat, StateMut, apply, decide,
 };
 
 const FIGHTER: &str = r#"
@@ -42,7 +42,7 @@ attack_tn = 12
 "#;
 
 fn table() -> MemoryState {
-    let system = SystemId::Grimwire.system();
+    let system = &tablehold_rules::grimwire::Grimwire;
     let options =
         TableOptions::resolve(&system.options(), &Default::default()).expect("default options");
     let mut state = MemoryState::new(options);
@@ -69,7 +69,7 @@ fn attack() -> Command {
 }
 
 fn bench(c: &mut Criterion) {
-    let system = SystemId::Grimwire.system();
+    let system = &tablehold_rules::grimwire::Grimwire;
     let state = table();
     let cmd = attack();
     let mut dice = CounterStream::new([7; 32], 1);

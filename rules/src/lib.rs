@@ -31,6 +31,6 @@ pub use engine::{Ctx, DecideError, actions, decide};
 pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part};
 pub use ids::{EntityId, Seat, SeatId};
 pub use refusal::Refusal;
-pub use sheet::{SheetError, SystemSheet};
+pub use sheet::{Sheet, SheetError};
 pub use state::{Combatant, Encounter, Kind, MemoryState, Scratch, StateMut, StateView, Status};
-pub use system::{ResourceSpec, RuleSystem, SystemId, UnknownSystem};
+pub use system::{ResourceSpec, RuleSystem};

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use crate::decision::PendingStep;
 use crate::event::{Audience, Event, Fact, Outcome, Part};
 use crate::ids::{EntityId, Seat, SeatId};
-use crate::sheet::SystemSheet;
+use crate::sheet::Sheet;
 use crate::state::{Combatant, Kind, StateView};
 
 /// Whether a combatant's numbers are for the GM alone.
@@ -30,9 +30,7 @@ fn hidden(state: &dyn StateView, id: &EntityId) -> bool {
 /// moves and statuses in their own state, as the table's view shows them.
 pub fn without_numbers(c: &Combatant) -> Combatant {
     Combatant {
-        sheet: SystemSheet::Generic {
-            stats: Default::default(),
-        },
+        sheet: Sheet::generic(Default::default()),
         resources: Default::default(),
         turn: Default::default(),
         ..c.clone()
@@ -43,9 +41,7 @@ pub fn without_numbers(c: &Combatant) -> Combatant {
 /// see its numbers holds it. Renderers show such a combatant with no numbers at all, rather
 /// than with numbers that are all zero.
 pub fn is_stand_in(c: &Combatant) -> bool {
-    gm_only_numbers(c)
-        && c.resources.is_empty()
-        && matches!(&c.sheet, SystemSheet::Generic { stats } if stats.is_empty())
+    gm_only_numbers(c) && c.resources.is_empty() && c.sheet.is_empty_generic()
 }
 
 /// A prompt or deferred step as the seats that may not see it hold it: its id, who answers
@@ -289,12 +285,7 @@ mod tests {
         };
         let seen = added(Audience::AllButGm).unwrap();
         assert!(is_stand_in(&seen));
-        assert_eq!(
-            seen.sheet,
-            SystemSheet::Generic {
-                stats: Default::default()
-            }
-        );
+        assert_eq!(seen.sheet, Sheet::generic(Default::default()));
         assert!(
             seen.resources.is_empty() && seen.turn.is_empty(),
             "{seen:?}"

@@ -14,7 +14,7 @@ use crate::decision::PendingStep;
 use crate::grid::Cell;
 use crate::ids::{EntityId, SeatId};
 use crate::options::TableOptions;
-use crate::sheet::SystemSheet;
+use crate::sheet::Sheet;
 
 /// What kind of thing a combatant is. NPC and object stats are GM-only by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -48,7 +48,7 @@ pub struct Combatant {
     /// Allegiance, e.g. `players` or `enemies`; rules about "enemies first" compare sides.
     pub side: String,
     pub position: Option<Cell>,
-    pub sheet: SystemSheet,
+    pub sheet: Sheet,
     pub resources: BTreeMap<String, i64>,
     pub statuses: BTreeMap<String, Status>,
     pub turn: BTreeMap<String, i64>,

@@ -1,8 +1,5 @@
-//! The interface every rule system implements, and the registry of shipped systems: the only
-//! place outside a system's own module that names it.
-
-use std::fmt;
-use std::str::FromStr;
+//! The interface every rule system implements. The core names no system: the registry of
+//! shipped systems is the `tablehold-systems` crate, above this one.
 
 use crate::action::{ActionSpec, Args};
 use crate::decision::PendingStep;
@@ -77,72 +74,4 @@ pub struct ResourceSpec {
     pub key: &'static str,
     pub min: i64,
     pub max: i64,
-}
-
-/// The shipped systems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SystemId {
-    Grimwire,
-}
-
-impl SystemId {
-    pub const ALL: [SystemId; 1] = [SystemId::Grimwire];
-
-    pub fn system(self) -> &'static dyn RuleSystem {
-        match self {
-            SystemId::Grimwire => &crate::grimwire::Grimwire,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        self.system().id()
-    }
-}
-
-impl fmt::Display for SystemId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A system id that is not shipped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown rule system `{given}`; shipped: {}{}",
-    shipped(),
-    planned(given)
-)]
-pub struct UnknownSystem {
-    pub given: String,
-}
-
-fn shipped() -> String {
-    SystemId::ALL
-        .iter()
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Systems that have an id but no implementation yet, so the error can say "not yet".
-const PLANNED: [&str; 4] = ["tenacity", "vigor", "mist", "tinyd10"];
-
-fn planned(given: &str) -> &'static str {
-    if PLANNED.contains(&given) {
-        " (this one is planned but not implemented yet)"
-    } else {
-        ""
-    }
-}
-
-impl FromStr for SystemId {
-    type Err = UnknownSystem;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SystemId::ALL
-            .into_iter()
-            .find(|id| id.as_str() == s)
-            .ok_or_else(|| UnknownSystem {
-                given: s.to_owned(),
-            })
-    }
 }

@@ -23,8 +23,8 @@ use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
 use tablehold_rules::{
     ActionSpec, Against, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Combatant, Command,
     CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier, Outcome,
-    PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, SheetError, StateView, StepValue,
-    SystemSheet, actions, apply, decide,
+    PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError, StateView,
+    StepValue, actions, apply, decide,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -58,9 +58,7 @@ fn combatant(
         owner: owner.map(SeatId::from),
         side: side.to_owned(),
         position: at,
-        sheet: SystemSheet::Generic {
-            stats: named(stats),
-        },
+        sheet: Sheet::generic(named(stats)),
         resources: named(resources),
         statuses: BTreeMap::new(),
         turn: BTreeMap::new(),
@@ -333,10 +331,14 @@ fn load_sheet(
     required: &[&str],
 ) -> Result<Combatant, SheetError> {
     let c = parsed.map_err(SheetError::Syntax)?;
-    let SystemSheet::Generic { stats } = &c.sheet else {
+    if c.sheet.system() != tablehold_rules::sheet::GENERIC {
         return Err(SheetError::invalid("sheet.system", "must be `generic`"));
-    };
-    match required.iter().find(|k| !stats.contains_key(**k)) {
+    }
+    let stats = c.sheet.document().get("stats").and_then(|s| s.as_object());
+    match required
+        .iter()
+        .find(|k| !stats.is_some_and(|s| s.contains_key(**k)))
+    {
         Some(k) => Err(SheetError::invalid(
             format!("sheet.stats.{k}"),
             "is required",

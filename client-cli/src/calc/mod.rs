@@ -16,8 +16,8 @@ use std::path::Path;
 use std::str::FromStr;
 
 use anyhow::{Context, Result};
-use tablehold_rules::SystemId;
 use tablehold_rules::options::{OptionKind, OptionSpec};
+use tablehold_systems::SystemId;
 
 use crate::cli::{OptionsArgs, ResolveArgs, SheetCheckArgs};
 use crate::report::Report;

@@ -6,8 +6,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use tablehold_rules::dice::{DiceError, Primitive, ScriptedDice};
 use tablehold_rules::{
     Command, CommandBody, DecideError, EntityId, Event, MemoryState, PendingStep, RuleSystem, Seat,
-    StateView, SystemId, apply, decide,
+    StateView, apply, decide,
 };
+use tablehold_systems::SystemId;
 
 use super::request::Prepared;
 

@@ -24,9 +24,9 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
 use tablehold_protocol::{ErrorCode, EventEnvelope, Invite, Op, Reply, Role, TableView};
-use tablehold_rules::SystemId;
 use tablehold_rules::options::{OptionKind, OptionValue};
 use tablehold_rules::{ArgValue, Args, Seat};
+use tablehold_systems::SystemId;
 
 use crate::cli::{
     ActArgs, AnswerArgs, Command, CreateArgs, EncounterCommand, GlobalArgs, InviteArgs, InviteRole,

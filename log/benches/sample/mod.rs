@@ -17,8 +17,9 @@ use tablehold_rules::options::TableOptions;
 use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
     ArgValue, Args, Audience, Command, EntityId, Event, Fact, MemoryState, Part, Seat, SeatId,
-    StateView, SystemId, apply, apply_seen, decide,
+    StateView, apply, apply_seen, decide,
 };
+use tablehold_systems::SystemId;
 
 use super::log_api::file::{FORMAT, FORMAT_VERSION};
 use super::log_api::{

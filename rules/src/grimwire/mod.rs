@@ -29,7 +29,7 @@ use crate::engine::{Ctx, DecideError};
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::refusal::Refusal;
-use crate::sheet::{SheetError, SystemSheet};
+use crate::sheet::SheetError;
 use crate::state::{Combatant, Kind, StateView};
 use crate::system::{ResourceSpec, RuleSystem};
 
@@ -209,10 +209,9 @@ fn may_control(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {
 
 /// The GRIMWIRE sheet of a combatant, or a refusal naming it.
 fn sheet_of(c: &Combatant) -> Result<&Sheet, Refusal> {
-    match &c.sheet {
-        SystemSheet::Grimwire(s) => Ok(s),
-        _ => Err(Refusal::Rule(format!("{} has no GRIMWIRE sheet", c.id))),
-    }
+    c.sheet
+        .typed::<Sheet>(ID)
+        .map_err(|e| Refusal::Rule(format!("{} has no GRIMWIRE sheet: {e}", c.id)))
 }
 
 /// Whether the combatant is played by a player (decides the attack procedure).

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{DiceExpr, DieKind, TermKind};
 use crate::grimwire::content::tables;
 use crate::ids::{EntityId, SeatId};
-use crate::sheet::{SheetError, SystemSheet};
+use crate::sheet::{Sheet as CoreSheet, SheetError};
 use crate::state::{Combatant, Kind, Status};
 
 /// The six attributes the text defines.
@@ -534,7 +534,7 @@ impl Sheet {
     /// The combatant this sheet puts on the table, at full (or the given) Condition and Focus.
     /// A sheet written at 0 Condition or less, or at burnout 4, puts a dying character on the
     /// table, exactly as if play had brought them there.
-    pub fn into_combatant(self) -> Combatant {
+    pub fn into_combatant(self) -> Result<Combatant, SheetError> {
         let mut resources = BTreeMap::new();
         let cap = super::burnout::condition_cap(self.condition_max, self.burnout);
         let mut condition = self.condition.unwrap_or(cap);
@@ -561,7 +561,7 @@ impl Sheet {
             Kind::Pc => "players".into(),
             _ => "enemies".into(),
         });
-        Combatant {
+        Ok(Combatant {
             id: EntityId(self.id.clone()),
             name: self.name.clone(),
             kind: self.kind,
@@ -571,22 +571,22 @@ impl Sheet {
             resources,
             statuses,
             turn: BTreeMap::new(),
-            sheet: SystemSheet::Grimwire(std::sync::Arc::new(self)),
-        }
+            sheet: CoreSheet::new(super::ID, self)?,
+        })
     }
 }
 
 pub fn from_toml(text: &str) -> Result<Combatant, SheetError> {
     let sheet: Sheet = toml::from_str(text).map_err(|e| SheetError::Syntax(e.to_string()))?;
     sheet.validate()?;
-    Ok(sheet.into_combatant())
+    sheet.into_combatant()
 }
 
 pub fn from_json(value: &serde_json::Value) -> Result<Combatant, SheetError> {
     let sheet: Sheet =
         serde_json::from_value(value.clone()).map_err(|e| SheetError::Syntax(e.to_string()))?;
     sheet.validate()?;
-    Ok(sheet.into_combatant())
+    sheet.into_combatant()
 }
 
 /// Hours of learning a technique of `effort` takes for a character whose governing attribute

@@ -301,10 +301,9 @@ fn e5_armour_3_turns_hits_of_5_and_2_into_2_and_1() {
         10,
         "armour = { value = 3 }",
     );
-    let sheet = match Grimwire.sheet_from_toml(&target).unwrap().sheet {
-        crate::sheet::SystemSheet::Grimwire(s) => s,
-        _ => unreachable!(),
-    };
+    let sheet = super::sheet_of(&Grimwire.sheet_from_toml(&target).unwrap())
+        .unwrap()
+        .clone();
     let hit = |raw| {
         damage_steps(&DamageInput::against(
             raw,
@@ -906,10 +905,9 @@ fn unarmed_damage_is_tog_with_a_minimum_of_1() {
 fn weakness_doubles_resistance_halves_immunity_cancels() {
     let mk = |extra: &str| {
         let s = npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, extra);
-        match Grimwire.sheet_from_toml(&s).unwrap().sheet {
-            crate::sheet::SystemSheet::Grimwire(s) => s,
-            _ => unreachable!(),
-        }
+        super::sheet_of(&Grimwire.sheet_from_toml(&s).unwrap())
+            .unwrap()
+            .clone()
     };
     let hit = |extra: &str| {
         damage_steps(&DamageInput::against(

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use tablehold_log::{GENESIS, link_of_stored};
 use tablehold_protocol::{Invite, Role};
 use tablehold_rules::options::{OptionValue, TableOptions};
-use tablehold_rules::{Event, Part, SystemId, apply};
+use tablehold_rules::{Event, Part, apply};
+use tablehold_systems::SystemId;
 
 use crate::auth;
 use crate::clock::now_ms;
@@ -40,7 +41,7 @@ pub fn create(
     let system: SystemId = req
         .system
         .parse()
-        .map_err(|e: tablehold_rules::UnknownSystem| {
+        .map_err(|e: tablehold_systems::UnknownSystem| {
             WireError::new(ErrorCode::BadRequest, e.to_string())
         })?;
     let options = TableOptions::resolve(&system.system().options(), &req.options)
@@ -164,7 +165,7 @@ pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
         .table
         .system
         .parse()
-        .map_err(|e: tablehold_rules::UnknownSystem| e.to_string())?;
+        .map_err(|e: tablehold_systems::UnknownSystem| e.to_string())?;
     let given: BTreeMap<String, OptionValue> =
         serde_json::from_str(&loaded.table.options_json).map_err(|e| format!("options: {e}"))?;
     let options =

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 use tablehold_protocol::Op;
-use tablehold_rules::SystemId;
+use tablehold_systems::SystemId;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 

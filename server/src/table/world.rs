@@ -118,7 +118,8 @@ mod tests {
     use tablehold_rules::dice::CounterStream;
     use tablehold_rules::digest::digest_v1;
     use tablehold_rules::options::TableOptions;
-    use tablehold_rules::{ArgValue, Args, Command, MemoryState, Seat, SystemId, apply, decide};
+    use tablehold_rules::{ArgValue, Args, Command, MemoryState, Seat, apply, decide};
+    use tablehold_systems::SystemId;
 
     use super::*;
 
