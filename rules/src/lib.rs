@@ -23,6 +23,8 @@ pub mod roster;
 pub mod sheet;
 pub mod state;
 pub mod system;
+#[cfg(test)]
+mod testing;
 
 pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
 pub use apply::{ApplyError, apply, apply_seen};

@@ -251,14 +251,12 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::grimwire::Grimwire;
     use crate::options::TableOptions;
     use crate::state::MemoryState;
-    use crate::system::RuleSystem;
 
     fn npc() -> Combatant {
-        let toml = "id = \"gob\"\nname = \"Gob\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 9137\nfocus_max = 0\nattributes = { TOG = 1, AGL = 1, COR = 1, MND = 0, PER = 0, RSN = 0 }\n[npc]\ndefence_tn = 12\nattack_tn = 11\n";
-        let mut c = Grimwire.sheet_from_toml(toml).unwrap();
+        let mut c = crate::testing::combatant("gob", "npc", None, &[("condition", 9137)]);
+        c.name = "Gob".into();
         c.turn.insert("attacks".into(), 2);
         c
     }

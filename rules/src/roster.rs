@@ -125,29 +125,15 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::grimwire::Grimwire;
     use crate::options::TableOptions;
     use crate::state::{MemoryState, StateMut};
-    use crate::system::RuleSystem;
 
     fn sheet(id: &str, kind: &str, owner: Option<&str>, condition_max: i64) -> Combatant {
-        let owner = owner
-            .map(|o| format!("owner = \"{o}\"\n"))
-            .unwrap_or_default();
-        let npc = if kind == "npc" {
-            "[npc]\ndefence_tn = 10\nattack_tn = 10\n"
-        } else {
-            ""
-        };
-        let toml = format!(
-            "id = \"{id}\"\nname = \"{id}\"\nkind = \"{kind}\"\n{owner}level = 1\ncondition_max = {condition_max}\nfocus_max = 4\nattributes = {{ TOG = 1, AGL = 1, COR = 1, MND = 1, PER = 1, RSN = 1 }}\n{npc}"
-        );
-        Grimwire.sheet_from_toml(&toml).unwrap()
+        crate::testing::combatant(id, kind, owner, &[("condition", condition_max)])
     }
 
     fn state_with(cs: Vec<Combatant>) -> MemoryState {
-        let opts = TableOptions::resolve(&Grimwire.options(), &Default::default()).unwrap();
-        let mut s = MemoryState::new(opts);
+        let mut s = MemoryState::new(TableOptions::default());
         for c in cs {
             s.insert_combatant(c);
         }

@@ -56,7 +56,16 @@ fn shipped() -> String {
 }
 
 /// Systems that have an id but no implementation yet, so the error can say "not yet".
-const PLANNED: [&str; 4] = ["tenacity", "vigor", "mist", "tinyd10"];
+pub const PLANNED: [&str; 4] = ["tenacity", "vigor", "mist", "tinyd10"];
+
+/// Every way a system is spelt: its id, shipped or planned, and the names its rule text goes
+/// by. Code outside the rules crate and this one names none of them.
+pub fn spellings() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = SystemId::ALL.iter().map(|s| s.as_str()).collect();
+    all.extend(PLANNED);
+    all.extend(["10acity", "tiny d10"]);
+    all
+}
 
 fn planned(given: &str) -> &'static str {
     if PLANNED.contains(&given) {
