@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod apply;
+pub mod ctx;
 pub mod decision;
 pub mod dice;
 pub mod digest;

@@ -3,7 +3,7 @@
 
 use crate::action::{ActionSpec, Args};
 use crate::decision::PendingStep;
-use crate::engine::{Ctx, DecideError};
+use crate::ctx::{Ctx, DecideError};
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::sheet::SheetError;

@@ -57,10 +57,9 @@ fn system_modules(src: &Path) -> Vec<String> {
         if files
             .iter()
             .any(|f| read(f).contains("impl RuleSystem for"))
+            && let Some(name) = dir.file_name().and_then(|n| n.to_str())
         {
-            if let Some(name) = dir.file_name().and_then(|n| n.to_str()) {
-                found.push(name.to_owned());
-            }
+            found.push(name.to_owned());
         }
     }
     found.sort();
