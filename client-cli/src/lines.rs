@@ -351,8 +351,15 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
         Fact::EpochRevealed { epoch, seed } => {
             format!("epoch {epoch} ends; its seed is {seed}")
         }
-        Fact::DigestRecorded { audience, digest } => {
-            format!("digest for {audience}: {}", short(digest))
+        Fact::DigestRecorded {
+            audience,
+            digest,
+            projection,
+        } => {
+            format!(
+                "digest for {audience} (projection {projection}): {}",
+                short(digest)
+            )
         }
     }
 }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde::Serialize;
 use tablehold_log::replay::{Replayed, check_digests};
 use tablehold_log::{LogFile, LogFileError, ReplayErrorKind, VerifyReport};
-use tablehold_rules::digest::digest_v1;
+use tablehold_rules::digest;
 use tablehold_rules::{Combatant, Encounter};
 
 use crate::cli::{GlobalArgs, ReplayArgs, VerifyArgs};
@@ -215,8 +215,10 @@ struct StateJson<'a> {
     seq: u64,
     /// How many events the log holds.
     events: usize,
-    /// `DigestV1` of the state, as a table records it.
+    /// The digest of the state under the projection new logs record, as a table records it.
     digest: String,
+    /// That projection's version.
+    projection: u32,
     digests_checked: u64,
     combatants: Vec<&'a Combatant>,
     encounter: &'a Encounter,
@@ -229,7 +231,8 @@ impl<'a> StateJson<'a> {
             viewer: &file.header.viewer,
             seq: r.seq,
             events: file.events.len(),
-            digest: digest_v1(&r.state),
+            digest: digest::current(&r.state),
+            projection: digest::CURRENT,
             digests_checked: r.digests_checked,
             combatants: r.state.combatants.values().collect(),
             encounter: &r.state.encounter,

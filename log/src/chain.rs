@@ -17,7 +17,8 @@ use tablehold_rules::{Audience, Part};
 
 /// The format version of the events this build writes, and the newest it reads. Stored with
 /// every event and hashed into its header; `tablehold_protocol` re-exports it for the wire.
-pub const EVENT_VERSION: u32 = 1;
+/// The rules crate owns the event format and how older versions are read.
+pub use tablehold_rules::upgrade::EVENT_VERSION;
 
 /// One link of the chain.
 pub type Link = [u8; 32];

@@ -15,8 +15,8 @@ mod tests;
 pub mod verify;
 
 pub use chain::{
-    GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_bytes, part_hash, seal,
-    split_parts,
+    EVENT_VERSION, GENESIS, Link, encode_parts, header_bytes, link, link_of_stored, part_bytes,
+    part_hash, seal, split_parts,
 };
 pub use file::{ExportedEvent, ExportedPart, LogFile, LogFileError, LogHeader, TableInfo};
 pub use replay::{ReplayError, ReplayErrorKind, Replayed, replay};

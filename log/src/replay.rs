@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use tablehold_rules::apply::ApplyError;
-use tablehold_rules::digest::digest_v1;
+use tablehold_rules::digest;
 use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::{Fact, MemoryState, apply, apply_seen};
 use tablehold_systems::SystemId;
@@ -74,6 +74,10 @@ pub enum ReplayErrorKind {
     /// A digest is recorded for an audience whose view stopped applying earlier.
     #[error("a digest is recorded for {audience}, whose view stopped applying at event {since}")]
     DigestOfBrokenView { audience: String, since: u64 },
+    /// A digest of a projection this build does not compute (`verify` refuses such a log
+    /// first; this is the replay's own check).
+    #[error("{0}")]
+    Projection(digest::UnknownProjection),
     /// A digest names an audience that is not `gm`, `public` or `seat:<id>`.
     #[error("a digest names the audience `{audience}`, which is not gm, public or seat:<id>")]
     BadDigestAudience { audience: String },
@@ -251,7 +255,12 @@ impl Replay {
         let seq = event.seq;
         let fail = |kind| ReplayError { seq, kind };
         for fact in event.shown.facts() {
-            let Fact::DigestRecorded { audience, digest } = fact else {
+            let Fact::DigestRecorded {
+                audience,
+                digest,
+                projection,
+            } = fact
+            else {
                 continue;
             };
             let Some(view) = View::parse(audience) else {
@@ -271,7 +280,10 @@ impl Replay {
                     since: *since,
                 }));
             }
-            let computed = digest_v1(&tracked.state);
+            // `verify` refused projections this build does not know; a log checked without
+            // it still stops here, naming the projection.
+            let computed = digest::digest(*projection, &tracked.state)
+                .map_err(|e| fail(ReplayErrorKind::Projection(e)))?;
             if !computed.eq_ignore_ascii_case(digest) {
                 return Err(fail(ReplayErrorKind::DigestMismatch {
                     audience: audience.clone(),

@@ -1080,3 +1080,44 @@ fn a_pick_must_choose_the_candidate_its_face_gives() {
         "{err}"
     );
 }
+
+// See: issue #9. A digest of a projection this build does not compute is named, and the log
+// is not read further; digests of projection 1 without the field (format 1) still check.
+#[test]
+fn a_digest_of_an_unknown_projection_names_it_and_which_release_reads_it() {
+    let mut file = Session::skirmish(false).export("gm");
+    let gm_digest =
+        |p: &Part| matches!(&p.fact, Fact::DigestRecorded { audience, .. } if audience == "gm");
+    let seq = find(&file, gm_digest);
+    edit(&mut file, seq, gm_digest, |p| {
+        if let Fact::DigestRecorded { projection, .. } = &mut p.fact {
+            *projection = 9;
+        }
+    });
+    reseal(&mut file);
+    let err = verify(&file).expect_err("an unknown projection");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(
+            err.kind,
+            VerifyErrorKind::NewerProjection { projection: 9, .. }
+        ),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("projection 9, which a newer Tablehold release computes")
+            && text.contains("this build computes projections 1 to 1"),
+        "{text}"
+    );
+    let err = replay(&file, None).expect_err("an unknown projection");
+    assert!(
+        matches!(
+            err.kind,
+            ReplayErrorKind::Log(VerifyErrorKind::NewerProjection { projection: 9, .. })
+        ),
+        "{err}"
+    );
+    // Replaying to just before it is still fine.
+    replay(&file, Some(seq - 1)).expect("before the digest");
+}

@@ -35,7 +35,8 @@ use tablehold_rules::dice::fair::{
     Bytes32, entropy_commitment, epoch_key, from_hex32, seed_commitment, withheld_replacement,
 };
 use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, Primitive, Roll, ScriptedDice};
-use tablehold_rules::{Audience, Event, Fact, Part, Seat, SeatId};
+use tablehold_rules::upgrade::{UpgradeError, part_from_json};
+use tablehold_rules::{Audience, Event, Fact, Part, Seat, SeatId, digest};
 
 use crate::chain::{GENESIS, Link, header_bytes, link, part_hash};
 use crate::file::{ExportedEvent, ExportedPart, LogFile, LogHeader};
@@ -174,6 +175,13 @@ pub enum VerifyErrorKind {
         "the event has format version {version}; this build reads up to {NEWEST_EVENT_VERSION}: upgrade Tablehold"
     )]
     NewerEvent { version: u32 },
+    /// A digest was computed with a projection this build does not know.
+    #[error(
+        "part {part} records a state digest of projection {projection}, which a newer Tablehold \
+         release computes; this build computes projections 1 to {}: upgrade Tablehold to check it",
+        digest::CURRENT
+    )]
+    NewerProjection { part: usize, projection: u32 },
     /// A shown part is not a valid part.
     #[error("part {part} is not a valid event part: {detail}")]
     BadPart { part: usize, detail: String },
@@ -532,8 +540,16 @@ impl ChainReader {
         for (i, part) in event.parts.iter().enumerate() {
             match part {
                 ExportedPart::Shown { json } => {
-                    let part: Part = serde_json::from_str(json)
-                        .map_err(|e| fail(part_error(i + 1, json, &e)))?;
+                    let part: Part = part_from_json(version, json.as_bytes())
+                        .map_err(|e| fail(part_error(i + 1, json, e)))?;
+                    if let Fact::DigestRecorded { projection, .. } = &part.fact
+                        && *projection > digest::CURRENT
+                    {
+                        return Err(fail(VerifyErrorKind::NewerProjection {
+                            part: i + 1,
+                            projection: *projection,
+                        }));
+                    }
                     shown.parts.push(part);
                     numbers.push(i + 1);
                 }
@@ -555,7 +571,11 @@ impl ChainReader {
 
 /// Why a shown part does not decode: a fact this build does not know (a newer server's), or
 /// a malformed part.
-fn part_error(part: usize, json: &str, error: &serde_json::Error) -> VerifyErrorKind {
+fn part_error(part: usize, json: &str, error: UpgradeError) -> VerifyErrorKind {
+    let error = match error {
+        UpgradeError::Newer { version } => return VerifyErrorKind::NewerEvent { version },
+        other => other,
+    };
     let name = serde_json::from_str::<serde_json::Value>(json)
         .ok()
         .and_then(|v| v.get("fact")?.get("fact")?.as_str().map(str::to_owned));

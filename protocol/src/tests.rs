@@ -369,6 +369,7 @@ fn every_fact() -> Vec<Fact> {
         Fact::DigestRecorded {
             audience: "seat:ines".into(),
             digest: "45".repeat(32),
+            projection: 1,
         },
     ]);
     facts
@@ -1385,7 +1386,7 @@ fn shape_of_the_attack_event() {
     assert_eq!(
         serde_json::to_value(ServerMsg::Event(attack_event())).expect("json"),
         json!({
-            "type": "event", "table": "t-friday", "seq": 42, "version": 1,
+            "type": "event", "table": "t-friday", "seq": 42, "version": 2,
             "at_ms": 1_767_225_600_000_u64, "link": "5e".repeat(32),
             "parts": [
                 {"audience": "everyone", "fact": {

@@ -264,11 +264,14 @@ pub enum Fact {
         epoch: u64,
         seed: String,
     },
-    /// `DigestV1` of the state as `audience` (`gm`, `public` or `seat:<id>`) has seen it after
+    /// The digest of the state as `audience` (`gm`, `public` or `seat:<id>`) has seen it after
     /// every event before this one, recorded at the end of a turn so a replay can check itself.
     DigestRecorded {
         audience: String,
         digest: String,
+        /// The digest projection it was computed with (see `digest`). Events of format 1
+        /// carry none and are read as projection 1 (see `upgrade`).
+        projection: u32,
     },
 }
 

@@ -26,6 +26,7 @@ pub mod state;
 pub mod system;
 #[cfg(test)]
 mod testing;
+pub mod upgrade;
 
 pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
 pub use apply::{ApplyError, apply, apply_seen};

@@ -2,8 +2,8 @@
 //! shipped systems is the `tablehold-systems` crate, above this one.
 
 use crate::action::{ActionSpec, Args};
-use crate::decision::PendingStep;
 use crate::ctx::{Ctx, DecideError};
+use crate::decision::PendingStep;
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::sheet::SheetError;

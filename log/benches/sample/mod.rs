@@ -12,7 +12,7 @@ use tablehold_rules::dice::fair::{
     Bytes32, entropy_commitment, epoch_key, seed_commitment, to_hex, withheld_replacement,
 };
 use tablehold_rules::dice::{CounterStream, DiceExpr, DiceSource, roll};
-use tablehold_rules::digest::digest_v1;
+use tablehold_rules::digest;
 use tablehold_rules::options::TableOptions;
 use tablehold_rules::redact::hide_gm_numbers;
 use tablehold_rules::{
@@ -23,8 +23,8 @@ use tablehold_systems::SystemId;
 
 use super::log_api::file::{FORMAT, FORMAT_VERSION};
 use super::log_api::{
-    ExportedEvent, ExportedPart, GENESIS, LogFile, LogHeader, TableInfo, header_bytes, link,
-    part_hash, seal, split_parts,
+    EVENT_VERSION, ExportedEvent, ExportedPart, GENESIS, LogFile, LogHeader, TableInfo,
+    header_bytes, link, part_hash, seal, split_parts,
 };
 
 /// The player's seat and character.
@@ -319,7 +319,8 @@ impl Session {
             audience: Audience::GmOnly,
             fact: Fact::DigestRecorded {
                 audience: "gm".into(),
-                digest: digest_v1(&self.gm),
+                digest: digest::current(&self.gm),
+                projection: digest::CURRENT,
             },
         }];
         for a in &self.audiences {
@@ -331,7 +332,8 @@ impl Session {
                 audience,
                 fact: Fact::DigestRecorded {
                     audience: a.key.clone(),
-                    digest: digest_v1(&a.state),
+                    digest: digest::current(&a.state),
+                    projection: digest::CURRENT,
                 },
             });
         }
@@ -459,7 +461,7 @@ impl Session {
         let mut events = Vec::with_capacity(self.events.len());
         for (i, event) in self.events.iter().enumerate() {
             let seq = u64::try_from(i).expect("few events") + 1;
-            let header = header_bytes(seq, 1, 1_700_000_000_000 + seq * 250);
+            let header = header_bytes(seq, EVENT_VERSION, 1_700_000_000_000 + seq * 250);
             // Salts as a server makes them, but reproducible: from a counter.
             let mut salt = || {
                 salts += 1;
@@ -470,7 +472,7 @@ impl Session {
             let (stored, sealed) = seal(
                 &prev,
                 seq,
-                1,
+                EVENT_VERSION,
                 1_700_000_000_000 + seq * 250,
                 &event.parts,
                 &mut salt,

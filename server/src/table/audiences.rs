@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use tablehold_log::verify::View;
-use tablehold_rules::digest::digest_v1;
+use tablehold_rules::digest;
 use tablehold_rules::options::TableOptions;
 use tablehold_rules::{Audience, Event, Fact, MemoryState, Part, SeatId, StateView, apply_seen};
 
@@ -83,7 +83,8 @@ impl Audiences {
             audience: Audience::GmOnly,
             fact: Fact::DigestRecorded {
                 audience: View::Gm.to_string(),
-                digest: digest_v1(gm_state),
+                digest: digest::current(gm_state),
+                projection: digest::CURRENT,
             },
         }];
         for (view, state) in &self.views {
@@ -98,7 +99,8 @@ impl Audiences {
                 audience,
                 fact: Fact::DigestRecorded {
                     audience: view.to_string(),
-                    digest: digest_v1(state),
+                    digest: digest::current(state),
+                    projection: digest::CURRENT,
                 },
             });
         }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tablehold_log::{GENESIS, link_of_stored};
 use tablehold_protocol::{Invite, Role};
 use tablehold_rules::options::{OptionValue, TableOptions};
+use tablehold_rules::upgrade::parts_from_json;
 use tablehold_rules::{Event, Part, apply};
 use tablehold_systems::SystemId;
 
@@ -179,8 +180,9 @@ pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
     let mut prev = GENESIS;
     for record in &loaded.events {
         let at = |e: &dyn std::fmt::Display| format!("event {}: {e}", record.seq);
-        // See: issue #19. An event of another format would be misread, not upgraded: say so.
-        if record.version != tablehold_protocol::EVENT_VERSION {
+        // See: issue #19. An event of a newer format would be misread: say so. Older ones are
+        // read through the upgrade (`tablehold_rules::upgrade`).
+        if record.version > tablehold_protocol::EVENT_VERSION || record.version == 0 {
             return Err(at(&format!(
                 "its format version is {}, and this build reads version {}; a newer Tablehold \
                  wrote it, so upgrade to load this table",
@@ -203,7 +205,8 @@ pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
             ));
         }
         prev = link;
-        let parts: Vec<Part> = serde_json::from_slice(&record.parts).map_err(|e| at(&e))?;
+        let parts: Vec<Part> =
+            parts_from_json(record.version, &record.parts).map_err(|e| at(&e))?;
         let event = Event { parts };
         apply(&mut world, &event).map_err(|e| at(&e))?;
         for fact in event.facts() {
@@ -293,5 +296,32 @@ mod tests {
         .err()
         .expect("refused");
         assert!(err.contains("hash-chain link"), "{err}");
+    }
+
+    // See: issue #9. A table written before digests named their projection loads: its events
+    // keep their format (the link hashes it) and read as the current shape.
+    #[test]
+    fn a_table_of_format_1_events_loads_through_the_upgrade() {
+        let parts = br#"[{"audience":"everyone","fact":{"fact":"digest_recorded","audience":"public","digest":"ab"}}]"#.to_vec();
+        let link = link_of_stored(&GENESIS, 1, 1, 0, &parts).expect("a JSON array");
+        let rebuilt = rebuild(&table_with(vec![EventRecord {
+            table: "t".into(),
+            seq: 1,
+            version: 1,
+            at_ms: 0,
+            parts,
+            link,
+        }]))
+        .expect("loads");
+        let event = &rebuilt.events[0];
+        assert_eq!(event.version, 1);
+        assert!(
+            matches!(
+                &event.parts[0].fact,
+                tablehold_rules::Fact::DigestRecorded { projection: 1, digest, .. } if digest == "ab"
+            ),
+            "{:?}",
+            event.parts
+        );
     }
 }

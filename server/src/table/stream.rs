@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use tablehold_protocol::{EVENT_VERSION, ErrorCode, EventEnvelope, Reply, ServerMsg, encode};
+use tablehold_protocol::{ErrorCode, EventEnvelope, Reply, ServerMsg, encode};
 use tablehold_rules::{Event, Seat};
 use tokio::sync::{Notify, mpsc};
 
@@ -44,7 +44,8 @@ pub fn frame_for(table: &str, e: &LoggedEvent, seat: &Seat) -> Option<Vec<u8>> {
     Some(encode(&ServerMsg::Event(EventEnvelope {
         table: table.to_owned(),
         seq: e.seq,
-        version: EVENT_VERSION,
+        // The format it was written in, as its link hashed it; the parts are current.
+        version: e.version,
         at_ms: e.at_ms,
         link: hex::encode(e.link),
         parts: view.parts,
@@ -193,7 +194,7 @@ impl Stream {
 
 #[cfg(test)]
 mod tests {
-    use tablehold_protocol::{Role, SeatInfo, decode_server};
+    use tablehold_protocol::{EVENT_VERSION, Role, SeatInfo, decode_server};
     use tablehold_rules::{Audience, Fact, Part, SeatId};
 
     use super::*;

@@ -1,0 +1,173 @@
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::*;
+use crate::decision::{PendingStep, StepValue};
+use crate::dice::{DieRoll, Primitive, Roll};
+use crate::grid::Cell;
+use crate::ids::{EntityId, Seat};
+use crate::sheet::Sheet;
+use crate::state::{MemoryState, StateMut, Status};
+use crate::testing::combatant;
+
+/// A sheet type whose fields are not in alphabetical order, as real ones are not.
+#[derive(Serialize)]
+struct Written {
+    name: &'static str,
+    level: i64,
+    armour: Option<i64>,
+    attributes: BTreeMap<&'static str, i64>,
+}
+
+/// A state that touches every field projection 1 reads.
+fn known_state() -> MemoryState {
+    let mut s = MemoryState::default();
+    let mut aune = combatant("aune", "pc", Some("ines"), &[("condition", 14)]);
+    aune.sheet = Sheet::new(
+        "sys",
+        Written {
+            name: "Aune",
+            level: 2,
+            armour: None,
+            attributes: [("COR", 2), ("AGL", 1)].into(),
+        },
+    )
+    .unwrap();
+    aune.position = Some(Cell::new(-1, 3));
+    aune.statuses.insert(
+        "prone".into(),
+        Status {
+            source: "attack by gob".into(),
+            magnitude: 0,
+            rounds_left: Some(2),
+        },
+    );
+    aune.turn.insert("actions".into(), 1);
+    s.insert_combatant(aune);
+    s.insert_combatant(combatant("gob", "npc", None, &[]));
+    s.insert_combatant(combatant("door", "object", None, &[("hp", 5)]));
+    let roll = Roll {
+        expr: "1d20+2".into(),
+        dice: vec![DieRoll {
+            term: 0,
+            die: Primitive::D20,
+            face: 17,
+            value: 17,
+            kept: true,
+            burst: false,
+            from_burst: false,
+            counters: Some([4, 5]),
+        }],
+        terms: vec![17, 2],
+        total: 19,
+    };
+    let step = PendingStep {
+        prompt_id: 7,
+        rule: "sys.spare".into(),
+        actor: Some(EntityId::new("aune")),
+        seats: vec![
+            Seat::Player("ines".into()),
+            Seat::Spectator("eve".into()),
+            Seat::Gm,
+        ],
+        question: "Spare it?".into(),
+        options: vec!["yes".into(), "no".into()],
+        default: "no".into(),
+        timeout_ms: 60_000,
+        trigger: None,
+        data: [
+            ("a_int".to_owned(), StepValue::Int(-3)),
+            ("b_flag".to_owned(), StepValue::Flag(true)),
+            ("c_text".to_owned(), StepValue::Text("x".into())),
+            ("d_entity".to_owned(), StepValue::Entity("gob".into())),
+            (
+                "e_entities".to_owned(),
+                StepValue::Entities(vec!["gob".into(), "door".into()]),
+            ),
+            ("f_cell".to_owned(), StepValue::Cell(Cell::new(2, 0))),
+            ("g_roll".to_owned(), StepValue::Roll(Box::new(roll))),
+        ]
+        .into(),
+    };
+    let e = s.encounter_mut();
+    e.active = true;
+    e.round = 3;
+    e.order = vec!["gob".into(), "aune".into()];
+    e.current = Some("aune".into());
+    e.deferred = vec![PendingStep {
+        trigger: Some("after_side:enemies".into()),
+        data: BTreeMap::new(),
+        ..step.clone()
+    }];
+    e.pending = vec![step];
+    e.next_prompt = 8;
+    e.values.insert("side".into(), 1);
+    s
+}
+
+const KNOWN_V1: &str = concat!(
+    r#"{"combatants":["#,
+    r#"{"id":"aune","name":"aune","kind":"pc","owner":"ines","side":"players","position":{"x":-1,"y":3},"#,
+    r#""sheet":{"system":"sys","name":"Aune","level":2,"armour":null,"attributes":{"AGL":1,"COR":2}},"#,
+    r#""resources":{"condition":14},"statuses":{"prone":{"source":"attack by gob","magnitude":0,"rounds_left":2}},"#,
+    r#""turn":{"actions":1}},"#,
+    r#"{"id":"door","name":"door","kind":"object","owner":null,"side":"enemies","position":null,"#,
+    r#""sheet":{"system":"generic","stats":{"hp":5}},"resources":{"hp":5},"statuses":{},"turn":{}},"#,
+    r#"{"id":"gob","name":"gob","kind":"npc","owner":null,"side":"enemies","position":null,"#,
+    r#""sheet":{"system":"generic","stats":{}},"resources":{},"statuses":{},"turn":{}}],"#,
+    r#""encounter":{"active":true,"round":3,"order":["gob","aune"],"current":"aune","#,
+    r#""pending":[{"prompt_id":7,"rule":"sys.spare","actor":"aune","#,
+    r#""seats":[{"player":"ines"},{"spectator":"eve"},"gm"],"question":"Spare it?","#,
+    r#""options":["yes","no"],"default":"no","timeout_ms":60000,"trigger":null,"#,
+    r#""data":{"a_int":{"int":-3},"b_flag":{"flag":true},"c_text":{"text":"x"},"d_entity":{"entity":"gob"},"#,
+    r#""e_entities":{"entities":["gob","door"]},"f_cell":{"cell":{"x":2,"y":0}},"#,
+    r#""g_roll":{"roll":{"expr":"1d20+2","dice":[{"term":0,"die":"d20","face":17,"value":17,"kept":true,"#,
+    r#""burst":false,"from_burst":false,"counters":[4,5]}],"terms":[17,2],"total":19}}}}],"#,
+    r#""deferred":[{"prompt_id":7,"rule":"sys.spare","actor":"aune","#,
+    r#""seats":[{"player":"ines"},{"spectator":"eve"},"gm"],"question":"Spare it?","#,
+    r#""options":["yes","no"],"default":"no","timeout_ms":60000,"trigger":"after_side:enemies","data":{}}],"#,
+    r#""next_prompt":8,"values":{"side":1}}}"#,
+);
+
+// The bytes of projection 1 for a state that uses every field it reads. Logs carry digests of
+// these bytes: if this test fails, old logs stop replaying. Do not change the expected text.
+#[test]
+fn projection_1_is_pinned_byte_for_byte() {
+    let state = known_state();
+    let bytes = v1::projection(&state);
+    assert_eq!(String::from_utf8(bytes).unwrap(), KNOWN_V1);
+    let mut hasher = Sha256::new();
+    hasher.update(b"tablehold-digest-v1\n");
+    hasher.update(KNOWN_V1.as_bytes());
+    assert_eq!(digest_v1(&state), hex::encode(hasher.finalize()));
+    assert_eq!(digest(1, &state).unwrap(), digest_v1(&state));
+}
+
+#[test]
+fn the_digest_is_stable_and_sees_every_change() {
+    let empty = MemoryState::default();
+    let a = digest_v1(&empty);
+    assert_eq!(a, digest_v1(&MemoryState::default()));
+    assert_eq!(a.len(), 64);
+    let mut changed = MemoryState::default();
+    changed.encounter.round = 1;
+    assert_ne!(a, digest_v1(&changed));
+}
+
+#[test]
+fn a_projection_this_build_does_not_know_names_itself_and_what_is_known() {
+    let err = digest(CURRENT + 1, &MemoryState::default()).unwrap_err();
+    assert_eq!(err.found, CURRENT + 1);
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the log's state digests use projection {}, which a newer Tablehold release computes; \
+             this build computes projections 1 to {CURRENT}: upgrade Tablehold to replay it",
+            CURRENT + 1
+        )
+    );
+    assert!(digest(0, &MemoryState::default()).is_err());
+}
