@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use tablehold_rules::dice::Roll;
 use tablehold_rules::grid::{Cell, Diagonal, distance};
 use tablehold_rules::{
-    Against, CheckRecord, Event, Fact, Modifier, Outcome, PendingStep, Resolver, Seat, Status,
+    Account, Against, CheckRecord, Effect, EntityId, Event, Fact, Modifier, Outcome, PendingStep,
+    Resolver, RollTold, Seat, Status,
 };
 
 /// Lines for one event as `seat` sees it. A GM-only `HiddenTarget` is folded into the check
@@ -30,9 +31,19 @@ pub fn event_lines(event: &Event, seat: &Seat, diagonal: Option<Diagonal>) -> Ve
             _ => None,
         })
         .collect();
+    // An event that tells itself (see `tablehold_rules::account`) reads as its account; the
+    // checks and damage it tells are not repeated.
+    // A stand-in note (what the table hears of an NPC's damage) is told by the account too.
+    let told = event.facts().any(|f| matches!(f, Fact::Told(_)));
     event
-        .facts()
+        .parts
+        .iter()
+        .filter(|p| !(told && p.audience.is_stand_in() && matches!(p.fact, Fact::Noted { .. })))
+        .map(|p| &p.fact)
         .filter_map(|fact| match fact {
+            Fact::Checked(_) | Fact::HiddenTarget { .. } | Fact::DamageResolved { .. } if told => {
+                None
+            }
             Fact::HiddenTarget { label, .. } if checked.contains(label.as_str()) => None,
             Fact::Checked(c) => Some(check_text(c, seat, hidden.get(c.label.as_str()).copied())),
             other => Some(fact_text(other, seat, diagonal)),
@@ -163,8 +174,151 @@ fn damage_text(steps: &[Modifier]) -> String {
         .join(", ")
 }
 
+/// `goblin-2 shoots mara with a crossbow: evade 8+2=10 vs hidden TN, hit`, and for an event that
+/// changes something, `; 3 - 1 armour = 2 damage (Condition 12 → 10)`: one sentence with the
+/// numbers this seat was given, in the system's words.
+pub fn account_text(a: &Account) -> String {
+    let mut out = String::new();
+    if let Some(actor) = &a.actor {
+        out.push_str(actor.as_str());
+        if !a.verb.is_empty() {
+            let _ = write!(out, " {}", a.verb);
+        }
+        if let Some(target) = &a.target {
+            let _ = write!(out, " {target}");
+        }
+        if let Some(instrument) = &a.instrument {
+            let _ = write!(out, " with {}", with_article(instrument));
+        }
+    }
+    let mut clauses = Vec::new();
+    if let Some(r) = &a.roll {
+        clauses.push(roll_told_text(r, a.target.as_ref()));
+    }
+    // With no actor, each effect names whom it befell.
+    let named = a.actor.as_ref().and(a.target.as_ref());
+    for e in &a.effects {
+        clauses.push(effect_text(e, named));
+    }
+    if !clauses.is_empty() {
+        // `aune rolls PER check ...` but `aune attacks mara with a knife: COR attack ...`.
+        let bare = a.target.is_none() && a.instrument.is_none();
+        if !out.is_empty() {
+            out.push_str(if bare { " " } else { ": " });
+        }
+        out.push_str(&clauses.join("; "));
+    }
+    for b in &a.budget {
+        let left: Vec<String> = b
+            .left
+            .iter()
+            .map(|m| format!("{} {}", m.value, m.label))
+            .collect();
+        let _ = write!(out, " ({} has {} left)", b.entity, left.join(", "));
+    }
+    out
+}
+
+/// `a crossbow`, `an axe`: names read as common nouns in a sentence.
+fn with_article(name: &str) -> String {
+    let lower = name.to_lowercase();
+    let article = match lower.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    };
+    format!("{article} {lower}")
+}
+
+/// `evade 8+2=10 vs hidden TN, hit`; an NPC's roll for a player: `COR attack 1d20=7, miss`.
+fn roll_told_text(r: &RollTold, target: Option<&EntityId>) -> String {
+    let mut out = String::new();
+    if let Some(by) = r.by.as_ref().filter(|b| Some(*b) != target) {
+        let _ = write!(out, "{by}'s ");
+    }
+    out.push_str(&r.label);
+    let faces: Vec<String> = r
+        .roll
+        .dice
+        .iter()
+        .filter(|d| d.kept)
+        .map(|d| d.value.to_string())
+        .collect();
+    match r.total {
+        Some(total) => {
+            let mods: String = r
+                .modifiers
+                .iter()
+                .map(|m| format!("{:+}", m.value))
+                .collect();
+            let _ = write!(out, " {}{mods}={total}", faces.join("+"));
+        }
+        None => {
+            let _ = write!(out, " {}={}", r.roll.expr, faces.join("+"));
+        }
+    }
+    if let Some(against) = &r.against {
+        match against.value {
+            Some(v) if against.hidden => {
+                let _ = write!(out, " vs {} {v} (hidden from players)", against.name);
+            }
+            Some(v) => {
+                let _ = write!(out, " vs {} {v}", against.name);
+            }
+            None => {
+                let _ = write!(out, " vs hidden {}", against.name);
+            }
+        }
+    }
+    if !r.result.is_empty() {
+        let _ = write!(out, ", {}", r.result);
+    }
+    if let Some(because) = &r.because {
+        let _ = write!(out, " ({because})");
+    }
+    out
+}
+
+/// `3 - 1 armour = 2 damage (Condition 12 → 10)`; for a seat that may not see the numbers,
+/// `damage (goblin-2 is bloodied)`.
+fn effect_text(e: &Effect, target: Option<&EntityId>) -> String {
+    let mut out = String::new();
+    if Some(&e.entity) != target {
+        let _ = write!(out, "{} takes ", e.entity);
+    }
+    if let Some(amount) = e.amount {
+        let mut steps = e.steps.iter();
+        if let Some(first) = steps.next() {
+            let _ = write!(out, "{}", first.value);
+            for m in steps {
+                let sign = if m.value < 0 { '-' } else { '+' };
+                let label = m.label.trim_start_matches(['+', '-', ' ']);
+                let _ = write!(out, " {sign} {} {label}", m.value.unsigned_abs());
+            }
+            let _ = write!(out, " = ");
+        }
+        let _ = write!(out, "{amount} ");
+    }
+    out.push_str(&e.what);
+    match (&e.resource, e.before, e.after) {
+        (Some(resource), Some(before), Some(after)) => {
+            let _ = write!(out, " ({resource} {before} → {after}");
+            if let Some(wound) = &e.wound {
+                let _ = write!(out, ", {wound}");
+            }
+            out.push(')');
+        }
+        _ => {
+            if let Some(wound) = &e.wound {
+                let _ = write!(out, " ({} is {wound})", e.entity);
+            }
+        }
+    }
+    out
+}
+
 fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
     match fact {
+        Fact::Told(account) => account_text(account),
         Fact::Rolled { by, purpose, roll } => {
             let who = by
                 .as_ref()

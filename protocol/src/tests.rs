@@ -163,6 +163,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DamageResolved { .. } => "damage_resolved",
         Fact::Picked { .. } => "picked",
         Fact::Noted { .. } => "noted",
+        Fact::Told(_) => "told",
         Fact::Ruled { .. } => "ruled",
         Fact::CombatantAdded { .. } => "combatant_added",
         Fact::CombatantRemoved { .. } => "combatant_removed",
@@ -192,7 +193,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 33;
+const FACT_KINDS: usize = 34;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -258,6 +259,41 @@ fn every_fact() -> Vec<Fact> {
         Fact::Noted {
             text: "The lights flicker.".into(),
         },
+        Fact::Told(Box::new(tablehold_rules::Account {
+            actor: Some("goblin-2".into()),
+            verb: "shoots".into(),
+            target: Some("mara".into()),
+            instrument: Some("Crossbow".into()),
+            roll: Some(tablehold_rules::RollTold {
+                by: Some("mara".into()),
+                label: "AGL evade".into(),
+                roll: d20_roll(),
+                modifiers: vec![Modifier::new("AGL", 2)],
+                total: Some(10),
+                against: Some(tablehold_rules::Compared {
+                    name: "TN".into(),
+                    value: None,
+                    hidden: true,
+                    exceed: false,
+                }),
+                result: "hit".into(),
+                because: None,
+            }),
+            effects: vec![tablehold_rules::Effect {
+                entity: "mara".into(),
+                what: "damage".into(),
+                steps: vec![Modifier::new("dice", 3), Modifier::new("armour", -1)],
+                amount: Some(2),
+                resource: Some("Condition".into()),
+                before: Some(12),
+                after: Some(10),
+                wound: Some("hurt".into()),
+            }],
+            budget: vec![tablehold_rules::Budget {
+                entity: "goblin-2".into(),
+                left: vec![Modifier::new("action", 0)],
+            }],
+        })),
         Fact::Ruled {
             text: "The door is barred.".into(),
         },

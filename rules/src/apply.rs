@@ -54,6 +54,7 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         | Fact::DamageResolved { .. }
         | Fact::Picked { .. }
         | Fact::Noted { .. }
+        | Fact::Told(_)
         | Fact::Ruled { .. }
         | Fact::DiceDrawn { .. }
         | Fact::EpochOpened { .. }

@@ -3,6 +3,7 @@
 //! Apart from the engine so that the system interface and the engine can both name it without
 //! naming each other.
 
+use crate::account::Telling;
 use crate::apply::{ApplyError, apply};
 use crate::decision::PendingStep;
 use crate::dice::{DiceError, DiceSource};
@@ -60,6 +61,8 @@ pub struct Ctx<'a> {
     pub state: Scratch<'a>,
     pub events: Vec<Event>,
     pub dice: &'a mut dyn DiceSource,
+    /// The action under way, as the system tells it (see `account`).
+    pub telling: Option<Telling>,
 }
 
 impl<'a> Ctx<'a> {
@@ -68,6 +71,7 @@ impl<'a> Ctx<'a> {
             state: Scratch::new(state),
             events: Vec::new(),
             dice,
+            telling: None,
         }
     }
 

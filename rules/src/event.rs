@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use crate::account::Account;
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::{Draws, Primitive, Roll};
 use crate::grid::Cell;
@@ -139,6 +140,9 @@ pub enum Fact {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         counters: Option<[u64; 2]>,
     },
+    /// What the event did, told in the system's words for any client to render (see
+    /// `account`). The other facts of the event are the record; this is how it reads.
+    Told(Box<Account>),
     /// A free-text line for the log.
     Noted {
         text: String,

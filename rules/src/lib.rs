@@ -5,6 +5,7 @@
 //! tokio, bevy, SQLite or MessagePack. Dice come in through [`dice::DiceSource`]; state comes in
 //! through [`state::StateView`] and changes only through [`apply::apply`].
 
+pub mod account;
 pub mod action;
 pub mod apply;
 pub mod ctx;
@@ -28,6 +29,7 @@ pub mod system;
 mod testing;
 pub mod upgrade;
 
+pub use account::{Account, Budget, Compared, Effect, RollTold, Telling};
 pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
 pub use apply::{ApplyError, apply, apply_seen};
 pub use decision::{PendingStep, Resolver, StepValue};

@@ -225,6 +225,21 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 combatant: Box::new(without_numbers(combatant)),
                 replaces: *replaces,
             })),
+            // An NPC's own roll that changes nothing reaches the table as its dice alone (the
+            // stand-in of its `checked`), so its account stays the GM's.
+            Fact::Told(account)
+                if account.effects.is_empty()
+                    && account.roll.as_ref().is_some_and(|r| {
+                        r.by.as_ref()
+                            .or(account.actor.as_ref())
+                            .is_some_and(|e| hidden(state, e))
+                    }) =>
+            {
+                Some(None)
+            }
+            Fact::Told(account) => account
+                .without_gm_numbers(|e| hidden(state, e))
+                .map(|seen| Some(Fact::Told(Box::new(seen)))),
             _ => None,
         };
         match public_trace {

@@ -7,7 +7,7 @@
 //!
 //! | version | what differs from the next                                                      |
 //! |---------|---------------------------------------------------------------------------------|
-//! | 1       | `digest_recorded` has no `projection`: its digest is of projection 1             |
+//! | 1       | `digest_recorded` has no `projection`: its digest is of projection 1; no `told` |
 //! | 2       | current                                                                         |
 
 use serde_json::Value;

@@ -329,7 +329,7 @@ fn pc_against_pc_is_opposed_and_a_tie_halves_the_damage() {
         "(4 + 2 - armour 1) = 5, halved down to 2"
     );
     let text = stdout(&resolve_file("pc-vs-pc", "10,11,4", &[]));
-    assert!(text.contains("tie: half -3 = 2"), "{text}");
+    assert!(text.contains("- 3 tie: half = 2 damage"), "{text}");
 }
 
 #[test]
@@ -528,7 +528,7 @@ fn a_player_seat_never_sees_the_hidden_tn_but_the_gm_does() {
     let player_text = stdout(&resolve_stdin(&req, "12,3", &[]));
     let player_json = stdout(&resolve_stdin(&req, "12,3", &["--json"]));
     assert!(
-        player_text.contains("= 15 vs hidden TN → success"),
+        player_text.contains("=15 vs hidden TN, hit"),
         "{player_text}"
     );
     assert!(!player_text.contains("TN 12"), "{player_text}");
@@ -541,7 +541,7 @@ fn a_player_seat_never_sees_the_hidden_tn_but_the_gm_does() {
     let gm_text = stdout(&resolve_stdin(&req, "12,3", &[]));
     let gm = report(&resolve_stdin(&req, "12,3", &["--json"]));
     assert!(
-        gm_text.contains("= 15 vs TN 12 (hidden from players) → success"),
+        gm_text.contains("=15 vs TN 12 (hidden from players), hit"),
         "{gm_text}"
     );
     assert_eq!(checks(&gm)[0]["hidden_tn"], 12);

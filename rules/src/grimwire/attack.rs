@@ -172,6 +172,14 @@ enum Verdict {
 }
 
 pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
+    let attacked = attack_told(ctx, who, args);
+    ctx.telling = None;
+    attacked
+}
+
+/// The attack, with its telling set once the weapon is known, so every event it emits says
+/// who attacks whom with what.
+fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
     let target_id = args.require_entity("target")?;
     if target_id == *who {
         return Err(Refusal::Rule("a character cannot attack themselves".into()).into());
@@ -192,6 +200,7 @@ pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Deci
     }
     let situation = args.int("modifier")?.unwrap_or(0);
     let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
+    ctx.telling = Some(super::tell::attack(who, &target_id, &weapon));
     pay_for_attack(ctx, who, &weapon)?;
 
     let a_sheet = sheet_of(&attacker)?.clone();
@@ -414,10 +423,26 @@ fn emit_opposed(
                 overridden_by: why,
             })
         };
-    let event = Event::public(rec(attacker, a_label, a, defender, d.total, a_out, a_why)).with(
-        crate::event::Audience::Everyone,
-        rec(defender, d_label, d, attacker, a.total, d_out, None),
+    let account = super::tell::opposed(
+        ctx,
+        attacker,
+        a_label,
+        a,
+        defender,
+        d_label,
+        d.total,
+        a_out,
+        a_why.clone(),
     );
+    let event = Event::public(rec(attacker, a_label, a, defender, d.total, a_out, a_why))
+        .with(
+            crate::event::Audience::Everyone,
+            rec(defender, d_label, d, attacker, a.total, d_out, None),
+        )
+        .with(
+            crate::event::Audience::Everyone,
+            Fact::Told(Box::new(account)),
+        );
     ctx.emit(event)
 }
 

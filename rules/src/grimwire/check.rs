@@ -128,6 +128,7 @@ pub fn record(
         Target::Tn { hidden: true, .. } => Against::Hidden,
         Target::None => Against::Nothing,
     };
+    let overridden_by_copy = overridden_by.clone();
     let mut event = Event::public(Fact::Checked(CheckRecord {
         actor: Some(who.clone()),
         label: label.to_owned(),
@@ -147,7 +148,8 @@ pub fn record(
             },
         );
     }
-    ctx.emit(event)
+    let account = super::tell::check(ctx, who, label, r, target, outcome, overridden_by_copy);
+    ctx.emit(event.with(Audience::Everyone, Fact::Told(Box::new(account))))
 }
 
 /// Rolls `who`'s d20 + `attribute` + `extra` against `tn`, writes it as one event, and returns

@@ -132,6 +132,10 @@ pub fn take(
     let hidden_source = source
         .and_then(|s| ctx.state.combatant(s))
         .is_some_and(crate::redact::gm_only_numbers);
+    let hurt = ctx.combatant(target)?;
+    let max = sheet_of(&hurt)?.condition_max;
+    let after = hurt.resource(CONDITION) - amount.max(0);
+    let account = super::tell::damage(ctx, &hurt, source, amount, steps.clone(), after, max);
     let fact = |steps| Fact::DamageResolved {
         target: target.clone(),
         steps,
@@ -153,7 +157,7 @@ pub fn take(
     } else {
         Event::public(fact(steps))
     };
-    ctx.emit(event)?;
+    ctx.emit(event.with(Audience::Everyone, Fact::Told(Box::new(account))))?;
     if amount <= 0 {
         return Ok(());
     }

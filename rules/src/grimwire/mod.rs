@@ -15,6 +15,7 @@ mod options;
 mod rest;
 pub mod sheet;
 mod technique;
+mod tell;
 
 #[cfg(test)]
 mod tests;
