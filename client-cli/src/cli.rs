@@ -557,6 +557,12 @@ pub struct ReplayArgs {
     /// Print the state as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print first what happened, event by event up to SEQ, as the log's viewer saw it.
+    #[arg(long, conflicts_with = "json")]
+    pub events: bool,
+    /// With --events: the dice machinery too (draw counters, digests, epochs).
+    #[arg(long, requires = "events")]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]

@@ -129,6 +129,23 @@ pub fn status_text(name: &str, s: &Status) -> String {
     t
 }
 
+/// The facts of the fair dice's machinery, shown only with `--verbose` (`watch`, `replay --events`): draws' counters,
+/// digests and the dice epochs' life. They prove the dice fair; they tell no story.
+pub fn is_machinery(fact: &Fact) -> bool {
+    matches!(
+        fact,
+        Fact::DiceDrawn { .. }
+            | Fact::DigestRecorded { .. }
+            | Fact::EpochOpened { .. }
+            | Fact::EntropyCommitted { .. }
+            | Fact::CommitmentsClosed { .. }
+            | Fact::EntropyRevealed { .. }
+            | Fact::EntropyWithheld { .. }
+            | Fact::EpochSealed { .. }
+            | Fact::EpochRevealed { .. }
+    )
+}
+
 fn seats_text(seats: &[Seat]) -> String {
     if seats.is_empty() {
         "the GM".to_owned()
@@ -521,4 +538,103 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
 /// The first 12 hex digits: enough to compare by eye.
 fn short(hex: &str) -> &str {
     hex.get(..12).unwrap_or(hex)
+}
+
+#[cfg(test)]
+mod account_tests {
+    use tablehold_rules::dice::{DiceExpr, ScriptedDice, roll};
+    use tablehold_rules::{Budget, Compared};
+
+    use super::*;
+
+    fn shot(tn: Option<i64>, seen_by_gm: bool) -> Account {
+        let expr: DiceExpr = "1d20".parse().expect("expr");
+        Account {
+            actor: Some("goblin-2".into()),
+            verb: "shoots".into(),
+            target: Some("mara".into()),
+            instrument: seen_by_gm.then(|| "Crossbow".to_owned()),
+            roll: Some(RollTold {
+                by: Some("mara".into()),
+                label: "evade".into(),
+                roll: roll(&expr, &mut ScriptedDice::new(vec![8])).expect("roll"),
+                modifiers: vec![Modifier::new("AGL", 2)],
+                total: Some(10),
+                against: Some(Compared {
+                    name: "TN".into(),
+                    value: tn,
+                    hidden: true,
+                    exceed: false,
+                }),
+                result: "hit".into(),
+                because: None,
+            }),
+            effects: vec![Effect {
+                entity: "mara".into(),
+                what: "damage".into(),
+                steps: if seen_by_gm {
+                    vec![Modifier::new("dice", 3), Modifier::new("armour", -1)]
+                } else {
+                    vec![]
+                },
+                amount: Some(2),
+                resource: Some("Condition".into()),
+                before: Some(12),
+                after: Some(10),
+                wound: Some("hurt".into()),
+            }],
+            budget: if seen_by_gm {
+                vec![Budget {
+                    entity: "goblin-2".into(),
+                    left: vec![Modifier::new("action", 0)],
+                }]
+            } else {
+                vec![]
+            },
+        }
+    }
+
+    #[test]
+    fn an_account_reads_as_one_sentence_with_the_numbers_the_seat_holds() {
+        assert_eq!(
+            account_text(&shot(None, false)),
+            "goblin-2 shoots mara: evade 8+2=10 vs hidden TN, hit; 2 damage (Condition 12 → 10, hurt)"
+        );
+        assert_eq!(
+            account_text(&shot(Some(12), true)),
+            "goblin-2 shoots mara with a crossbow: evade 8+2=10 vs TN 12 (hidden from players), \
+             hit; 3 - 1 armour = 2 damage (Condition 12 → 10, hurt) (goblin-2 has 0 action left)"
+        );
+        // An NPC's damage for a player: only its wound level.
+        let npc_hit = Account {
+            actor: Some("aune".into()),
+            verb: "attacks".into(),
+            target: Some("goblin-1".into()),
+            instrument: Some("Knife".into()),
+            effects: vec![Effect {
+                entity: "goblin-1".into(),
+                what: "damage".into(),
+                steps: vec![],
+                amount: None,
+                resource: Some("Condition".into()),
+                before: None,
+                after: None,
+                wound: Some("bloodied".into()),
+            }],
+            ..Account::default()
+        };
+        assert_eq!(
+            account_text(&npc_hit),
+            "aune attacks goblin-1 with a knife: damage (goblin-1 is bloodied)"
+        );
+        // Nobody's doing: whom it befell.
+        let fall = Account {
+            effects: npc_hit.effects.clone(),
+            ..Account::default()
+        };
+        assert_eq!(
+            account_text(&fall),
+            "goblin-1 takes damage (goblin-1 is bloodied)"
+        );
+    }
 }

@@ -11,9 +11,10 @@ use serde::Serialize;
 use tablehold_log::replay::{Replayed, check_digests};
 use tablehold_log::{LogFile, LogFileError, ReplayErrorKind, VerifyReport};
 use tablehold_rules::digest;
-use tablehold_rules::{Combatant, Encounter};
+use tablehold_rules::{Combatant, Encounter, Event};
 
 use crate::cli::{GlobalArgs, ReplayArgs, VerifyArgs};
+use crate::lines;
 use crate::report::Report;
 
 /// The log breaks a rule (`FAIL at seq S: ...`).
@@ -113,6 +114,11 @@ pub fn replay(globals: &GlobalArgs, a: &ReplayArgs) -> Result<Verdict> {
         let mut j = serde_json::to_string_pretty(&StateJson::of(&file, &replayed))?;
         j.push('\n');
         j
+    } else if a.events {
+        let mut text = story(&file, replayed.seq, a.verbose)?;
+        text.push('\n');
+        text.push_str(&summary(&file, &replayed));
+        text
     } else {
         summary(&file, &replayed)
     };
@@ -238,6 +244,51 @@ impl<'a> StateJson<'a> {
             encounter: &r.state.encounter,
         }
     }
+}
+
+/// `replay --events`: each event up to `upto` as the log's viewer saw it, `#SEQ` and its first
+/// line, further lines indented; the dice machinery only when `verbose`. An event the viewer
+/// holds nothing of reads as a gap. Called once the replay has checked the log.
+fn story(file: &LogFile, upto: u64, verbose: bool) -> Result<String> {
+    let seat = tablehold_log::verify::viewer_of(&file.header)
+        .map_err(|e| anyhow::anyhow!("{}", e.kind))?
+        .seat();
+    let mut reader = tablehold_log::verify::ChainReader::new();
+    let mut out = String::new();
+    for exported in &file.events {
+        let checked = reader
+            .read(exported)
+            .map_err(|e| anyhow::anyhow!("at seq {}: {}", e.seq, e.kind))?;
+        if checked.seq > upto {
+            break;
+        }
+        // The GM's export holds every part, stand-ins for the other seats included: the GM
+        // reads the event as the GM received it.
+        let parts = checked
+            .shown
+            .parts
+            .into_iter()
+            .filter(|p| p.audience.admits(&seat))
+            .filter(|p| verbose || !lines::is_machinery(&p.fact))
+            .collect();
+        let said = lines::event_lines(&Event { parts }, &seat, None);
+        let prefix = format!("#{} ", checked.seq);
+        if said.is_empty() {
+            if verbose {
+                let _ = writeln!(out, "{prefix}(nothing this seat may see)");
+            }
+            continue;
+        }
+        for (i, line) in said.iter().enumerate() {
+            let lead = if i == 0 {
+                prefix.clone()
+            } else {
+                " ".repeat(prefix.len())
+            };
+            let _ = writeln!(out, "{lead}{line}");
+        }
+    }
+    Ok(out)
 }
 
 /// `replay` without `--json`: where the log stands, the encounter, one line per combatant.

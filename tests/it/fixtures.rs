@@ -93,3 +93,40 @@ fn the_binary_verifies_and_replays_the_fixture_logs() {
         .expect("the goblin, by name");
     assert_eq!(goblin["resources"], serde_json::json!({}));
 }
+
+/// The lines a person reads of each fixture, as its viewer saw it (`replay --events`), pinned
+/// in `tests/fixtures/lines/`. A change to how events read shows up here as a diff to review;
+/// `TABLEHOLD_BLESS=1` rewrites the pinned files after a change meant to be seen.
+#[test]
+fn the_fixture_logs_read_the_same_to_the_gm_and_to_the_player() {
+    for (name, viewer) in [("grimwire-gm", "gm"), ("grimwire-ines", "seat:ines")] {
+        let log = fixture(&format!("{name}.json")).display().to_string();
+        let out = run(&["replay", &log, "--events"], None);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let got = stdout(&out);
+        assert!(
+            got.contains(&format!("as {viewer} saw it at event 69 of 69")),
+            "{got}"
+        );
+        let pinned = workspace_root()
+            .join("tests/fixtures/lines")
+            .join(format!("{name}.txt"));
+        if std::env::var_os("TABLEHOLD_BLESS").is_some() {
+            std::fs::write(&pinned, &got).unwrap_or_else(|e| panic!("{}: {e}", pinned.display()));
+        }
+        let want = std::fs::read_to_string(&pinned)
+            .unwrap_or_else(|e| panic!("{}: {e} (TABLEHOLD_BLESS=1 writes it)", pinned.display()));
+        assert_eq!(
+            got,
+            want,
+            "{name}: the lines differ from {}",
+            pinned.display()
+        );
+    }
+    // The player's copy never reads the GM's hidden numbers: the goblin's TNs and weapon.
+    let player =
+        std::fs::read_to_string(workspace_root().join("tests/fixtures/lines/grimwire-ines.txt"))
+            .unwrap_or_default();
+    assert!(player.contains("vs hidden TN"), "{player}");
+    assert!(!player.contains("TN 1"), "{player}");
+}

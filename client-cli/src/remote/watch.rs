@@ -74,7 +74,7 @@ impl Watcher {
         let parts: Vec<Part> = e
             .parts
             .iter()
-            .filter(|p| self.verbose || !machinery(&p.fact))
+            .filter(|p| self.verbose || !lines::is_machinery(&p.fact))
             .cloned()
             .collect();
         let facts: Vec<Fact> = parts.iter().map(|p| p.fact.clone()).collect();
@@ -173,23 +173,6 @@ impl Watcher {
             _ => {}
         }
     }
-}
-
-/// The facts of the fair dice's machinery, shown only with `--verbose`: draws' counters,
-/// digests and the dice epochs' life. They prove the dice fair; they tell no story.
-fn machinery(fact: &Fact) -> bool {
-    matches!(
-        fact,
-        Fact::DiceDrawn { .. }
-            | Fact::DigestRecorded { .. }
-            | Fact::EpochOpened { .. }
-            | Fact::EntropyCommitted { .. }
-            | Fact::CommitmentsClosed { .. }
-            | Fact::EntropyRevealed { .. }
-            | Fact::EntropyWithheld { .. }
-            | Fact::EpochSealed { .. }
-            | Fact::EpochRevealed { .. }
-    )
 }
 
 /// `word` as one word for a POSIX shell: as it is when it holds only characters no shell

@@ -2986,3 +2986,184 @@ fn a_players_gm_only_argument_is_forbidden_not_unknown() {
         );
     }
 }
+
+/// The accounts (`told` facts) of `events` as `seat` holds them.
+fn told(events: &[Event], seat: &Seat) -> Vec<crate::account::Account> {
+    events
+        .iter()
+        .filter_map(|e| e.view(seat))
+        .flat_map(|e| e.parts)
+        .filter_map(|p| match p.fact {
+            Fact::Told(a) => Some(*a),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What one seat reads of an attack's roll: (verb, instrument, roll label, total, what it was
+/// compared with, result).
+type RollRead = (
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    Option<i64>,
+    Option<i64>,
+    &'static str,
+);
+/// And of its damage: (amount, number of steps, Condition before, after, wound).
+type DamageRead = (Option<i64>, usize, Option<i64>, Option<i64>, &'static str);
+
+// See: issue #9. Each attack is told as one sentence per event, in GRIMWIRE's words, and each
+// seat's copy carries exactly the numbers it may see.
+//
+// The goblin (attack TN 12) shoots p (AGL 2, armour 1) with a pistol: evade 8 + 2 = 10 < 12,
+// hit; 2d4 = 2 + 1 = 3, a pistol adds no TOG, armour 1: 3 - 1 = 2; Condition 20 -> 18.
+// p stabs the goblin (defence TN 12) with a knife: 12 + COR 3 = 15 >= 12, hit; 1d4 = 3 + TOG 1
+// = 4, no armour: 4; Condition 12 -> 8, above half of 12: hurt.
+#[test]
+fn attacks_are_told_with_the_numbers_each_seat_may_see() {
+    let mut t = Table::new(&[]);
+    t.add(&pc(
+        "p",
+        &attrs(1, 2, 3, 0, 0, 0),
+        &format!("armour = {{ value = 1 }}\n{KNIFE}"),
+    ))
+    .add(&npc("gob", &attrs(0, 0, 0, 0, 0, 0), 12, 12, PISTOL));
+    let shot = t
+        .act(
+            Seat::Gm,
+            "gob",
+            "attack",
+            args(&[("target", text("p")), ("weapon", text("pistol"))]),
+            &[8, 2, 1],
+        )
+        .unwrap();
+    let stab = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("gob")), ("weapon", text("knife"))]),
+            &[12, 3],
+        )
+        .unwrap();
+    let cases: [(&str, &[Event], Seat, RollRead, DamageRead); 4] = [
+        (
+            "the goblin's shot, as p reads it",
+            &shot,
+            player("p"),
+            ("shoots", None, "AGL evade", Some(10), None, "hit"),
+            (Some(2), 0, Some(20), Some(18), "hurt"),
+        ),
+        (
+            "the goblin's shot, as the GM reads it",
+            &shot,
+            Seat::Gm,
+            (
+                "shoots",
+                Some("Pistol"),
+                "AGL evade",
+                Some(10),
+                Some(12),
+                "hit",
+            ),
+            (Some(2), 2, Some(20), Some(18), "hurt"),
+        ),
+        (
+            "p's stab, as p reads it",
+            &stab,
+            player("p"),
+            (
+                "attacks",
+                Some("Knife"),
+                "COR attack",
+                Some(15),
+                None,
+                "hit",
+            ),
+            (None, 0, None, None, "hurt"),
+        ),
+        (
+            "p's stab, as the GM reads it",
+            &stab,
+            Seat::Gm,
+            (
+                "attacks",
+                Some("Knife"),
+                "COR attack",
+                Some(15),
+                Some(12),
+                "hit",
+            ),
+            (Some(4), 2, Some(12), Some(8), "hurt"),
+        ),
+    ];
+    for (what, events, seat, roll_read, damage_read) in cases {
+        let accounts = told(events, &seat);
+        assert_eq!(accounts.len(), 2, "{what}: {accounts:?}");
+        let (roll, damage) = (&accounts[0], &accounts[1]);
+        let r = roll.roll.as_ref().unwrap();
+        assert_eq!(
+            (
+                roll.verb.as_str(),
+                roll.instrument.as_deref(),
+                r.label.as_str(),
+                r.total,
+                r.against.as_ref().and_then(|a| a.value),
+                r.result.as_str(),
+            ),
+            roll_read,
+            "{what}"
+        );
+        assert_eq!(r.against.as_ref().map(|a| a.name.as_str()), Some("TN"));
+        let e = &damage.effects[0];
+        assert_eq!(
+            (
+                e.amount,
+                e.steps.len(),
+                e.before,
+                e.after,
+                e.wound.as_deref().unwrap_or("")
+            ),
+            damage_read,
+            "{what}"
+        );
+        assert_eq!(
+            (damage.actor.as_ref(), damage.target.as_ref()),
+            (roll.actor.as_ref(), roll.target.as_ref()),
+            "{what}: the damage is told as the same attack"
+        );
+    }
+    assert_eq!(t.res("p", CONDITION), 18);
+    assert_eq!(t.res("gob", CONDITION), 8);
+}
+
+/// GRIMWIRE's wound levels, from the numbers of a combatant with Condition `max` 12.
+#[test]
+fn wound_levels_follow_condition_and_the_dying_and_dead() {
+    let c = Grimwire
+        .sheet_from_toml(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 10, 10, ""))
+        .unwrap();
+    for (condition, want) in [
+        (12, "unhurt"),
+        (11, "hurt"),
+        (7, "hurt"),
+        (6, "bloodied"),
+        (1, "bloodied"),
+        (0, "down"),
+        (-3, "down"),
+    ] {
+        assert_eq!(super::tell::wound(&c, condition, 12), want, "{condition}");
+    }
+    let status = crate::state::Status {
+        source: "test".into(),
+        magnitude: 0,
+        rounds_left: None,
+    };
+    let mut dying = c.clone();
+    dying.statuses.insert(DYING.into(), status.clone());
+    assert_eq!(super::tell::wound(&dying, -3, 12), "dying");
+    let mut dead = c;
+    dead.statuses.insert(DEAD.into(), status);
+    assert_eq!(super::tell::wound(&dead, -11, 12), "dead");
+}
