@@ -7,16 +7,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use tablehold_rules::dice::Roll;
-use tablehold_rules::grid::{Cell, Diagonal, distance};
+use tablehold_rules::grid::{Cell, Diagonal, GridSpec, distance};
 use tablehold_rules::{
     Account, Against, CheckRecord, Effect, EntityId, Event, Fact, Modifier, Outcome, PendingStep,
     Resolver, RollTold, Seat, Status,
 };
 
+/// How to measure a move: the table's diagonal rule and the system's grid. Offline (the
+/// calculator) the client has both; online it knows neither, and shows moves without a length.
+#[derive(Debug, Clone, Copy)]
+pub struct Measure {
+    pub diagonal: Diagonal,
+    pub grid: GridSpec,
+}
+
 /// Lines for one event as `seat` sees it. A GM-only `HiddenTarget` is folded into the check
-/// it belongs to. `diagonal` measures moves; online the client does not know the table's
-/// rule, so moves are shown without a distance.
-pub fn event_lines(event: &Event, seat: &Seat, diagonal: Option<Diagonal>) -> Vec<String> {
+/// it belongs to.
+pub fn event_lines(event: &Event, seat: &Seat, measure: Option<Measure>) -> Vec<String> {
     let hidden: BTreeMap<&str, i64> = event
         .facts()
         .filter_map(|f| match f {
@@ -46,7 +53,7 @@ pub fn event_lines(event: &Event, seat: &Seat, diagonal: Option<Diagonal>) -> Ve
             }
             Fact::HiddenTarget { label, .. } if checked.contains(label.as_str()) => None,
             Fact::Checked(c) => Some(check_text(c, seat, hidden.get(c.label.as_str()).copied())),
-            other => Some(fact_text(other, seat, diagonal)),
+            other => Some(fact_text(other, seat, measure)),
         })
         .collect()
 }
@@ -333,7 +340,7 @@ fn effect_text(e: &Effect, target: Option<&EntityId>) -> String {
     out
 }
 
-fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
+fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
     match fact {
         Fact::Told(account) => account_text(account),
         Fact::Rolled { by, purpose, roll } => {
@@ -414,11 +421,30 @@ fn fact_text(fact: &Fact, seat: &Seat, diagonal: Option<Diagonal>) -> String {
             from,
             to,
         } => format!("{entity} {counter} (this turn) {from} → {to}"),
+        Fact::TerrainSet { cell: at, to, .. } => {
+            let what = match to {
+                None => "open ground".to_owned(),
+                Some(t) => {
+                    let mut words = Vec::new();
+                    if t.difficult {
+                        words.push("difficult".to_owned());
+                    }
+                    if t.blocking {
+                        words.push("blocking".to_owned());
+                    }
+                    if let Some(c) = &t.cover {
+                        words.push(format!("cover: {c}"));
+                    }
+                    words.join(", ")
+                }
+            };
+            format!("terrain at {}: {what}", cell(*at))
+        }
         Fact::Moved { entity, from, to } => match (from, to) {
-            (Some(a), Some(b)) => match diagonal {
-                Some(rule) => {
-                    let m = distance(*a, *b, rule);
-                    format!("{entity} moves {} → {} ({m} m)", cell(*a), cell(*b))
+            (Some(a), Some(b)) => match measure {
+                Some(m) => {
+                    let length = m.grid.length(distance(*a, *b, m.diagonal));
+                    format!("{entity} moves {} → {} ({length})", cell(*a), cell(*b))
                 }
                 None => format!("{entity} moves {} → {}", cell(*a), cell(*b)),
             },

@@ -221,7 +221,8 @@ struct StateJson<'a> {
     seq: u64,
     /// How many events the log holds.
     events: usize,
-    /// The digest of the state under the projection new logs record, as a table records it.
+    /// The digest of the state, as the table records it: under the projection of the log's
+    /// last recorded digest (the current one for a log that has none yet).
     digest: String,
     /// That projection's version.
     projection: u32,
@@ -232,13 +233,15 @@ struct StateJson<'a> {
 
 impl<'a> StateJson<'a> {
     fn of(file: &'a LogFile, r: &'a Replayed) -> Self {
+        // A projection replay knows, since it computed the log's digests with it.
+        let projection = r.projection.unwrap_or(digest::CURRENT);
         StateJson {
             table: &file.header.table,
             viewer: &file.header.viewer,
             seq: r.seq,
             events: file.events.len(),
-            digest: digest::current(&r.state),
-            projection: digest::CURRENT,
+            digest: digest::digest(projection, &r.state).unwrap_or_default(),
+            projection,
             digests_checked: r.digests_checked,
             combatants: r.state.combatants.values().collect(),
             encounter: &r.state.encounter,

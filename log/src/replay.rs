@@ -92,6 +92,9 @@ pub struct Replayed {
     pub seq: u64,
     /// Digests checked, over every audience followed.
     pub digests_checked: u64,
+    /// The digest projection of the last digest the log recorded (`None` before any): the
+    /// one to compare this log's state in.
+    pub projection: Option<u32>,
     /// Audiences whose view stopped applying, with the event where it did and why. Only the
     /// lenient [`check_digests`] can leave the viewer's own view in this list.
     pub broken: BTreeMap<String, (u64, ApplyError)>,
@@ -202,6 +205,7 @@ pub struct Replay {
     strict: bool,
     seq: u64,
     digests_checked: u64,
+    projection: Option<u32>,
 }
 
 impl Replay {
@@ -242,6 +246,7 @@ impl Replay {
             strict,
             seq: 0,
             digests_checked: 0,
+            projection: None,
         }
     }
 
@@ -263,6 +268,7 @@ impl Replay {
             else {
                 continue;
             };
+            self.projection = Some(*projection);
             let Some(view) = View::parse(audience) else {
                 if self.viewer == View::Gm {
                     return Err(fail(ReplayErrorKind::BadDigestAudience {
@@ -328,6 +334,7 @@ impl Replay {
             state,
             seq: self.seq,
             digests_checked: self.digests_checked,
+            projection: self.projection,
             broken,
         }
     }

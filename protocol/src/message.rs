@@ -227,7 +227,8 @@ pub struct TableView {
     pub combatants: Vec<CombatantView>,
     /// The open prompt, if any, whoever it is for.
     pub prompt: Option<PromptView>,
-    /// For the GM: `DigestV1` of the whole state (hex), to check a state rebuilt from the log.
+    /// For the GM: the digest of the whole state (hex) under the projection new logs record
+    /// (`tablehold_rules::digest::CURRENT`), to check a state rebuilt from the log.
     #[serde(default)]
     pub digest: Option<String>,
 }

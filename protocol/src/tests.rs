@@ -172,6 +172,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::StatusSet { .. } => "status_set",
         Fact::TurnCounterSet { .. } => "turn_counter_set",
         Fact::Moved { .. } => "moved",
+        Fact::TerrainSet { .. } => "terrain_set",
         Fact::EncounterStarted => "encounter_started",
         Fact::EncounterEnded => "encounter_ended",
         Fact::OrderSet { .. } => "order_set",
@@ -193,7 +194,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 34;
+const FACT_KINDS: usize = 35;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -326,6 +327,15 @@ fn every_fact() -> Vec<Fact> {
             counter: "actions".into(),
             from: 1,
             to: 0,
+        },
+        Fact::TerrainSet {
+            cell: Cell::new(2, -1),
+            from: None,
+            to: Some(tablehold_rules::grid::Terrain {
+                difficult: true,
+                blocking: false,
+                cover: Some("cover".into()),
+            }),
         },
         Fact::Moved {
             entity: "aune".into(),
@@ -1252,6 +1262,7 @@ fn refusal_codes_keep_the_codes_clients_branch_on() {
                 what: "goblin-1".into(),
                 distance: 20,
                 limit: 18,
+                unit: "m".into(),
             },
             ErrorCode::OutOfRange,
         ),

@@ -110,6 +110,17 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
                 .ok_or_else(|| missing(entity))?
                 .position = *to;
         }
+        Fact::TerrainSet { cell, to, .. } => {
+            let terrain = &mut state.encounter_mut().terrain;
+            match to {
+                Some(t) if !t.is_open() => {
+                    terrain.insert(*cell, t.clone());
+                }
+                _ => {
+                    terrain.remove(cell);
+                }
+            }
+        }
         Fact::EncounterStarted => {
             let e = state.encounter_mut();
             e.active = true;

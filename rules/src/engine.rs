@@ -6,6 +6,7 @@ use crate::action::{ActionSpec, ArgKind, ArgSpec, Args, Command, CommandBody};
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::DiceSource;
 use crate::event::{Event, Fact};
+use crate::grid::{GridSpec, Terrain};
 use crate::ids::Seat;
 use crate::refusal::Refusal;
 use crate::state::{StateView, Status};
@@ -107,7 +108,7 @@ pub fn actions(system: &dyn RuleSystem, state: &dyn StateView, seat: &Seat) -> V
         out.extend(system.actions(state, seat));
     }
     if seat.is_gm() {
-        out.extend(ruling_specs());
+        out.extend(ruling_specs(system.grid()));
     }
     out
 }
@@ -137,7 +138,7 @@ fn resolve(
 /// Actions whose name starts with this are the GM's system-independent rulings.
 pub const RULING_PREFIX: &str = "rule.";
 
-pub(crate) fn ruling_specs() -> Vec<ActionSpec> {
+pub(crate) fn ruling_specs(grid: GridSpec) -> Vec<ActionSpec> {
     let arg = ArgSpec::new;
     let spec = |name: &str, help: &str, args| ActionSpec {
         name: format!("{RULING_PREFIX}{name}"),
@@ -203,6 +204,17 @@ pub(crate) fn ruling_specs() -> Vec<ActionSpec> {
             ],
         ),
         spec(
+            "terrain",
+            "Set what a cell is like (no flag and no cover: open ground again), as a ruling.",
+            vec![
+                arg("cell", ArgKind::Cell, true, "which cell"),
+                arg("difficult", ArgKind::Flag, false, "hard going"),
+                arg("blocking", ArgKind::Flag, false, "nothing passes"),
+                arg("cover", ArgKind::Text, false, "the cover it gives").choices(grid.covers),
+                arg("reason", ArgKind::Text, false, "shown in the log"),
+            ],
+        ),
+        spec(
             "note",
             "Write a ruling into the log.",
             vec![arg("text", ArgKind::Text, true, "the ruling")],
@@ -216,7 +228,7 @@ fn generic_ruling(
     name: &str,
     args: &Args,
 ) -> Result<(), DecideError> {
-    let specs = ruling_specs();
+    let specs = ruling_specs(system.grid());
     let Some(spec) = specs
         .iter()
         .find(|s| s.name.strip_prefix(RULING_PREFIX) == Some(name))
@@ -302,6 +314,36 @@ fn generic_ruling(
                 to: Some(to),
             }))?;
         }
+        "terrain" => {
+            let cell = args
+                .cell("cell")?
+                .ok_or_else(|| Refusal::bad_argument("cell", "is required"))?;
+            if system.grid().covers.is_empty() && args.text("cover")?.is_some() {
+                return Err(
+                    Refusal::bad_argument("cover", "this system names no kind of cover").into(),
+                );
+            }
+            let to = Terrain {
+                difficult: args.flag("difficult")?,
+                blocking: args.flag("blocking")?,
+                cover: args.text("cover")?.map(|c| c.to_ascii_lowercase()),
+            };
+            let from = ctx.state.encounter().terrain.get(&cell).cloned();
+            if from.clone().unwrap_or_default() == to {
+                return Ok(());
+            }
+            ctx.emit(ruled(format!(
+                "the cell ({}, {}) is now {} ({reason})",
+                cell.x,
+                cell.y,
+                terrain_words(&to)
+            )))?;
+            ctx.emit(Event::public(Fact::TerrainSet {
+                cell,
+                from,
+                to: (!to.is_open()).then_some(to),
+            }))?;
+        }
         _ => {
             return Err(Refusal::UnknownAction {
                 system: "table".into(),
@@ -311,4 +353,27 @@ fn generic_ruling(
         }
     }
     Ok(())
+}
+
+/// `difficult, cover`, or `open ground`.
+fn terrain_words(t: &Terrain) -> String {
+    let mut words = Vec::new();
+    if t.difficult {
+        words.push("difficult".to_owned());
+    }
+    if t.blocking {
+        words.push("blocking".to_owned());
+    }
+    if let Some(cover) = &t.cover {
+        if cover.contains("cover") {
+            words.push(cover.clone());
+        } else {
+            words.push(format!("{cover} cover"));
+        }
+    }
+    if words.is_empty() {
+        "open ground".to_owned()
+    } else {
+        words.join(", ")
+    }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::account::Account;
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::{Draws, Primitive, Roll};
-use crate::grid::Cell;
+use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, Seat, SeatId};
 use crate::state::{Combatant, Status};
 
@@ -189,6 +189,12 @@ pub enum Fact {
         entity: EntityId,
         from: Option<Cell>,
         to: Option<Cell>,
+    },
+    /// The GM changed a cell's terrain (`None`: open ground).
+    TerrainSet {
+        cell: Cell,
+        from: Option<Terrain>,
+        to: Option<Terrain>,
     },
     EncounterStarted,
     EncounterEnded,

@@ -1,7 +1,107 @@
-//! The square grid. One cell is one metre; each system converts its own distances (metres,
-//! feet, "close/far") to cells, so the server can check ranges without knowing the system.
+//! The square grid: cells, the distance between them, the terrain of each cell, and how each
+//! system measures it ([`GridSpec`]: the unit it counts in and how many units a cell is, such
+//! as 1 m for GRIMWIRE or 5 ft for a system that counts feet). Rules work in cells; refusals and
+//! outputs speak in the system's unit through [`GridSpec::length`].
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+/// How a system measures the grid and the covers its rules know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridSpec {
+    /// The unit distances are said in: `m`, `ft`.
+    pub unit: &'static str,
+    /// How many units one cell is.
+    pub cell_size: u32,
+    /// The kinds of cover a cell may give under this system's rules, in its words.
+    pub covers: &'static [&'static str],
+}
+
+impl GridSpec {
+    /// One cell is one metre; no named covers. What a system gets unless it says otherwise.
+    pub const METRES: GridSpec = GridSpec {
+        unit: "m",
+        cell_size: 1,
+        covers: &[],
+    };
+
+    /// `cells` as a length in the system's unit: `12 m`, `30 ft`.
+    pub fn length(&self, cells: u64) -> String {
+        format!(
+            "{} {}",
+            cells.saturating_mul(u64::from(self.cell_size)),
+            self.unit
+        )
+    }
+
+    /// A length in the system's unit as whole cells, rounding down (a 5-ft-cell system: 12 ft
+    /// is 2 cells).
+    pub fn cells(&self, length: u64) -> u64 {
+        length / u64::from(self.cell_size.max(1))
+    }
+}
+
+/// What a cell is like, beyond being open ground. The GM sets it; a system's rules read it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Terrain {
+    /// Hard going: rubble, mud, undergrowth.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub difficult: bool,
+    /// Nothing passes: a wall, a pillar.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocking: bool,
+    /// The cover it gives, one of the system's [`GridSpec::covers`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<String>,
+}
+
+impl Terrain {
+    /// Open ground: nothing to record.
+    pub fn is_open(&self) -> bool {
+        *self == Terrain::default()
+    }
+}
+
+/// One cell's terrain, as the state lists it (JSON keys are strings, so the map is a list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct TerrainCell {
+    x: i32,
+    y: i32,
+    #[serde(flatten)]
+    terrain: Terrain,
+}
+
+/// Serde for the terrain map as a list of cells in cell order.
+pub mod terrain_list {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<Cell, Terrain>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let cells: Vec<TerrainCell> = map
+            .iter()
+            .map(|(c, t)| TerrainCell {
+                x: c.x,
+                y: c.y,
+                terrain: t.clone(),
+            })
+            .collect();
+        cells.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<Cell, Terrain>, D::Error> {
+        let cells = Vec::<TerrainCell>::deserialize(deserializer)?;
+        Ok(cells
+            .into_iter()
+            .map(|c| (Cell::new(c.x, c.y), c.terrain))
+            .collect())
+    }
+}
 
 /// A grid cell. Coordinates are whole cells; negative values are allowed (maps need not start
 /// at the origin).
@@ -74,6 +174,56 @@ pub const fn cells_from_feet(feet: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lengths_are_said_in_the_systems_unit() {
+        let feet = GridSpec {
+            unit: "ft",
+            cell_size: 5,
+            covers: &["light", "heavy"],
+        };
+        assert_eq!(feet.length(6), "30 ft");
+        assert_eq!(feet.cells(30), 6);
+        assert_eq!(feet.cells(12), 2);
+        assert_eq!(GridSpec::METRES.length(12), "12 m");
+        assert_eq!(GridSpec::METRES.cells(12), 12);
+    }
+
+    #[test]
+    fn the_terrain_map_is_written_as_a_list_of_cells() {
+        #[derive(Serialize, Deserialize, PartialEq, Debug)]
+        struct Holder {
+            #[serde(with = "terrain_list")]
+            terrain: BTreeMap<Cell, Terrain>,
+        }
+        let h = Holder {
+            terrain: [
+                (
+                    Cell::new(2, -1),
+                    Terrain {
+                        difficult: true,
+                        ..Terrain::default()
+                    },
+                ),
+                (
+                    Cell::new(0, 0),
+                    Terrain {
+                        cover: Some("half".into()),
+                        blocking: true,
+                        ..Terrain::default()
+                    },
+                ),
+            ]
+            .into(),
+        };
+        let json = serde_json::to_string(&h).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"terrain":[{"x":0,"y":0,"blocking":true,"cover":"half"},{"x":2,"y":-1,"difficult":true}]}"#
+        );
+        assert_eq!(serde_json::from_str::<Holder>(&json).ok(), Some(h));
+        assert!(Terrain::default().is_open());
+    }
 
     #[test]
     fn diagonal_rules_give_the_documented_distances() {

@@ -23,11 +23,13 @@ pub enum Refusal {
     /// The seat may not do this: another seat's character, or a GM-only action.
     #[error("{reason}")]
     Forbidden { reason: String },
-    #[error("{what} is {distance} m away and the limit is {limit} m")]
+    #[error("{what} is {distance} {unit} away and the limit is {limit} {unit}")]
     OutOfRange {
         what: String,
         distance: i64,
         limit: i64,
+        /// The system's unit of length (its `GridSpec`).
+        unit: String,
     },
     #[error("not enough {resource}: needs {needed}, has {available}")]
     InsufficientResource {
@@ -127,6 +129,7 @@ mod tests {
                 what: "goblin-1".into(),
                 distance: 8,
                 limit: 3,
+                unit: "m".into(),
             },
             Refusal::InsufficientResource {
                 resource: "Focus".into(),
@@ -177,6 +180,7 @@ mod tests {
                 what: "goblin-1".into(),
                 distance: 8,
                 limit: 3,
+                unit: "m".into(),
             }
             .to_string(),
             "goblin-1 is 8 m away and the limit is 3 m"

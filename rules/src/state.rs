@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::decision::PendingStep;
-use crate::grid::Cell;
+use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, SeatId};
 use crate::options::TableOptions;
 use crate::sheet::Sheet;
@@ -84,6 +84,10 @@ pub struct Encounter {
     /// Encounter-wide numbers a system keeps (the side whose turn it is, a shared pool).
     #[serde(default)]
     pub values: BTreeMap<String, i64>,
+    /// The scene's terrain, cell by cell (open cells are not listed). It outlives an encounter:
+    /// the room is still there when the fight ends.
+    #[serde(default, with = "crate::grid::terrain_list")]
+    pub terrain: BTreeMap<Cell, Terrain>,
 }
 
 /// Read access to a table's state, as `decide` and `actions` see it.

@@ -4,6 +4,7 @@
 use crate::action::{ActionSpec, Args};
 use crate::ctx::{Ctx, DecideError};
 use crate::decision::PendingStep;
+use crate::grid::GridSpec;
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::sheet::SheetError;
@@ -37,6 +38,11 @@ pub trait RuleSystem: Sync {
         _to: i64,
     ) -> Result<(), DecideError> {
         Ok(())
+    }
+
+    /// How the system measures the grid: its unit, the size of a cell, its covers.
+    fn grid(&self) -> GridSpec {
+        GridSpec::METRES
     }
 
     /// Loads and validates a sheet written in TOML.

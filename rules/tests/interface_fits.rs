@@ -952,6 +952,7 @@ impl Mist {
                     what: target.id.to_string(),
                     distance: d.unwrap_or(-1),
                     limit: range,
+                    unit: "m".into(),
                 }
                 .into());
             }
@@ -1397,7 +1398,8 @@ fn mist_aim_is_refused_out_of_turn_against_allies_and_out_of_range() {
         Refusal::OutOfRange {
             what: "thug".into(),
             distance: 32,
-            limit: 10
+            limit: 10,
+            unit: "m".into()
         }
     );
     assert_eq!(

@@ -647,7 +647,7 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
                 .expect("the GM gets the digest");
             assert_eq!(
                 served,
-                tablehold_rules::digest::digest_v1(&replayed),
+                tablehold_rules::digest::current(&replayed),
                 "round {round}, table {ti}"
             );
         }

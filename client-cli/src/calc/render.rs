@@ -37,8 +37,11 @@ pub fn text(res: &Resolution) -> String {
         for event in &step.events {
             match event.view(&res.seat) {
                 Some(seen) => {
-                    let diagonal = Some(res.state.options().diagonal());
-                    for line in lines::event_lines(&seen, &res.seat, diagonal) {
+                    let measure = Some(lines::Measure {
+                        diagonal: res.state.options().diagonal(),
+                        grid: res.system.system().grid(),
+                    });
+                    for line in lines::event_lines(&seen, &res.seat, measure) {
                         let _ = writeln!(out, "  {line}");
                     }
                 }

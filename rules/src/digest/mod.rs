@@ -9,13 +9,14 @@
 //! ([`crate::Fact::DigestRecorded`]'s `projection`), and a replay computes that one.
 
 pub mod v1;
+pub mod v2;
 
 use sha2::{Digest, Sha256};
 
 use crate::state::StateView;
 
 /// The projection this build records in new logs.
-pub const CURRENT: u32 = 1;
+pub const CURRENT: u32 = 2;
 
 /// A projection this build cannot compute: a newer Tablehold wrote the log.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +36,7 @@ pub struct UnknownProjection {
 pub fn digest(version: u32, state: &dyn StateView) -> Result<String, UnknownProjection> {
     let (tag, body) = match version {
         1 => (v1::TAG, v1::projection(state)),
+        2 => (v2::TAG, v2::projection(state)),
         found => return Err(UnknownProjection { found }),
     };
     let mut hasher = Sha256::new();

@@ -159,6 +159,7 @@ fn the_digest_is_stable_and_sees_every_change() {
 
 #[test]
 fn a_projection_this_build_does_not_know_names_itself_and_what_is_known() {
+    assert_eq!(CURRENT, 2);
     let err = digest(CURRENT + 1, &MemoryState::default()).unwrap_err();
     assert_eq!(err.found, CURRENT + 1);
     assert_eq!(
@@ -170,4 +171,48 @@ fn a_projection_this_build_does_not_know_names_itself_and_what_is_known() {
         )
     );
     assert!(digest(0, &MemoryState::default()).is_err());
+}
+
+// Projection 2 is projection 1 with the terrain beside the encounter's fields: its bytes for
+// the same state, plus two cells of terrain. Do not change the expected text.
+#[test]
+fn projection_2_is_pinned_byte_for_byte_and_sees_the_terrain() {
+    let mut state = known_state();
+    let plain = String::from_utf8(v2::projection(&state)).unwrap();
+    let open_v2 = format!("{},\"terrain\":[]}}}}", &KNOWN_V1[..KNOWN_V1.len() - 2]);
+    assert_eq!(plain, open_v2);
+    let before = digest(2, &state).unwrap();
+    let terrain = &mut state.encounter_mut().terrain;
+    terrain.insert(
+        Cell::new(3, -1),
+        crate::grid::Terrain {
+            difficult: true,
+            ..Default::default()
+        },
+    );
+    terrain.insert(
+        Cell::new(0, 2),
+        crate::grid::Terrain {
+            blocking: true,
+            cover: Some("half".into()),
+            ..Default::default()
+        },
+    );
+    let bytes = String::from_utf8(v2::projection(&state)).unwrap();
+    assert!(
+        bytes.ends_with(concat!(
+            r#""next_prompt":8,"values":{"side":1},"terrain":["#,
+            r#"{"x":0,"y":2,"difficult":false,"blocking":true,"cover":"half"},"#,
+            r#"{"x":3,"y":-1,"difficult":true,"blocking":false,"cover":null}]}}"#
+        )),
+        "{bytes}"
+    );
+    let mut hasher = Sha256::new();
+    hasher.update(b"tablehold-digest-v2\n");
+    hasher.update(bytes.as_bytes());
+    assert_eq!(digest(2, &state).unwrap(), hex::encode(hasher.finalize()));
+    assert_ne!(digest(2, &state).unwrap(), before, "v2 sees the terrain");
+    // Projection 1 does not: old logs' digests are untouched by the new field.
+    assert_eq!(v1::projection(&state), KNOWN_V1.as_bytes());
+    assert_eq!(current(&state), digest(CURRENT, &state).unwrap());
 }

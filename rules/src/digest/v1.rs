@@ -4,7 +4,8 @@
 //! and is filled field by field, so that the domain types can grow (a new field, a renamed
 //! variant) without changing a single byte of this projection. Never edit it: a projection that
 //! needs more of the state is a new module. The sheet enters as the document the log carried
-//! (see `sheet.rs`), not through a system's sheet type.
+//! (see `sheet.rs`), not through a system's sheet type. Later projections build on these
+//! structs (they are frozen too), adding what they need beside them.
 
 use std::collections::BTreeMap;
 
@@ -29,7 +30,7 @@ struct Projection<'a> {
 }
 
 #[derive(Serialize)]
-struct CombatantV1<'a> {
+pub(super) struct CombatantV1<'a> {
     id: &'a str,
     name: &'a str,
     kind: &'static str,
@@ -71,7 +72,7 @@ impl Serialize for SheetV1<'_> {
 }
 
 #[derive(Serialize)]
-struct EncounterV1<'a> {
+pub(super) struct EncounterV1<'a> {
     active: bool,
     round: u32,
     order: Vec<&'a str>,
@@ -129,7 +130,7 @@ fn cell(c: &Cell) -> CellV1 {
     CellV1 { x: c.x, y: c.y }
 }
 
-fn combatant(c: &Combatant) -> CombatantV1<'_> {
+pub(super) fn combatant(c: &Combatant) -> CombatantV1<'_> {
     CombatantV1 {
         id: c.id.as_str(),
         name: &c.name,
@@ -228,7 +229,7 @@ fn step(s: &PendingStep) -> StepV1<'_> {
     }
 }
 
-fn encounter(e: &Encounter) -> EncounterV1<'_> {
+pub(super) fn encounter(e: &Encounter) -> EncounterV1<'_> {
     EncounterV1 {
         active: e.active,
         round: e.round,

@@ -86,6 +86,7 @@ fn range_modifier(
         what: target.id.to_string(),
         distance: d,
         limit,
+        unit: super::GRID.unit.into(),
     };
     match weapon.class {
         WeaponClass::Light | WeaponClass::Heavy | WeaponClass::Unarmed => {

@@ -531,6 +531,7 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
                 what: format!("a move to ({}, {})", to.x, to.y),
                 distance: d,
                 limit: allowance - used,
+                unit: super::GRID.unit.into(),
             }
             .into());
         }
@@ -584,6 +585,7 @@ pub fn require_reach(
                 what: target.to_string(),
                 distance: d,
                 limit: reach_m,
+                unit: super::GRID.unit.into(),
             });
         }
     }

@@ -27,6 +27,7 @@ pub use sheet::{Attribute, DamageType, Sheet, Weapon, WeaponClass};
 use crate::action::{ActionSpec, Args};
 use crate::decision::PendingStep;
 use crate::engine::{Ctx, DecideError};
+use crate::grid::GridSpec;
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::refusal::Refusal;
@@ -35,6 +36,14 @@ use crate::state::{Combatant, Kind, StateView};
 use crate::system::{ResourceSpec, RuleSystem};
 
 pub const ID: &str = "grimwire";
+
+/// GRIMWIRE measures in metres (one cell is one metre, as its 3 m melee reach and AGL-metre
+/// movement want). The text names cover only as cover, of no stated kind or size.
+pub const GRID: GridSpec = GridSpec {
+    unit: "m",
+    cell_size: 1,
+    covers: &["cover"],
+};
 
 /// Resource keys.
 pub const CONDITION: &str = "condition";
@@ -63,6 +72,10 @@ impl RuleSystem for Grimwire {
 
     fn options(&self) -> Vec<OptionSpec> {
         options::specs()
+    }
+
+    fn grid(&self) -> GridSpec {
+        GRID
     }
 
     fn resources(&self) -> Vec<ResourceSpec> {

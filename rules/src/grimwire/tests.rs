@@ -825,7 +825,8 @@ fn melee_beyond_3_m_is_refused_and_changes_nothing() {
         Refusal::OutOfRange {
             what: "n".into(),
             distance: 4,
-            limit: 3
+            limit: 3,
+            unit: "m".into()
         }
     );
     assert_eq!(t.state, before);
@@ -1264,7 +1265,8 @@ fn movement_is_base_plus_agl_before_or_after_the_action_not_both() {
         Refusal::OutOfRange {
             what: "a move to (9, 0)".into(),
             distance: 9,
-            limit: 8
+            limit: 8,
+            unit: "m".into()
         }
     );
     t.act(player("p"), "p", "move", to(5, 0), &[]).unwrap();
@@ -1420,7 +1422,8 @@ fn supernatural_range_is_18_m_plus_2_per_rsn() {
         Refusal::OutOfRange {
             what: "n".into(),
             distance: 25,
-            limit: 24
+            limit: 24,
+            unit: "m".into()
         }
     );
     t.place("n", 24, 0);
@@ -1725,7 +1728,7 @@ mod random_commands {
         };
         match super::economy::spec(action) {
             Some(def) => names(&def.args),
-            None => crate::engine::ruling_specs()
+            None => crate::engine::ruling_specs(super::GRID)
                 .into_iter()
                 .find(|s| s.name == action)
                 .map(|s| names(&s.args))
@@ -3166,4 +3169,74 @@ fn wound_levels_follow_condition_and_the_dying_and_dead() {
     let mut dead = c;
     dead.statuses.insert(DEAD.into(), status);
     assert_eq!(super::tell::wound(&dead, -11, 12), "dead");
+}
+
+// See: issue #9 (the grid model). The GM marks cells; GRIMWIRE's only cover is `cover`, and a
+// seat other than the GM may not rule. (what, arguments, the refusal's code or the cell's
+// terrain after it, as `difficult,blocking,cover`.)
+#[test]
+fn the_gm_sets_a_cells_terrain_in_the_systems_words() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""));
+    let cell = |x, y| ArgValue::Cell(Cell::new(x, y));
+    let flag = ArgValue::Flag(true);
+    let cases: [(&str, Vec<(&str, ArgValue)>, &str); 6] = [
+        (
+            "rubble",
+            vec![("cell", cell(2, -1)), ("difficult", flag.clone())],
+            "true,false,-",
+        ),
+        (
+            "a wall that shelters",
+            vec![
+                ("cell", cell(2, -1)),
+                ("blocking", flag.clone()),
+                ("cover", text("Cover")),
+            ],
+            "false,true,cover",
+        ),
+        (
+            "a cover this system does not name",
+            vec![("cell", cell(2, -1)), ("cover", text("half"))],
+            "bad_request",
+        ),
+        ("no cell", vec![("difficult", flag.clone())], "bad_request"),
+        (
+            "a cell out of the grid's numbers",
+            vec![("cell", text("north"))],
+            "bad_request",
+        ),
+        ("open ground again", vec![("cell", cell(2, -1))], "open"),
+    ];
+    for (what, given, want) in cases {
+        let got = match t.gm("rule.terrain", args(&given), &[]) {
+            Err(DecideError::Refused(r)) => r.code().to_owned(),
+            Err(e) => panic!("{what}: {e}"),
+            Ok(_) => match t.state.encounter().terrain.get(&Cell::new(2, -1)) {
+                None => "open".to_owned(),
+                Some(tr) => format!(
+                    "{},{},{}",
+                    tr.difficult,
+                    tr.blocking,
+                    tr.cover.as_deref().unwrap_or("-")
+                ),
+            },
+        };
+        assert_eq!(got, want, "{what}");
+    }
+    // Setting what is already there logs nothing; a player may not rule.
+    t.gm("rule.terrain", args(&[("cell", cell(0, 0))]), &[])
+        .map(|e| assert!(e.is_empty(), "{e:?}"))
+        .unwrap();
+    let by_player = t.run(
+        Command::act(
+            player("p"),
+            None,
+            "rule.terrain",
+            args(&[("cell", cell(1, 1)), ("difficult", flag)]),
+        ),
+        &[],
+    );
+    assert!(matches!(by_player, Err(DecideError::Refused(r)) if r.code() == "forbidden"));
+    assert!(t.state.encounter().terrain.is_empty());
 }

@@ -5,7 +5,7 @@
 use tablehold_log::verify::View;
 use tablehold_log::{LogHeader, TableInfo};
 use tablehold_protocol::{ErrorCode, Op, Reply, Role};
-use tablehold_rules::digest::digest_v1;
+use tablehold_rules::digest;
 use tablehold_rules::{MemoryState, Seat, StateView, actions};
 use tokio::time::Instant;
 
@@ -91,7 +91,7 @@ impl Table {
                     system: self.system.as_str(),
                     head: self.journal.head(),
                     prompt_deadline_ms: self.deadlines.at_ms(),
-                    digest: gm.then(|| digest_v1(&self.world)),
+                    digest: gm.then(|| digest::current(&self.world)),
                 };
                 let state = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
                     Some(seen) => table_view(header, seen),
