@@ -3180,7 +3180,8 @@ fn the_gm_sets_a_cells_terrain_in_the_systems_words() {
     t.add(&pc("p", &attrs(0, 0, 0, 0, 0, 0), ""));
     let cell = |x, y| ArgValue::Cell(Cell::new(x, y));
     let flag = ArgValue::Flag(true);
-    let cases: [(&str, Vec<(&str, ArgValue)>, &str); 6] = [
+    type Case = (&'static str, Vec<(&'static str, ArgValue)>, &'static str);
+    let cases: [Case; 6] = [
         (
             "rubble",
             vec![("cell", cell(2, -1)), ("difficult", flag.clone())],
