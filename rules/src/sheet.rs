@@ -282,6 +282,18 @@ mod tests {
     }
 
     #[test]
+    fn sheets_are_equal_when_system_and_document_are() {
+        let a = Sheet::generic([("guard".to_owned(), 12)].into());
+        let same = Sheet::generic([("guard".to_owned(), 12)].into());
+        let other_number = Sheet::generic([("guard".to_owned(), 13)].into());
+        let other_system: Sheet =
+            serde_json::from_str(r#"{"system":"sys","stats":{"guard":12}}"#).unwrap();
+        assert_eq!(a, same);
+        assert_ne!(a, other_number);
+        assert_ne!(a, other_system);
+    }
+
+    #[test]
     fn a_generic_sheet_has_its_numbers_and_the_empty_one_is_the_stand_in() {
         let sheet = Sheet::generic([("guard".to_owned(), 12)].into());
         assert_eq!(sheet.generic_stat("guard"), 12);

@@ -113,7 +113,17 @@ mod tests {
         let v2 = serde_json::to_vec(&part).unwrap();
         assert_eq!(part_from_json(2, &v2).unwrap(), part);
         // A version 1 part that says its projection keeps it.
-        assert_eq!(part_from_json(1, &v2).unwrap(), part);
+        let named = r#"{"audience":"everyone","fact":{"fact":"digest_recorded","audience":"public","digest":"ab","projection":2}}"#;
+        assert!(matches!(
+            part_from_json(1, named.as_bytes()).unwrap().fact,
+            Fact::DigestRecorded { projection: 2, .. }
+        ));
+        // Other facts are read as they are.
+        let noted = r#"{"audience":"everyone","fact":{"fact":"noted","text":"hi"}}"#;
+        assert_eq!(
+            part_from_json(1, noted.as_bytes()).unwrap().fact,
+            Fact::Noted { text: "hi".into() }
+        );
         let array = format!("[{V1_DIGEST},{V1_DIGEST}]");
         assert_eq!(
             parts_from_json(1, array.as_bytes()).unwrap(),
@@ -131,6 +141,7 @@ mod tests {
              Tablehold wrote it, so upgrade Tablehold to read it"
         );
         assert_eq!(part_from_json(0, b"{}"), Err(UpgradeError::Zero));
+        assert_eq!(parts_from_json(0, b"[]"), Err(UpgradeError::Zero));
         assert!(parts_from_json(3, b"[]").is_err());
     }
 }

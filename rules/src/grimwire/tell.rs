@@ -14,7 +14,7 @@ use crate::ids::EntityId;
 use crate::state::{Combatant, StateView};
 
 use super::check::{Rolled, Target};
-use super::economy::{self, MOVE_CLOSED, MOVED_M};
+use super::economy::{self, AUX_USED, MOVE_CLOSED, MOVED_M};
 use super::sheet::{Weapon, WeaponClass};
 use super::{ACTION_SPENT, CONDITION, DEAD, DYING};
 
@@ -197,8 +197,8 @@ pub fn wound(c: &Combatant, condition: i64, max: i64) -> &'static str {
     }
 }
 
-/// What `who` has left of its turn during an encounter: its action and its movement in
-/// metres. `None` outside an encounter.
+/// What `who` has left of its turn during an encounter: its action, its free auxiliary action
+/// and its movement in metres. `None` outside an encounter.
 fn budget(ctx: &Ctx<'_>, who: &EntityId) -> Option<Budget> {
     if !ctx.state.encounter().active {
         return None;
@@ -215,7 +215,39 @@ fn budget(ctx: &Ctx<'_>, who: &EntityId) -> Option<Budget> {
         entity: who.clone(),
         left: vec![
             Modifier::new("action", action),
+            Modifier::new("auxiliary", i64::from(c.turn_counter(AUX_USED) == 0)),
             Modifier::new("m of movement", moves),
         ],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grimwire::sheet::DamageType;
+
+    #[test]
+    fn an_attack_is_told_by_its_weapons_class() {
+        let weapon = |class| Weapon {
+            id: "w".into(),
+            name: "W".into(),
+            class,
+            damage: None,
+            damage_type: DamageType::Blunt,
+            tog_req: 0,
+            range_m: None,
+        };
+        for (class, verb) in [
+            (WeaponClass::Light, "attacks"),
+            (WeaponClass::Heavy, "attacks"),
+            (WeaponClass::Unarmed, "attacks"),
+            (WeaponClass::Ranged, "shoots"),
+            (WeaponClass::Thrown, "throws at"),
+            (WeaponClass::Supernatural, "strikes with power at"),
+        ] {
+            let told = attack(&"a".into(), &"b".into(), &weapon(class));
+            assert_eq!(told.verb, verb, "{class:?}");
+            assert_eq!(told.instrument.as_deref(), Some("W"));
+        }
+    }
 }

@@ -3241,3 +3241,200 @@ fn the_gm_sets_a_cells_terrain_in_the_systems_words() {
     assert!(matches!(by_player, Err(DecideError::Refused(r)) if r.code() == "forbidden"));
     assert!(t.state.encounter().terrain.is_empty());
 }
+
+/// `(label, value)` of each entry of the first budget in `a`.
+fn budget_of(a: &crate::account::Account) -> Vec<(String, i64)> {
+    a.budget
+        .first()
+        .map(|b| b.left.iter().map(|m| (m.label.clone(), m.value)).collect())
+        .unwrap_or_default()
+}
+
+// See: issue #9. What a turn has left is told after each roll; a roll outside an attack is the
+// roller's own; damage nobody dealt names whom it befell, and damage from a stray attack names
+// its source.
+//
+// p (TOG 1, AGL 2, COR 3, PER 5) wins initiative 10 + 5 = 15 over the thug's 2 and walks 3 of
+// its 6 + AGL 2 = 8 m. An open PER check (11 + 5 = 16) spends the free auxiliary action and
+// leaves 5 m; the knife (13 + 3 = 16 against the thug's 12) spends the action and, coming after
+// a move, ends the movement. The GM then deals 5 blunt to p: armour 1 takes 1, 20 -> 16.
+#[test]
+fn a_turn_tells_what_is_left_and_damage_names_its_source() {
+    let mut t = Table::new(&[]);
+    t.add(&pc(
+        "p",
+        &attrs(1, 2, 3, 0, 5, 0),
+        &format!("armour = {{ value = 1 }}\n{KNIFE}"),
+    ));
+    t.add(&npc("thug", &attrs(0, 0, 0, 0, 0, 0), 12, 12, ""));
+    t.place("p", 0, 0).place("thug", 4, 0);
+    t.gm("start_encounter", Args::default(), &[10, 2]).unwrap();
+    t.act(
+        player("p"),
+        "p",
+        "move",
+        args(&[("to", ArgValue::Cell(Cell::new(3, 0)))]),
+        &[],
+    )
+    .unwrap();
+    let looked = t
+        .act(
+            player("p"),
+            "p",
+            "check",
+            args(&[("attribute", text("PER"))]),
+            &[11],
+        )
+        .unwrap();
+    let looked = told(&looked, &player("p"));
+    let r = looked[0].roll.as_ref().unwrap();
+    assert_eq!(
+        (
+            looked[0].actor.as_ref().map(|a| a.as_str()),
+            looked[0].verb.as_str(),
+            looked[0].target.as_ref(),
+            r.label.as_str(),
+            r.total,
+            r.result.as_str()
+        ),
+        (Some("p"), "rolls", None, "PER check", Some(16), "")
+    );
+    let left = |a: i64, aux: i64, m: i64| {
+        vec![
+            ("action".to_owned(), a),
+            ("auxiliary".to_owned(), aux),
+            ("m of movement".to_owned(), m),
+        ]
+    };
+    assert_eq!(budget_of(&looked[0]), left(1, 0, 5));
+    let stab = t
+        .act(
+            player("p"),
+            "p",
+            "attack",
+            args(&[("target", text("thug")), ("weapon", text("knife"))]),
+            &[13, 2],
+        )
+        .unwrap();
+    assert_eq!(budget_of(&told(&stab, &player("p"))[0]), left(0, 0, 0));
+    assert_eq!(budget_of(&told(&stab, &Seat::Gm)[0]), left(0, 0, 0));
+    // A GM-given TN: the check succeeds or fails in those words (PER 4 + 5 = 9 against 10).
+    let called = t
+        .act(
+            Seat::Gm,
+            "p",
+            "check",
+            args(&[("attribute", text("PER")), ("tn", ArgValue::Int(10))]),
+            &[4],
+        )
+        .unwrap();
+    let called = told(&called, &Seat::Gm);
+    let r = called[0].roll.as_ref().unwrap();
+    assert_eq!((r.total, r.result.as_str()), (Some(9), "failure"));
+    let called = t
+        .act(
+            Seat::Gm,
+            "p",
+            "check",
+            args(&[("attribute", text("PER")), ("tn", ArgValue::Int(10))]),
+            &[6],
+        )
+        .unwrap();
+    let r = told(&called, &Seat::Gm)[0].roll.clone().unwrap();
+    assert_eq!((r.total, r.result.as_str()), (Some(11), "success"));
+
+    let ruled = t
+        .gm(
+            "damage",
+            args(&[("target", text("p")), ("amount", ArgValue::Int(5))]),
+            &[],
+        )
+        .unwrap();
+    let ruled = told(&ruled, &player("p"));
+    assert_eq!(
+        (ruled[0].actor.as_ref(), ruled[0].verb.as_str()),
+        (None, "")
+    );
+    let e = &ruled[0].effects[0];
+    assert_eq!(
+        (e.entity.as_str(), e.amount, e.before, e.after),
+        ("p", Some(4), Some(20), Some(16))
+    );
+    assert_eq!(ruled[0].target.as_ref().map(|t| t.as_str()), Some("p"));
+}
+
+// The stray attack of E3, where pc2 fails to avoid it: natural 2 + AGL 1 = 3 against 9; pc1's
+// knife 3 + TOG 1 = 4, Condition 20 -> 16. Resumed from a prompt, it is told as pc1 hurting pc2.
+#[test]
+fn a_stray_attack_is_told_as_its_source_hurting_the_one_it_found() {
+    let mut t = Table::new(&[
+        ("grimwire.collateral", text_opt("always")),
+        ("grimwire.collateral_pool", text_opt("without_target")),
+    ]);
+    t.add(&pc("pc1", &attrs(1, 0, 2, 0, 0, 0), KNIFE)).add(&pc(
+        "pc2",
+        &attrs(0, 1, 0, 0, 0, 0),
+        "",
+    ));
+    t.add(&npc("enemy", &attrs(0, 0, 0, 0, 0, 0), 12, 12, ""));
+    t.place("pc1", 0, 0).place("enemy", 1, 0).place("pc2", 2, 0);
+    let a = args(&[("target", text("enemy")), ("weapon", text("knife"))]);
+    t.act(player("pc1"), "pc1", "attack", a, &[1]).unwrap();
+    let ev = t.answer(player("pc1"), "spare", &[2, 3]).unwrap();
+    let accounts = told(&ev, &player("pc2"));
+    let hurt = accounts
+        .iter()
+        .find(|a| !a.effects.is_empty())
+        .expect("the damage is told");
+    assert_eq!(
+        (
+            hurt.actor.as_ref().map(|a| a.as_str()),
+            hurt.verb.as_str(),
+            hurt.target.as_ref().map(|t| t.as_str())
+        ),
+        (Some("pc1"), "hurts", Some("pc2"))
+    );
+    let e = &hurt.effects[0];
+    assert_eq!((e.amount, e.before, e.after), (Some(4), Some(20), Some(16)));
+    assert_eq!(t.res("pc2", CONDITION), 16);
+}
+
+// PC against PC (E-style, the calculator's pc-vs-pc): COR attack 10 + 3 = 13 against the
+// defender's AGL evade 11 + 2 = 13; a tie hits for half. The account compares the attack with
+// the defender's roll, by name, and must beat it.
+#[test]
+fn an_opposed_attack_is_told_against_the_defenders_roll() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("a", &attrs(2, 0, 3, 0, 0, 0), KNIFE))
+        .add(&pc("b", &attrs(0, 2, 0, 0, 0, 0), ""));
+    let ev = t
+        .act(
+            player("a"),
+            "a",
+            "attack",
+            args(&[("target", text("b")), ("weapon", text("knife"))]),
+            &[10, 11, 4],
+        )
+        .unwrap();
+    let accounts = told(&ev, &player("b"));
+    let r = accounts[0].roll.as_ref().unwrap();
+    let against = r.against.as_ref().unwrap();
+    assert_eq!(
+        (
+            r.label.as_str(),
+            r.total,
+            against.name.as_str(),
+            against.value,
+            against.exceed,
+            r.result.as_str()
+        ),
+        (
+            "COR attack",
+            Some(13),
+            "b's AGL evade",
+            Some(13),
+            true,
+            "hit"
+        )
+    );
+}
