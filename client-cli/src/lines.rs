@@ -70,13 +70,13 @@ fn check_text(c: &CheckRecord, seat: &Seat, hidden_tn: Option<i64>) -> String {
         .map(|m| format!(" +{} {}", m.label, m.value))
         .collect();
     let against = match (&c.against, hidden_tn) {
-        (Against::Target(tn), _) => format!("TN {tn}"),
+        (Against::Target(tn), _) => format!("target {tn}"),
         (Against::Exceed(n), _) => format!("more than {n}"),
         (Against::Nothing, _) => "nothing (an open roll)".to_owned(),
-        (Against::Hidden, Some(tn)) => format!("TN {tn} (hidden from players)"),
+        (Against::Hidden, Some(tn)) => format!("target {tn} (hidden from players)"),
         // The GM sees every part: a hidden check without its target has none to show.
-        (Against::Hidden, None) if seat.is_gm() => "no TN".to_owned(),
-        (Against::Hidden, None) => "hidden TN".to_owned(),
+        (Against::Hidden, None) if seat.is_gm() => "no target".to_owned(),
+        (Against::Hidden, None) => "hidden target".to_owned(),
         (Against::Opposed { entity, total }, _) => format!("{entity}'s {total}"),
     };
     let why = c
@@ -351,7 +351,7 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             format!("{who} {purpose}: {} → {}", roll_text(roll), roll.total)
         }
         Fact::Checked(c) => check_text(c, seat, None),
-        Fact::HiddenTarget { label, target } => format!("hidden TN of {label}: {target}"),
+        Fact::HiddenTarget { label, target } => format!("hidden target of {label}: {target}"),
         Fact::DamageResolved {
             target,
             steps,

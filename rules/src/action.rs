@@ -10,6 +10,12 @@ use crate::grid::Cell;
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 
+/// The two table actions every system takes, so a client can start and end an encounter
+/// without knowing the system: all else comes from the seat's catalogue.
+pub const START_ENCOUNTER: &str = "start_encounter";
+/// See [`START_ENCOUNTER`].
+pub const END_ENCOUNTER: &str = "end_encounter";
+
 /// The type of an action argument, for clients to parse and complete it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -117,10 +117,11 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             NpcCommand::Add(f) => add_sheet(&g, &f.file).await,
         },
         Command::Encounter(a) => {
-            // The two table actions every system has; everything else comes from the catalogue.
+            // The two table actions every system takes (the core names them); everything else
+            // comes from the catalogue.
             let action = match a.command {
-                EncounterCommand::Start => "start_encounter",
-                EncounterCommand::End => "end_encounter",
+                EncounterCommand::Start => tablehold_rules::action::START_ENCOUNTER,
+                EncounterCommand::End => tablehold_rules::action::END_ENCOUNTER,
             };
             let mut s = Session::open(&g).await?;
             let op = Op::Act {
