@@ -14,8 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Roll;
-use crate::event::Modifier;
 use crate::ids::EntityId;
+use crate::modifier::Modifier;
 
 /// What one event did, in words a client can render without knowing the system.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -11,6 +11,7 @@ use crate::decision::{PendingStep, Resolver};
 use crate::dice::{Draws, Primitive, Roll};
 use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, Seat, SeatId};
+pub use crate::modifier::Modifier;
 use crate::state::{Combatant, Status};
 
 /// Who may see a part. The GM sees everything.
@@ -45,22 +46,6 @@ impl Audience {
     /// (the GM's) takes the whole form and leaves the stand-in out.
     pub fn is_stand_in(&self) -> bool {
         matches!(self, Audience::AllButGm | Audience::AllBut(_))
-    }
-}
-
-/// A labelled number that went into a total: `COR +3`, `burnout -1`, `range -5`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Modifier {
-    pub label: String,
-    pub value: i64,
-}
-
-impl Modifier {
-    pub fn new(label: impl Into<String>, value: i64) -> Self {
-        Modifier {
-            label: label.into(),
-            value,
-        }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod free_roll;
 pub mod grid;
 pub mod grimwire;
 pub mod ids;
+pub mod modifier;
 pub mod options;
 pub mod redact;
 pub mod refusal;

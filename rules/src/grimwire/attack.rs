@@ -424,11 +424,16 @@ fn emit_opposed(
                 overridden_by: why,
             })
         };
+    let rolled = super::tell::Rolled {
+        roll: &a.roll,
+        modifiers: &a.modifiers,
+        total: a.total,
+    };
     let account = super::tell::opposed(
         ctx,
         attacker,
         a_label,
-        a,
+        rolled,
         defender,
         d_label,
         d.total,

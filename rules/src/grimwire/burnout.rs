@@ -1,9 +1,13 @@
-//! Burnout: four levels of long-term harm, each with a roll penalty and a cap on Condition.
+//! Burnout: four levels of long-term harm, each with a roll penalty and a cap on Condition; and
+//! dying and death, which burnout's last level and a fall to 0 Condition both lead to (the two
+//! call each other, so they live together).
 
 use crate::engine::{Ctx, DecideError};
 use crate::ids::EntityId;
 
-use super::{BURNOUT, CONDITION};
+use crate::state::Status;
+
+use super::{BURNOUT, CONDITION, DEAD, DEAD_BELOW, DYING, OUT_COLD};
 
 /// Penalty to every roll at a burnout level. The levels' penalties are absolute (-1, -3, -5),
 /// not cumulative: the likelier reading (docs/grimwire.md).
@@ -66,7 +70,42 @@ pub fn follow_level(
     };
     ctx.set_resource(who, CONDITION, capped)?;
     if level >= 4 {
-        super::damage::begin_dying(ctx, who, max_condition, false)?;
+        begin_dying(ctx, who, max_condition, false)?;
     }
     Ok(())
+}
+
+/// Marks a character dying and out cold; `with_burnout` adds the burnout level that falling
+/// to 0 or below causes (not added when burnout level 4 itself caused the fall).
+pub fn begin_dying(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    max: i64,
+    with_burnout: bool,
+) -> Result<(), DecideError> {
+    if ctx.combatant(who)?.has_status(DEAD) {
+        return Ok(());
+    }
+    let status = Status {
+        source: "Condition at 0 or below".into(),
+        magnitude: 0,
+        rounds_left: None,
+    };
+    ctx.set_status(who, DYING, Some(status.clone()))?;
+    ctx.set_status(who, OUT_COLD, Some(status))?;
+    if with_burnout {
+        add_level(ctx, who, "Condition fell to 0 or below", max)?;
+    }
+    Ok(())
+}
+
+pub fn die(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    ctx.set_status(who, DYING, None)?;
+    ctx.set_status(who, OUT_COLD, None)?;
+    let status = Status {
+        source: format!("Condition below {DEAD_BELOW}"),
+        magnitude: 0,
+        rounds_left: None,
+    };
+    ctx.set_status(who, DEAD, Some(status))
 }

@@ -148,7 +148,16 @@ pub fn record(
             },
         );
     }
-    let account = super::tell::check(ctx, who, label, r, target, outcome, overridden_by_copy);
+    let tn = match target {
+        Target::Tn { tn, hidden } => Some((tn, hidden)),
+        Target::None => None,
+    };
+    let rolled = super::tell::Rolled {
+        roll: &r.roll,
+        modifiers: &r.modifiers,
+        total: r.total,
+    };
+    let account = super::tell::check(ctx, who, label, rolled, tn, outcome, overridden_by_copy);
     ctx.emit(event.with(Audience::Everyone, Fact::Told(Box::new(account))))
 }
 

@@ -1,15 +1,14 @@
-//! GRIMWIRE's tables (light-weapon attacks, range bands, falling, levels) and the example gear,
-//! parsed from the data files under `rules/content/grimwire/` and validated once.
+//! GRIMWIRE's tables (light-weapon attacks, range bands, falling, levels), parsed from the data
+//! file under `rules/content/grimwire/` and validated once. The example gear is `gear.rs`: it is
+//! made of the sheet's types, and the sheet reads these tables.
 
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 
 use crate::dice::DiceExpr;
-use crate::grimwire::sheet::{Armour, Weapon};
 
 const TABLES: &str = include_str!("../../content/grimwire/tables.toml");
-const EXAMPLE_GEAR: &str = include_str!("../../content/grimwire/example_gear.toml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,25 +62,6 @@ pub struct LevelRow {
     pub condition_focus: i64,
     pub learning_hours: i64,
     pub xp: i64,
-}
-
-/// Example gear: weapons and armour Tablehold made up, marked as such in the file.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ExampleGear {
-    pub format: u32,
-    pub example: bool,
-    pub weapons: Vec<Weapon>,
-    pub armour: Vec<NamedArmour>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NamedArmour {
-    pub id: String,
-    pub name: String,
-    #[serde(flatten)]
-    pub armour: Armour,
 }
 
 /// Problems in a content file: which file, which entry, what is wrong.
@@ -191,24 +171,6 @@ impl Tables {
     }
 }
 
-impl ExampleGear {
-    pub fn parse(text: &str) -> Result<ExampleGear, ContentError> {
-        let err = |problem: String| ContentError {
-            file: "grimwire/example_gear.toml",
-            problem,
-        };
-        let g: ExampleGear = toml::from_str(text).map_err(|e| err(e.to_string()))?;
-        if !g.example {
-            return Err(err("example gear must say `example = true`".into()));
-        }
-        for (i, w) in g.weapons.iter().enumerate() {
-            w.validate(&format!("weapons[{i}]"))
-                .map_err(|e| err(e.to_string()))?;
-        }
-        Ok(g)
-    }
-}
-
 /// The shipped tables. They are validated by a unit test, so a bad edit fails CI; at runtime
 /// a parse failure cannot happen for the embedded file, and falls back to an empty table set
 /// rather than panicking.
@@ -230,10 +192,6 @@ pub fn tables() -> &'static Tables {
     })
 }
 
-pub fn example_gear() -> Result<ExampleGear, ContentError> {
-    ExampleGear::parse(EXAMPLE_GEAR)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,8 +199,6 @@ mod tests {
     #[test]
     fn shipped_tables_parse_and_validate() {
         Tables::parse(TABLES).unwrap();
-        let gear = example_gear().unwrap();
-        assert!(gear.weapons.len() >= 5);
     }
 
     #[test]

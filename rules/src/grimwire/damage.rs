@@ -11,12 +11,11 @@ use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::StateView;
-use crate::state::Status;
 
-use super::burnout::add_level;
+use super::burnout::{begin_dying, die};
 use super::options::{self, HALF_ROUNDING};
 use super::sheet::{DamageType, Sheet};
-use super::{CONDITION, DEAD, DEAD_BELOW, DYING, ID, OUT_COLD, sheet_of};
+use super::{CONDITION, DEAD_BELOW, DYING, ID, sheet_of};
 
 /// Everything that shapes one hit's damage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,41 +184,6 @@ pub fn follow_condition(
         begin_dying(ctx, who, max, true)?;
     }
     Ok(())
-}
-
-/// Marks a character dying and out cold; `with_burnout` adds the burnout level that falling
-/// to 0 or below causes (not added when burnout level 4 itself caused the fall).
-pub fn begin_dying(
-    ctx: &mut Ctx<'_>,
-    who: &EntityId,
-    max: i64,
-    with_burnout: bool,
-) -> Result<(), DecideError> {
-    if ctx.combatant(who)?.has_status(DEAD) {
-        return Ok(());
-    }
-    let status = Status {
-        source: "Condition at 0 or below".into(),
-        magnitude: 0,
-        rounds_left: None,
-    };
-    ctx.set_status(who, DYING, Some(status.clone()))?;
-    ctx.set_status(who, OUT_COLD, Some(status))?;
-    if with_burnout {
-        add_level(ctx, who, "Condition fell to 0 or below", max)?;
-    }
-    Ok(())
-}
-
-pub fn die(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
-    ctx.set_status(who, DYING, None)?;
-    ctx.set_status(who, OUT_COLD, None)?;
-    let status = Status {
-        source: format!("Condition below {DEAD_BELOW}"),
-        magnitude: 0,
-        rounds_left: None,
-    };
-    ctx.set_status(who, DEAD, Some(status))
 }
 
 /// The dying character's loss of 1 Condition per turn.

@@ -11,6 +11,7 @@ pub mod content;
 mod damage;
 mod economy;
 mod encounter;
+pub mod gear;
 mod options;
 mod rest;
 pub mod sheet;

@@ -8,12 +8,12 @@
 //! and `dead`. They are what anyone at the table could see of a body.
 
 use crate::account::{Account, Budget, Compared, Effect, RollTold, Telling};
+use crate::dice::Roll;
 use crate::engine::Ctx;
 use crate::event::{Modifier, Outcome};
 use crate::ids::EntityId;
 use crate::state::{Combatant, StateView};
 
-use super::check::{Rolled, Target};
 use super::economy::{self, AUX_USED, MOVE_CLOSED, MOVED_M};
 use super::sheet::{Weapon, WeaponClass};
 use super::{ACTION_SPENT, CONDITION, DEAD, DYING};
@@ -59,25 +59,30 @@ fn result(label: &str, outcome: Outcome) -> &'static str {
     }
 }
 
-/// The account of a check `who` rolled.
+/// What a roll came to: the dice, the labelled modifiers, the total.
+pub struct Rolled<'a> {
+    pub roll: &'a Roll,
+    pub modifiers: &'a [Modifier],
+    pub total: i64,
+}
+
+/// The account of a check `who` rolled against a target number (`None`: an open roll), which
+/// `hidden` keeps from the players.
 pub fn check(
     ctx: &Ctx<'_>,
     who: &EntityId,
     label: &str,
-    r: &Rolled,
-    target: Target,
+    r: Rolled<'_>,
+    tn: Option<(i64, bool)>,
     outcome: Outcome,
     because: Option<String>,
 ) -> Account {
-    let against = match target {
-        Target::Tn { tn, hidden } => Some(Compared {
-            name: "TN".into(),
-            value: Some(tn),
-            hidden,
-            exceed: false,
-        }),
-        Target::None => None,
-    };
+    let against = tn.map(|(tn, hidden)| Compared {
+        name: "TN".into(),
+        value: Some(tn),
+        hidden,
+        exceed: false,
+    });
     told(ctx, who, label, r, against, outcome, because)
 }
 
@@ -87,7 +92,7 @@ pub fn opposed(
     ctx: &Ctx<'_>,
     who: &EntityId,
     label: &str,
-    r: &Rolled,
+    r: Rolled<'_>,
     defender: &EntityId,
     d_label: &str,
     d_total: i64,
@@ -107,7 +112,7 @@ fn told(
     ctx: &Ctx<'_>,
     who: &EntityId,
     label: &str,
-    r: &Rolled,
+    r: Rolled<'_>,
     against: Option<Compared>,
     outcome: Outcome,
     because: Option<String>,
@@ -132,7 +137,7 @@ fn told(
             by,
             label: label.to_owned(),
             roll: r.roll.clone(),
-            modifiers: r.modifiers.clone(),
+            modifiers: r.modifiers.to_vec(),
             total: Some(r.total),
             against,
             result: result(label, outcome).to_owned(),
