@@ -159,18 +159,6 @@ pub fn distance(a: Cell, b: Cell, rule: Diagonal) -> u64 {
     }
 }
 
-/// Whole metres to cells: one to one. Kept as a function so a system whose unit is not the
-/// metre has one obvious place to convert (feet: `cells_from_feet`).
-pub const fn cells_from_metres(metres: u64) -> u64 {
-    metres
-}
-
-/// Feet to cells, rounding down: 5 ft is 1 cell (the usual 1.5 m square is treated as 1 m by
-/// design of the grid), so 30 ft of movement is 6 cells.
-pub const fn cells_from_feet(feet: u64) -> u64 {
-    feet / 5
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
