@@ -421,25 +421,11 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             from,
             to,
         } => format!("{entity} {counter} (this turn) {from} → {to}"),
-        Fact::TerrainSet { cell: at, to, .. } => {
-            let what = match to {
-                None => "open ground".to_owned(),
-                Some(t) => {
-                    let mut words = Vec::new();
-                    if t.difficult {
-                        words.push("difficult".to_owned());
-                    }
-                    if t.blocking {
-                        words.push("blocking".to_owned());
-                    }
-                    if let Some(c) = &t.cover {
-                        words.push(format!("cover: {c}"));
-                    }
-                    words.join(", ")
-                }
-            };
-            format!("terrain at {}: {what}", cell(*at))
-        }
+        Fact::TerrainSet { cell: at, to, .. } => format!(
+            "terrain at {}: {}",
+            cell(*at),
+            to.clone().unwrap_or_default()
+        ),
         Fact::Moved { entity, from, to } => match (from, to) {
             (Some(a), Some(b)) => match measure {
                 Some(m) => {

@@ -334,9 +334,7 @@ fn generic_ruling(
             }
             ctx.emit(ruled(format!(
                 "the cell ({}, {}) is now {} ({reason})",
-                cell.x,
-                cell.y,
-                terrain_words(&to)
+                cell.x, cell.y, to
             )))?;
             ctx.emit(Event::public(Fact::TerrainSet {
                 cell,
@@ -353,27 +351,4 @@ fn generic_ruling(
         }
     }
     Ok(())
-}
-
-/// `difficult, cover`, or `open ground`.
-fn terrain_words(t: &Terrain) -> String {
-    let mut words = Vec::new();
-    if t.difficult {
-        words.push("difficult".to_owned());
-    }
-    if t.blocking {
-        words.push("blocking".to_owned());
-    }
-    if let Some(cover) = &t.cover {
-        if cover.contains("cover") {
-            words.push(cover.clone());
-        } else {
-            words.push(format!("{cover} cover"));
-        }
-    }
-    if words.is_empty() {
-        "open ground".to_owned()
-    } else {
-        words.join(", ")
-    }
 }

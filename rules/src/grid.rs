@@ -63,6 +63,32 @@ impl Terrain {
     }
 }
 
+/// `difficult, blocking, half cover`, or `open ground`: how the log and the client say it.
+impl std::fmt::Display for Terrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        if self.difficult {
+            words.push("difficult".into());
+        }
+        if self.blocking {
+            words.push("blocking".into());
+        }
+        if let Some(cover) = &self.cover {
+            // A system whose one cover is called `cover` reads `cover`, not `cover cover`.
+            words.push(if cover.contains("cover") {
+                cover.clone()
+            } else {
+                format!("{cover} cover")
+            });
+        }
+        if words.is_empty() {
+            f.write_str("open ground")
+        } else {
+            f.write_str(&words.join(", "))
+        }
+    }
+}
+
 /// One cell's terrain, as the state lists it (JSON keys are strings, so the map is a list).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct TerrainCell {
@@ -211,6 +237,17 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Holder>(&json).ok(), Some(h));
         assert!(Terrain::default().is_open());
+        let back = serde_json::from_str::<Holder>(&json).unwrap_or(Holder {
+            terrain: BTreeMap::new(),
+        });
+        let said: Vec<String> = back.terrain.values().map(ToString::to_string).collect();
+        assert_eq!(said, ["blocking, half cover", "difficult"]);
+        assert_eq!(Terrain::default().to_string(), "open ground");
+        let named = Terrain {
+            cover: Some("cover".into()),
+            ..Terrain::default()
+        };
+        assert_eq!(named.to_string(), "cover");
     }
 
     #[test]
