@@ -259,5 +259,15 @@ mod tests {
         assert_eq!(distance(a, b, Diagonal::Two), 7);
         assert_eq!(distance(b, a, Diagonal::Alternating), 5);
         assert_eq!(distance(a, Cell::new(-6, 6), Diagonal::Alternating), 9);
+        // Away from the origin: (1, 1) to (4, 3) is 3 across and 2 down.
+        let c = Cell::new(1, 1);
+        let d = Cell::new(4, 3);
+        assert_eq!(distance(c, d, Diagonal::One), 3);
+        assert_eq!(distance(c, d, Diagonal::Alternating), 4);
+        assert_eq!(distance(d, c, Diagonal::Two), 5);
+        for (name, rule) in Diagonal::KEY_VALUES {
+            assert_eq!(Diagonal::parse(name), Some(rule));
+        }
+        assert_eq!(Diagonal::parse("diagonal"), None);
     }
 }
