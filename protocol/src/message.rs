@@ -231,6 +231,31 @@ pub struct TableView {
     /// (`tablehold_rules::digest::CURRENT`), to check a state rebuilt from the log.
     #[serde(default)]
     pub digest: Option<String>,
+    /// The scene's terrain: the cells that are not open ground, in cell order.
+    #[serde(default)]
+    pub terrain: Vec<TerrainView>,
+    /// How the table's system measures the grid: the unit lengths are said in and how many of
+    /// them one cell is. `None` from a server older than this field.
+    #[serde(default)]
+    pub grid: Option<GridView>,
+}
+
+/// One cell that is not open ground.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainView {
+    pub x: i32,
+    pub y: i32,
+    #[serde(flatten)]
+    pub terrain: tablehold_rules::grid::Terrain,
+}
+
+/// A system's grid, as clients need it to say lengths.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridView {
+    pub unit: String,
+    pub cell_size: u32,
+    /// The covers a cell may give under the system's rules.
+    pub covers: Vec<String>,
 }
 
 /// A combatant as one seat may see it. NPC numbers are the GM's: other seats get `None`.

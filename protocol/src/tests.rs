@@ -15,9 +15,9 @@ use tablehold_rules::{
 };
 
 use crate::{
-    ClientMsg, CombatantView, DecodeError, EVENT_VERSION, ErrorCode, EventEnvelope, Invite,
-    MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, Op, PROTOCOL_VERSION, PromptView, Reply, Role,
-    SeatInfo, ServerMsg, TableView, decode_client, decode_server, encode,
+    ClientMsg, CombatantView, DecodeError, EVENT_VERSION, ErrorCode, EventEnvelope, GridView,
+    Invite, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, Op, PROTOCOL_VERSION, PromptView, Reply, Role,
+    SeatInfo, ServerMsg, TableView, TerrainView, decode_client, decode_server, encode,
 };
 
 /// Every allocation of this test binary counts against a ceiling far above what any test
@@ -691,6 +691,20 @@ fn every_reply() -> Vec<Reply> {
                     deadline_ms: 1_767_225_660_000,
                 }),
                 digest: Some("0".repeat(64)),
+                terrain: vec![TerrainView {
+                    x: 2,
+                    y: -1,
+                    terrain: tablehold_rules::grid::Terrain {
+                        difficult: true,
+                        blocking: false,
+                        cover: Some("cover".into()),
+                    },
+                }],
+                grid: Some(GridView {
+                    unit: "m".into(),
+                    cell_size: 1,
+                    covers: vec!["cover".into()],
+                }),
             },
         },
         Reply::State {
@@ -706,6 +720,8 @@ fn every_reply() -> Vec<Reply> {
                 combatants: vec![],
                 prompt: None,
                 digest: None,
+                terrain: vec![],
+                grid: None,
             },
         },
         Reply::Actions {

@@ -1041,3 +1041,48 @@ fn a_first_run_keeps_data_out_of_the_checkout_and_says_how_to_start_a_server() {
         )
     );
 }
+
+// See: issue #9 (the grid model). The GM marks a cell; every seat's `state` shows it, in the
+// words the system gave, with the system's grid; a cover the system does not name is refused.
+#[test]
+fn the_gm_marks_the_terrain_and_every_seat_sees_it() {
+    let t = Table::new();
+    t.seat_everyone(&[]);
+    let said = t.ok(
+        "gm",
+        &[
+            "act",
+            "rule.terrain",
+            "cell=2,-1",
+            "difficult",
+            "cover=cover",
+        ],
+    );
+    assert!(
+        said.contains("the cell (2, -1) is now difficult, cover (GM ruling)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("terrain at (2, -1): difficult, cover"),
+        "{said}"
+    );
+    let err = t.fails("gm", &["act", "rule.terrain", "cell=0,0", "cover=half"]);
+    assert!(err.starts_with("error: bad_request: "), "{err}");
+    assert!(err.contains("cover"), "{err}");
+    let err = t.fails("ines", &["act", "rule.terrain", "cell=0,0", "difficult"]);
+    assert!(err.starts_with("error: "), "{err}");
+    for seat in ["gm", "ines"] {
+        let text = t.ok(seat, &["state"]);
+        assert!(
+            text.contains("terrain: (2, -1) difficult, cover"),
+            "{seat}: {text}"
+        );
+        let state = t.state(seat);
+        assert_eq!(state["grid"]["unit"], "m", "{state}");
+        assert_eq!(state["grid"]["cell_size"], 1, "{state}");
+        assert_eq!(
+            state["terrain"],
+            serde_json::json!([{"x": 2, "y": -1, "difficult": true, "cover": "cover"}])
+        );
+    }
+}

@@ -58,6 +58,14 @@ pub fn state_text(s: &TableView) -> String {
         };
         let _ = writeln!(out, "{marker}{}", combatant_line(c));
     }
+    if !s.terrain.is_empty() {
+        let cells: Vec<String> = s
+            .terrain
+            .iter()
+            .map(|t| format!("({}, {}) {}", t.x, t.y, t.terrain))
+            .collect();
+        let _ = writeln!(out, "terrain: {}", cells.join("; "));
+    }
     if let Some(p) = &s.prompt {
         let _ = writeln!(out, "{}", prompt_line(p, now_ms()));
     }

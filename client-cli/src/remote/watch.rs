@@ -226,6 +226,8 @@ mod tests {
             ],
             prompt,
             digest: None,
+            terrain: vec![],
+            grid: None,
         }
     }
 

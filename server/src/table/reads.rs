@@ -92,6 +92,7 @@ impl Table {
                     head: self.journal.head(),
                     prompt_deadline_ms: self.deadlines.at_ms(),
                     digest: gm.then(|| digest::current(&self.world)),
+                    grid: self.system.system().grid(),
                 };
                 let state = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
                     Some(seen) => table_view(header, seen),

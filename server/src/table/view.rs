@@ -3,7 +3,8 @@
 //! showed that seat (the GM's is the table's whole state), so a stand-in NPC arrives here with
 //! no numbers and a prompt someone else decides with no content.
 
-use tablehold_protocol::{CombatantView, PromptView, TableView};
+use tablehold_protocol::{CombatantView, GridView, PromptView, TableView, TerrainView};
+use tablehold_rules::grid::GridSpec;
 use tablehold_rules::redact::is_stand_in;
 use tablehold_rules::{Combatant, Kind, Seat, StateView};
 
@@ -16,6 +17,7 @@ pub struct Header<'a> {
     pub prompt_deadline_ms: u64,
     /// The state digest, for the GM only (it is of the whole state).
     pub digest: Option<String>,
+    pub grid: GridSpec,
 }
 
 pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
@@ -48,6 +50,20 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
         combatants,
         prompt,
         digest: header.digest,
+        terrain: enc
+            .terrain
+            .iter()
+            .map(|(cell, terrain)| TerrainView {
+                x: cell.x,
+                y: cell.y,
+                terrain: terrain.clone(),
+            })
+            .collect(),
+        grid: Some(GridView {
+            unit: header.grid.unit.to_owned(),
+            cell_size: header.grid.cell_size,
+            covers: header.grid.covers.iter().map(|c| (*c).to_owned()).collect(),
+        }),
     }
 }
 
