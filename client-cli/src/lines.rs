@@ -48,7 +48,12 @@ pub fn event_lines(event: &Event, seat: &Seat, measure: Option<Measure>) -> Vec<
         .filter(|p| !(told && p.audience.is_stand_in() && matches!(p.fact, Fact::Noted { .. })))
         .map(|p| &p.fact)
         .filter_map(|fact| match fact {
-            Fact::Checked(_) | Fact::HiddenTarget { .. } | Fact::DamageResolved { .. } if told => {
+            Fact::Checked(_)
+            | Fact::HiddenTarget { .. }
+            | Fact::DamageResolved { .. }
+            | Fact::ResourceSet { .. }
+                if told =>
+            {
                 None
             }
             Fact::HiddenTarget { label, .. } if checked.contains(label.as_str()) => None,
@@ -219,14 +224,17 @@ pub fn account_text(a: &Account) -> String {
     if let Some(r) = &a.roll {
         clauses.push(roll_told_text(r, a.target.as_ref()));
     }
-    // With no actor, each effect names whom it befell.
-    let named = a.actor.as_ref().and(a.target.as_ref());
+    // With no actor, each effect names whom it befell; an actor's change to itself does not.
+    let named = match &a.actor {
+        Some(actor) => Some(a.target.as_ref().unwrap_or(actor)),
+        None => None,
+    };
     for e in &a.effects {
         clauses.push(effect_text(e, named));
     }
     if !clauses.is_empty() {
         // `aune rolls PER check ...` but `aune attacks mara with a knife: COR attack ...`.
-        let bare = a.target.is_none() && a.instrument.is_none();
+        let bare = a.target.is_none() && a.instrument.is_none() && a.roll.is_some();
         if !out.is_empty() {
             out.push_str(if bare { " " } else { ": " });
         }

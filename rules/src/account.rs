@@ -119,6 +119,17 @@ pub struct Telling {
 }
 
 impl Account {
+    /// Whether the account tells no more than that something happened: no roll, and no effect
+    /// with an amount or a wound level. What is left of one once a seat's view has lost the
+    /// numbers of an NPC's own change (its Focus spent).
+    pub fn tells_nothing(&self) -> bool {
+        self.roll.is_none()
+            && self
+                .effects
+                .iter()
+                .all(|e| e.amount.is_none() && e.wound.is_none())
+    }
+
     /// The copy for seats that may not see the numbers of the combatants `hidden` says are the
     /// GM's, nor target numbers the GM keeps: those numbers are removed (wound levels stay).
     /// `None` when nothing needs removing, so the whole account can go to everyone.

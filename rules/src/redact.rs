@@ -237,9 +237,11 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
             {
                 Some(None)
             }
+            // An account that, without the GM's numbers, would only say that something
+            // happened to an NPC (its Focus, its burnout) stays the GM's, as its note would.
             Fact::Told(account) => account
                 .without_gm_numbers(|e| hidden(state, e))
-                .map(|seen| Some(Fact::Told(Box::new(seen)))),
+                .map(|seen| (!seen.tells_nothing()).then(|| Fact::Told(Box::new(seen)))),
             _ => None,
         };
         match public_trace {

@@ -47,8 +47,17 @@ pub fn add_level(
     if to == from {
         return Ok(());
     }
-    ctx.note_about(who, format!("{who} takes a level of burnout: {cause}"))?;
-    ctx.set_resource(who, BURNOUT, to)?;
+    let level = super::tell::Change {
+        key: BURNOUT,
+        word: "burnout",
+        to,
+    };
+    super::tell::resources(
+        ctx,
+        who,
+        format!("takes a level of burnout ({cause})"),
+        &[level],
+    )?;
     follow_level(ctx, who, to, max_condition)
 }
 

@@ -5,7 +5,6 @@
 
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact};
 use crate::refusal::Refusal;
 use crate::state::StateView;
 
@@ -48,10 +47,26 @@ pub fn rest(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         c.resource(BURNOUT)
     };
     let cap = condition_cap(sheet.condition_max, burnout);
-    ctx.emit(Event::public(Fact::Noted {
-        text: format!("{who} takes a {} rest", if long { "long" } else { "short" }),
-    }))?;
-    ctx.set_resource(&who, BURNOUT, burnout)?;
-    ctx.set_resource(&who, CONDITION, (c.resource(CONDITION) + dc).min(cap))?;
-    ctx.set_resource(&who, FOCUS, (c.resource(FOCUS) + df).min(sheet.focus_max))
+    let kind = if long { "long" } else { "short" };
+    let changes = [
+        super::tell::Change {
+            key: BURNOUT,
+            word: "burnout",
+            to: burnout,
+        },
+        super::tell::Change {
+            key: CONDITION,
+            word: "Condition",
+            to: (c.resource(CONDITION) + dc).min(cap),
+        },
+        super::tell::Change {
+            key: FOCUS,
+            word: "Focus",
+            to: (c.resource(FOCUS) + df).min(sheet.focus_max),
+        },
+    ];
+    if changes.iter().all(|ch| ch.to == c.resource(ch.key)) {
+        return ctx.note_about(&who, format!("{who} takes a {kind} rest and gains nothing"));
+    }
+    super::tell::resources(ctx, &who, format!("takes a {kind} rest"), &changes)
 }

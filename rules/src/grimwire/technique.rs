@@ -69,11 +69,16 @@ pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(
         .entity("target")?
         .map(|t| format!(" on {t}"))
         .unwrap_or_default();
-    ctx.note_about(
-        who,
-        format!("{who} uses {}{target} for {cost} Focus", technique.name),
-    )?;
-    ctx.set_resource(who, FOCUS, focus - cost)?;
+    let verb = format!("uses {}{target}", technique.name);
+    if cost == 0 {
+        ctx.note_about(who, format!("{who} {verb} for no Focus"))?;
+    }
+    let spent = super::tell::Change {
+        key: FOCUS,
+        word: "Focus",
+        to: focus - cost,
+    };
+    super::tell::resources(ctx, who, verb, &[spent])?;
     if focus - cost < 0 {
         add_level(ctx, who, "pushed into negative Focus", sheet.condition_max)?;
     }

@@ -10,7 +10,7 @@
 use crate::account::{Account, Budget, Compared, Effect, RollTold, Telling};
 use crate::dice::Roll;
 use crate::engine::Ctx;
-use crate::event::{Modifier, Outcome};
+use crate::event::{Audience, Event, Fact, Modifier, Outcome, Part};
 use crate::ids::EntityId;
 use crate::state::{Combatant, StateView};
 
@@ -183,6 +183,66 @@ pub fn damage(
         }],
         budget: Vec::new(),
     }
+}
+
+/// A resource moved by something other than damage, in GRIMWIRE's word for it.
+pub struct Change<'a> {
+    pub key: &'a str,
+    pub word: &'a str,
+    pub to: i64,
+}
+
+/// Sets each of `changes` on `who` in one event that tells it: `aune uses Overclock: -4 Focus
+/// (Focus 2 → -2)`. Nothing is emitted when nothing changes. Only the GM reads it of a
+/// combatant whose numbers are the GM's.
+pub fn resources(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    verb: String,
+    changes: &[Change<'_>],
+) -> Result<(), crate::engine::DecideError> {
+    let c = ctx.combatant(who)?;
+    let mut parts = Vec::new();
+    let mut effects = Vec::new();
+    for change in changes {
+        let from = c.resource(change.key);
+        if from == change.to {
+            continue;
+        }
+        parts.push(Part {
+            audience: Audience::Everyone,
+            fact: Fact::ResourceSet {
+                entity: who.clone(),
+                resource: change.key.to_owned(),
+                from,
+                to: change.to,
+            },
+        });
+        effects.push(Effect {
+            entity: who.clone(),
+            what: change.word.to_owned(),
+            steps: Vec::new(),
+            amount: Some(change.to - from),
+            resource: Some(change.word.to_owned()),
+            before: Some(from),
+            after: Some(change.to),
+            wound: None,
+        });
+    }
+    if parts.is_empty() {
+        return Ok(());
+    }
+    let account = Account {
+        actor: Some(who.clone()),
+        verb,
+        effects,
+        ..Account::default()
+    };
+    parts.push(Part {
+        audience: Audience::Everyone,
+        fact: Fact::Told(Box::new(account)),
+    });
+    ctx.emit(Event { parts })
 }
 
 /// The wound level anyone can see of `c` at Condition `condition` of `max`.

@@ -3438,3 +3438,108 @@ fn an_opposed_attack_is_told_against_the_defenders_roll() {
         )
     );
 }
+
+/// (entity, what, amount, before, after) of each effect of `a`.
+fn effects_of(
+    a: &crate::account::Account,
+) -> Vec<(String, String, Option<i64>, Option<i64>, Option<i64>)> {
+    a.effects
+        .iter()
+        .map(|e| {
+            (
+                e.entity.to_string(),
+                e.what.clone(),
+                e.amount,
+                e.before,
+                e.after,
+            )
+        })
+        .collect()
+}
+
+// See: issue #9. What moves a resource without damage is told too: a technique's Focus, a long
+// rest (E8's mage at Condition 10 of 20 and Focus -5 of 15, burnout 1: +10 Condition, +15
+// Focus capped at 15 gives 10, burnout -1), and a level of burnout, which a player reads of a
+// PC but never of an NPC (the goblin, dropped from 12 to -3 by a GM's 15, is dying for the
+// table, and only the GM reads its burnout).
+#[test]
+fn resource_changes_are_told_and_an_npcs_stay_the_gms() {
+    let overclock = "[[techniques]]\nid = \"overclock\"\nname = \"Overclock\"\nfocus_cost = 4\ntiming = \"free\"\n";
+    let mut t = Table::new(&[]);
+    t.add(
+        &pc("mage", &attrs(0, 0, 0, 0, 0, 0), overclock)
+            .replace("focus_max = 10", "focus_max = 15"),
+    );
+    t.add(&npc("gob", &attrs(0, 0, 0, 0, 0, 0), 10, 10, ""));
+    let used = t
+        .act(
+            player("mage"),
+            "mage",
+            "technique",
+            args(&[("technique", text("overclock"))]),
+            &[],
+        )
+        .unwrap();
+    let used = told(&used, &player("mage"));
+    assert_eq!(used[0].verb, "uses Overclock");
+    assert_eq!(
+        effects_of(&used[0]),
+        [("mage".into(), "Focus".into(), Some(-4), Some(15), Some(11))]
+    );
+    t.set("mage", CONDITION, 10);
+    t.set("mage", FOCUS, -5);
+    t.set("mage", BURNOUT, 1);
+    let rested = t
+        .gm(
+            "rest",
+            args(&[("target", text("mage")), ("kind", text("long"))]),
+            &[],
+        )
+        .unwrap();
+    let rested = told(&rested, &player("mage"));
+    assert_eq!(rested[0].verb, "takes a long rest");
+    assert_eq!(
+        effects_of(&rested[0]),
+        [
+            ("mage".into(), "burnout".into(), Some(-1), Some(1), Some(0)),
+            (
+                "mage".into(),
+                "Condition".into(),
+                Some(10),
+                Some(10),
+                Some(20)
+            ),
+            ("mage".into(), "Focus".into(), Some(15), Some(-5), Some(10)),
+        ]
+    );
+    let felled = t
+        .gm(
+            "damage",
+            args(&[("target", text("gob")), ("amount", ArgValue::Int(15))]),
+            &[],
+        )
+        .unwrap();
+    let burnout = |a: &crate::account::Account| a.effects.iter().any(|e| e.what == "burnout");
+    let seen = told(&felled, &player("mage"));
+    assert!(!seen.iter().any(burnout), "{seen:?}");
+    assert_eq!(
+        seen.iter()
+            .flat_map(|a| a.effects.iter().filter_map(|e| e.wound.clone()))
+            .collect::<Vec<_>>(),
+        ["down"]
+    );
+    let gm = told(&felled, &Seat::Gm);
+    assert_eq!(
+        gm.iter()
+            .filter(|a| burnout(a))
+            .map(effects_of)
+            .collect::<Vec<_>>(),
+        [[(
+            "gob".to_owned(),
+            "burnout".to_owned(),
+            Some(1),
+            Some(0),
+            Some(1)
+        )]]
+    );
+}
