@@ -3439,10 +3439,11 @@ fn an_opposed_attack_is_told_against_the_defenders_roll() {
     );
 }
 
-/// (entity, what, amount, before, after) of each effect of `a`.
-fn effects_of(
-    a: &crate::account::Account,
-) -> Vec<(String, String, Option<i64>, Option<i64>, Option<i64>)> {
+/// (entity, what, amount, before, after) of one effect.
+type EffectRead = (String, String, Option<i64>, Option<i64>, Option<i64>);
+
+/// Each effect of `a`, read.
+fn effects_of(a: &crate::account::Account) -> Vec<EffectRead> {
     a.effects
         .iter()
         .map(|e| {
