@@ -3482,7 +3482,13 @@ fn resource_changes_are_told_and_an_npcs_stay_the_gms() {
         )
         .unwrap();
     let used = told(&used, &player("mage"));
-    assert_eq!(used[0].verb, "uses Overclock");
+    assert_eq!(
+        (
+            used[0].actor.as_ref().map(|a| a.as_str()),
+            used[0].verb.as_str()
+        ),
+        (Some("mage"), "uses Overclock")
+    );
     assert_eq!(
         effects_of(&used[0]),
         [("mage".into(), "Focus".into(), Some(-4), Some(15), Some(11))]
