@@ -53,6 +53,10 @@ pub struct ArgSpec {
     /// Only the GM may give it (target numbers, situational modifiers, hiding).
     #[serde(default)]
     pub gm_only: bool,
+    /// The values it takes now, for the seat's screen (the actor's weapons, the combatants it
+    /// could target): a help, not a limit; the rules still judge what is sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub now: Vec<String>,
 }
 
 impl ArgSpec {
@@ -66,6 +70,7 @@ impl ArgSpec {
             min: None,
             max: None,
             gm_only: false,
+            now: Vec::new(),
         }
     }
 

@@ -1086,3 +1086,43 @@ fn the_gm_marks_the_terrain_and_every_seat_sees_it() {
         );
     }
 }
+
+// See: issue #11 ("act --list shows no costs, not the ids an argument takes, and the GM's list
+// repeats every action for every NPC"). A player's list names the cost and the ids her
+// character's arguments take now; the GM's names each NPC's actions on one line and each
+// action's details once.
+#[test]
+fn act_list_shows_costs_the_ids_arguments_take_and_groups_the_gms_npcs() {
+    let t = Table::new();
+    t.seat_everyone(&[]);
+    t.add_everyone();
+    let ines = t.ok("ines", &["act", "--list"]);
+    assert!(
+        ines.contains("attack (actor aune) [costs action (light weapons: further attacks by COR in the same action)]"),
+        "{ines}"
+    );
+    assert!(
+        ines.contains("check (actor aune) [costs auxiliary action (in an encounter)]"),
+        "{ines}"
+    );
+    // Aune's knife, and everyone else at the table as a target.
+    assert!(ines.contains("        now: knife\n"), "{ines}");
+    assert!(
+        ines.contains("        now: goblin-1, goblin-2, mara\n"),
+        "{ines}"
+    );
+    let gm = t.ok("gm", &["act", "--list"]);
+    assert!(
+        gm.contains("characters you act for (`--actor ID`):"),
+        "{gm}"
+    );
+    assert!(gm.contains("\n  goblin-1: check, attack,"), "{gm}");
+    assert!(gm.contains("\n  goblin-2: check, attack,"), "{gm}");
+    // Each action's details once, with the values for each goblin.
+    assert_eq!(gm.matches("\nattack (").count(), 1, "{gm}");
+    assert!(gm.contains("attack (2 characters)"), "{gm}");
+    assert!(gm.contains("        now for goblin-1: cleaver\n"), "{gm}");
+    assert!(gm.contains("        now for goblin-2: club\n"), "{gm}");
+    // Each goblin's weapon line stays once: the actions are not repeated per goblin.
+    assert_eq!(gm.matches("    weapon=").count(), 1, "{gm}");
+}

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use tablehold_protocol::ErrorCode;
 use tablehold_rules::grid::Cell;
-use tablehold_rules::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args};
+use tablehold_rules::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, EntityId};
 
 use crate::net::ServerError;
 use crate::suggest;
@@ -225,57 +225,130 @@ pub fn kind_name(kind: ArgKind) -> &'static str {
     }
 }
 
-/// What the seat may do now, one action per line with its arguments indented below it: the
-/// text of `act --list`, and the hint after a refused unlisted action.
+/// What the seat may do now: the text of `act --list`, and the hint after a refused unlisted
+/// action. Each action is one line with its cost, its arguments indented below it with the
+/// values they take now. A seat acting for several characters (the GM with the NPCs) gets one
+/// line per character naming its actions, then each action's details once, its values now
+/// per character, instead of every action repeated for every character.
 pub fn catalogue_text(catalogue: &[ActionSpec]) -> String {
     let mut out = String::new();
     if catalogue.is_empty() {
         out.push_str("no actions: nothing your seat may do now\n");
     }
+    let mut actors: Vec<&EntityId> = Vec::new();
     for spec in catalogue {
-        let mut head = spec.name.clone();
-        if let Some(a) = &spec.actor {
-            let _ = write!(head, " (actor {a})");
-        }
-        if !spec.costs.is_empty() {
-            let _ = write!(head, " [costs {}]", spec.costs.join(", "));
-        }
-        let _ = writeln!(out, "{head}");
-        if !spec.help.is_empty() {
-            let _ = writeln!(out, "    {}", spec.help);
-        }
-        for a in &spec.args {
-            let mut line = format!(
-                "    {}={}  {}",
-                a.name,
-                kind_name(a.kind),
-                if a.required { "required" } else { "optional" }
-            );
-            if !a.choices.is_empty() {
-                let _ = write!(line, ", one of {}", a.choices.join("|"));
-            }
-            match (a.min, a.max) {
-                (Some(min), Some(max)) => {
-                    let _ = write!(line, ", {min}..={max}");
-                }
-                (Some(min), None) => {
-                    let _ = write!(line, ", at least {min}");
-                }
-                (None, Some(max)) => {
-                    let _ = write!(line, ", at most {max}");
-                }
-                (None, None) => {}
-            }
-            if a.gm_only {
-                line.push_str(", GM only");
-            }
-            if !a.help.is_empty() {
-                let _ = write!(line, ": {}", a.help);
-            }
-            let _ = writeln!(out, "{line}");
+        if let Some(a) = &spec.actor
+            && !actors.contains(&a)
+        {
+            actors.push(a);
         }
     }
+    if actors.len() <= 1 {
+        for spec in catalogue {
+            action_block(&mut out, spec, &[spec]);
+        }
+        return out;
+    }
+    for spec in catalogue.iter().filter(|s| s.actor.is_none()) {
+        action_block(&mut out, spec, &[spec]);
+    }
+    let _ = writeln!(out, "characters you act for (`--actor ID`):");
+    for actor in &actors {
+        let names: Vec<&str> = catalogue
+            .iter()
+            .filter(|s| s.actor.as_ref() == Some(*actor))
+            .map(|s| s.name.as_str())
+            .collect();
+        let _ = writeln!(out, "  {actor}: {}", names.join(", "));
+    }
+    let mut told: Vec<&str> = Vec::new();
+    for spec in catalogue.iter().filter(|s| s.actor.is_some()) {
+        if told.contains(&spec.name.as_str()) {
+            continue;
+        }
+        told.push(&spec.name);
+        let same: Vec<&ActionSpec> = catalogue
+            .iter()
+            .filter(|s| s.actor.is_some() && s.name == spec.name)
+            .collect();
+        action_block(&mut out, spec, &same);
+    }
     out
+}
+
+/// One action: its head line (name, actor when it has one and is alone, costs), its help, and
+/// its arguments; `same` are this action's specs for every character it is listed for, whose
+/// values now are shown per character when there are several.
+fn action_block(out: &mut String, spec: &ActionSpec, same: &[&ActionSpec]) {
+    let mut head = spec.name.clone();
+    match (&spec.actor, same.len()) {
+        (Some(a), 1) => {
+            let _ = write!(head, " (actor {a})");
+        }
+        (Some(_), n) => {
+            let _ = write!(head, " ({n} characters)");
+        }
+        (None, _) => {}
+    }
+    if !spec.costs.is_empty() {
+        let _ = write!(head, " [costs {}]", spec.costs.join(", "));
+    }
+    let _ = writeln!(out, "{head}");
+    if !spec.help.is_empty() {
+        let _ = writeln!(out, "    {}", spec.help);
+    }
+    for (i, a) in spec.args.iter().enumerate() {
+        let _ = writeln!(out, "{}", arg_line(a));
+        let values: Vec<(Option<&EntityId>, &[String])> = same
+            .iter()
+            .filter_map(|s| s.args.get(i).map(|x| (s.actor.as_ref(), x.now.as_slice())))
+            .filter(|(_, now)| !now.is_empty())
+            .collect();
+        match values.as_slice() {
+            [] => {}
+            [(_, now)] if same.len() == 1 => {
+                let _ = writeln!(out, "        now: {}", now.join(", "));
+            }
+            many => {
+                for (actor, now) in many {
+                    let who = actor.map(|a| a.as_str()).unwrap_or("-");
+                    let _ = writeln!(out, "        now for {who}: {}", now.join(", "));
+                }
+            }
+        }
+    }
+}
+
+/// `    weapon=text  required: the weapon`, with choices, bounds and GM-only marks.
+fn arg_line(a: &ArgSpec) -> String {
+    let mut line = format!(
+        "    {}={}  {}",
+        a.name,
+        kind_name(a.kind),
+        if a.required { "required" } else { "optional" }
+    );
+    if !a.choices.is_empty() {
+        let _ = write!(line, ", one of {}", a.choices.join("|"));
+    }
+    match (a.min, a.max) {
+        (Some(min), Some(max)) => {
+            let _ = write!(line, ", {min}..={max}");
+        }
+        (Some(min), None) => {
+            let _ = write!(line, ", at least {min}");
+        }
+        (None, Some(max)) => {
+            let _ = write!(line, ", at most {max}");
+        }
+        (None, None) => {}
+    }
+    if a.gm_only {
+        line.push_str(", GM only");
+    }
+    if !a.help.is_empty() {
+        let _ = write!(line, ": {}", a.help);
+    }
+    line
 }
 
 /// The action in the catalogue whose name is closest to `typed`, for a refused action that

@@ -122,7 +122,7 @@ fn build_definitions() -> Vec<ActionDef> {
             help: "Roll d20 + an attribute. The GM may give a target number (hidden from players by default).",
             needs_actor: true,
             gm_only: false,
-            costs: &[],
+            costs: &["auxiliary action (in an encounter)"],
             args: vec![
                 arg_choices("attribute", true, "the attribute rolled", &ATTRS),
                 tn_arg("target number (GM only)"),
@@ -329,13 +329,43 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             .iter()
             .filter(|d| names.contains(&d.name) || (gm_check && d.name == "check"))
         {
-            out.push(to_spec(d, Some(id.clone())));
+            let mut spec = to_spec(d, Some(id.clone()));
+            fill_now(state, c, &mut spec);
+            out.push(spec);
         }
     }
     // GM-only arguments stay in every seat's catalogue, marked `gm_only`: a client that
     // hid them would answer a player's `tn=` with "no such argument", when the true answer is
     // that it is the GM's (`forbidden`). Their names are in the published protocol anyway.
     out
+}
+
+/// The values `c`'s action takes now: its weapons, its active techniques, and for a target
+/// every other combatant still standing (range and sides are the rules' to judge, so every one
+/// is offered).
+fn fill_now(state: &dyn StateView, c: &crate::state::Combatant, spec: &mut ActionSpec) {
+    let Ok(sheet) = sheet_of(c) else {
+        return;
+    };
+    for arg in &mut spec.args {
+        arg.now = match arg.name.as_str() {
+            "weapon" => sheet.weapons.iter().map(|w| w.id.clone()).collect(),
+            "technique" => sheet
+                .techniques
+                .iter()
+                .filter(|t| t.active)
+                .map(|t| t.id.clone())
+                .collect(),
+            "target" if arg.kind == ArgKind::Entity => state
+                .combatant_ids()
+                .into_iter()
+                .filter(|id| *id != c.id)
+                .filter(|id| state.combatant(id).is_some_and(|o| !o.has_status(DEAD)))
+                .map(|id| id.0)
+                .collect(),
+            _ => continue,
+        };
+    }
 }
 
 fn in_encounter(ctx: &Ctx<'_>) -> bool {
