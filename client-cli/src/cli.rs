@@ -124,8 +124,11 @@ pub enum Command {
         `--actor` is needed only when the action is open to several of your characters. An \
         action your seat may not take now (not your turn, a prompt is open) still goes to the \
         server, which says why not; its arguments are then typed by how they look.\n\n\
+        Values may also come in the order `act --list` lists the arguments, and the action \
+        may be typed without `act`: `tablehold attack goblin-1 knife`.\n\n\
         Examples:\n  tablehold act --list\n  \
         tablehold act attack target=goblin-1 weapon=knife\n  \
+        tablehold attack goblin-1 knife\n  \
         tablehold act move to=3,-2\n  tablehold act end_turn"
     )]
     Act(ActArgs),
@@ -186,6 +189,10 @@ pub enum Command {
     /// Rebuild the table as your seat saw it at any event of its log, checking its digests.
     #[command(long_about = REPLAY_HELP)]
     Replay(ReplayArgs),
+    /// Any other word is an action of your seat's catalogue, its values in order:
+    /// `tablehold attack goblin-1 knife` is `tablehold act attack target=goblin-1 weapon=knife`.
+    #[command(external_subcommand)]
+    Short(Vec<String>),
 }
 
 const VERIFY_HELP: &str = "Check a table's log without trusting the server: that no event was \

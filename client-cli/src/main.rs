@@ -35,6 +35,9 @@ const EXIT_UNREADABLE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(code) = mistyped_command(&cli) {
+        return code;
+    }
     let judged = |v: logs::Verdict| (v.report, v.status);
     let result = match &cli.command {
         Command::Rules(rules) => match &rules.command {
@@ -73,6 +76,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A word that is not a command goes to the seat's catalogue as an action (`tablehold attack
+/// goblin-1 knife`), unless it is a slip of a command's name: that gets clap's own answer, a
+/// tip and exit status 2, without asking any server.
+fn mistyped_command(cli: &Cli) -> Option<ExitCode> {
+    let Command::Short(words) = &cli.command else {
+        return None;
+    };
+    let word = words.first()?;
+    let commands = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = commands.get_subcommands().map(|c| c.get_name()).collect();
+    let meant = suggest::closest(word, names)?;
+    eprintln!(
+        "error: unrecognized subcommand '{word}'\n\n  tip: a similar subcommand exists: \
+         '{meant}'\n\nFor more information, try '--help'."
+    );
+    Some(ExitCode::from(2))
 }
 
 fn write_stdout(text: &str) -> std::io::Result<()> {

@@ -1126,3 +1126,28 @@ fn act_list_shows_costs_the_ids_arguments_take_and_groups_the_gms_npcs() {
     // Each goblin's weapon line stays once: the actions are not repeated per goblin.
     assert_eq!(gm.matches("    weapon=").count(), 1, "{gm}");
 }
+
+// See: issue #11 (short forms). An action is typed as a command, its values in the order
+// `act --list` gives its arguments; a slip of the action's name gets the action meant.
+#[test]
+fn an_action_is_typed_as_a_command_with_its_values_in_order() {
+    let t = Table::new();
+    t.seat_everyone(&["grimwire.same_side_ties=fixed"]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    assert_eq!(t.state("gm")["current"], "aune");
+    // Whatever the die shows, the attack is told as one sentence with the hidden TN.
+    let said = t.ok("ines", &["attack", "goblin-1", "knife"]);
+    assert!(
+        said.contains("aune attacks goblin-1 with a knife: COR attack "),
+        "{said}"
+    );
+    assert!(said.contains(" vs hidden TN, "), "{said}");
+    // A named argument and a value in order mix: the value fills the first one not named.
+    let err = t.fails("ines", &["act", "attack", "weapon=knife", "nobody"]);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("nobody"), "{err}");
+    let err = t.fails("ines", &["atack", "goblin-1"]);
+    assert!(err.starts_with("error: unknown_action: "), "{err}");
+    assert!(err.contains("did you mean `attack`?"), "{err}");
+}

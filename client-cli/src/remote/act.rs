@@ -129,9 +129,36 @@ fn split_words(words: &[String]) -> Result<Vec<(String, Option<String>)>, Server
     Ok(seen.into_iter().collect())
 }
 
+/// `words` with each bare value (no `=`, not the name of one of the action's arguments) given
+/// the name of the next argument not yet named, in the order the catalogue lists them, flags
+/// left out: `goblin-1 knife` for `attack` is `target=goblin-1 weapon=knife`.
+fn with_names(spec: &ActionSpec, words: &[String]) -> Vec<String> {
+    let named: Vec<&str> = words
+        .iter()
+        .filter_map(|w| w.split_once('=').map(|(n, _)| n.trim()))
+        .collect();
+    let mut open = spec
+        .args
+        .iter()
+        .filter(|a| a.kind != ArgKind::Flag && !named.contains(&a.name.as_str()));
+    words
+        .iter()
+        .map(|w| {
+            if w.contains('=') || spec.args.iter().any(|a| a.name == w.trim()) {
+                return w.clone();
+            }
+            match open.next() {
+                Some(a) => format!("{}={w}", a.name),
+                None => w.clone(),
+            }
+        })
+        .collect()
+}
+
 fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
     let mut args = BTreeMap::new();
-    let pairs = split_words(words)?;
+    let words = with_names(spec, words);
+    let pairs = split_words(&words)?;
     for (name, value) in &pairs {
         let (name, value) = (name.clone(), value.clone());
         let Some(arg) = spec.args.iter().find(|a| a.name == name) else {

@@ -134,6 +134,18 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             s.finish(text).await
         }
         Command::Act(a) => act(&g, a).await,
+        Command::Short(words) => {
+            let Some((action, values)) = words.split_first() else {
+                bail!("no action given");
+            };
+            let a = crate::cli::ActArgs {
+                action: Some(action.clone()),
+                actor: None,
+                args: values.to_vec(),
+                list: false,
+            };
+            act(&g, &a).await
+        }
         Command::Answer(a) => answer(&g, a).await,
         Command::Roll(a) => roll(&g, a).await,
         Command::State(a) => state(&g, a).await,
