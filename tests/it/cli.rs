@@ -271,6 +271,8 @@ fn an_encounter_is_played_through_the_binary_alone() {
     t.seat_everyone(&[
         "decision.timeout_ms=3000",
         "grimwire.same_side_ties=ask_once",
+        // The out-cold goblin's turns wait for the GM, as when this game was pinned.
+        "grimwire.idle_turns=wait",
     ]);
     t.add_everyone();
 

@@ -129,27 +129,41 @@ fn split_words(words: &[String]) -> Result<Vec<(String, Option<String>)>, Server
     Ok(seen.into_iter().collect())
 }
 
-/// `words` with each bare value (no `=`, not the name of one of the action's arguments) given
+/// `words` with each bare value (no `=`, not near the name of one of the action's arguments) given
 /// the name of the next argument not yet named, in the order the catalogue lists them, flags
 /// left out: `goblin-1 knife` for `attack` is `target=goblin-1 weapon=knife`.
-fn with_names(spec: &ActionSpec, words: &[String]) -> Vec<String> {
+fn with_names(spec: &ActionSpec, words: &[String]) -> Result<Vec<String>, ServerError> {
     let named: Vec<&str> = words
         .iter()
         .filter_map(|w| w.split_once('=').map(|(n, _)| n.trim()))
         .collect();
-    let mut open = spec
+    let in_order: Vec<&str> = spec
         .args
         .iter()
-        .filter(|a| a.kind != ArgKind::Flag && !named.contains(&a.name.as_str()));
+        .filter(|a| a.kind != ArgKind::Flag)
+        .map(|a| a.name.as_str())
+        .collect();
+    let mut open = in_order.iter().filter(|n| !named.contains(n));
+    let names = || spec.args.iter().map(|a| a.name.as_str());
     words
         .iter()
         .map(|w| {
-            if w.contains('=') || spec.args.iter().any(|a| a.name == w.trim()) {
-                return w.clone();
+            // A bare argument name is a flag; one a slip away from a name is kept as a name,
+            // so that it gets its "did you mean".
+            let w_name = w.trim();
+            if w.contains('=')
+                || names().any(|n| n == w_name)
+                || suggest::closest(w_name, names()).is_some()
+            {
+                return Ok(w.clone());
             }
             match open.next() {
-                Some(a) => format!("{}={w}", a.name),
-                None => w.clone(),
+                Some(name) => Ok(format!("{name}={w}")),
+                None => Err(bad_request(format!(
+                    "`{w}` is one value too many: `{}` takes its values in this order: {}",
+                    spec.name,
+                    in_order.join(", ")
+                ))),
             }
         })
         .collect()
@@ -157,7 +171,7 @@ fn with_names(spec: &ActionSpec, words: &[String]) -> Vec<String> {
 
 fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
     let mut args = BTreeMap::new();
-    let words = with_names(spec, words);
+    let words = with_names(spec, words)?;
     let pairs = split_words(&words)?;
     for (name, value) in &pairs {
         let (name, value) = (name.clone(), value.clone());
@@ -425,6 +439,46 @@ mod tests {
             spec("wait", Some("ann"), vec![]),
             spec("wait", Some("bob"), vec![]),
         ]
+    }
+
+    /// Values without names fill the arguments in the catalogue's order, skipping flags and
+    /// the ones named: (words typed, the arguments sent or the error's start).
+    #[test]
+    fn values_in_order_fill_the_arguments_not_named() {
+        let cases: [(&[&str], &str); 6] = [
+            (&["x", "2"], "bonus=2 target=x"),
+            (
+                &["hidden", "x", "2", "1,1"],
+                "bonus=2 hidden target=x to=1,1",
+            ),
+            (&["bonus=5", "x", "0,-3"], "bonus=5 target=x to=0,-3"),
+            (&["to=1,1", "x"], "target=x to=1,1"),
+            (
+                &["x", "2", "1,1", "extra"],
+                "error: `extra` is one value too many: `strike` takes its values in this order: \
+                 target, bonus, to",
+            ),
+            (&["x", "many"], "error: argument `bonus`"),
+        ];
+        for (typed, want) in cases {
+            let got = match resolve(&catalogue(), "strike", None, &words(typed)) {
+                Ok(r) => r
+                    .args
+                    .0
+                    .iter()
+                    .map(|(k, v)| match v {
+                        ArgValue::Flag(true) => k.clone(),
+                        ArgValue::Int(i) => format!("{k}={i}"),
+                        ArgValue::Text(t) => format!("{k}={t}"),
+                        ArgValue::Cell(c) => format!("{k}={},{}", c.x, c.y),
+                        other => format!("{k}={other:?}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Err(e) => format!("error: {}", e.message),
+            };
+            assert!(got.starts_with(want), "{typed:?}: {got}");
+        }
     }
 
     #[test]

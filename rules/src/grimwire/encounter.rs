@@ -14,9 +14,9 @@ use crate::state::{Kind, Status};
 use super::check::{Target, record, roll_d20};
 use super::damage::dying_tick;
 use super::economy::TURN_COUNTERS;
-use super::options::{self, DYING_TICK, SAME_SIDE_TIES};
+use super::options::{self, DYING_TICK, IDLE_TURNS, SAME_SIDE_TIES};
 use super::sheet::Attribute;
-use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats, economy};
+use super::{ACTION_OWED, ACTION_SPENT, DEAD, DYING, OUT_COLD, deciding_seats, economy};
 
 pub const STEP_TIE: &str = "grimwire.initiative.tie";
 pub const INITIATIVE: &str = "initiative";
@@ -241,8 +241,15 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
         let id = order[at].clone();
         if !ctx.combatant(&id)?.has_status(DEAD) {
             begin_turn(ctx, id.clone())?;
-            if !ctx.combatant(&id)?.has_status(DEAD) {
+            let c = ctx.combatant(&id)?;
+            if !c.has_status(DEAD) && !passes_by_itself(ctx, &c) {
                 return Ok(());
+            }
+            if !c.has_status(DEAD) {
+                ctx.note_about(&id, format!("{id} cannot act, and the turn passes"))?;
+                if options::choice_of(ctx.state.options(), DYING_TICK) == "turn_end" {
+                    dying_tick(ctx, &id)?;
+                }
             }
         }
         at += 1;
@@ -251,6 +258,21 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
     ctx.emit(Event::public(Fact::Noted {
         text: "nobody left who can take a turn".into(),
     }))
+}
+
+/// Whether `c`'s turn ends as soon as it begins: it can do nothing with it (dying or out
+/// cold, whose only action would be `end_turn`), the table lets such turns pass, and someone in
+/// the order can act (else rounds would pass by themselves, and the dying tick on to death
+/// with nobody at the table deciding anything).
+fn passes_by_itself(ctx: &Ctx<'_>, c: &crate::state::Combatant) -> bool {
+    let idle = |c: &crate::state::Combatant| c.has_status(DYING) || c.has_status(OUT_COLD);
+    idle(c)
+        && options::choice_of(ctx.state.options(), IDLE_TURNS) == "pass"
+        && ctx.state.encounter().order.iter().any(|id| {
+            ctx.state
+                .combatant(id)
+                .is_some_and(|o| !o.has_status(DEAD) && !idle(o))
+        })
 }
 
 fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {

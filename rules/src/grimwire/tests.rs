@@ -1472,7 +1472,7 @@ fn the_catalogue_offers_each_seat_only_what_it_may_do_now() {
 /// works the same through every `StateMut`.
 #[test]
 fn apply_gives_the_same_state_through_every_state_store() {
-    let mut t = Table::new(&[]);
+    let mut t = Table::new(&[("grimwire.idle_turns", text_opt("wait"))]);
     t.add(&pc("p", &attrs(2, 1, 3, 0, 4, 0), KNIFE)).add(&npc(
         "n",
         &attrs(0, 0, 0, 0, 0, 0),
@@ -2049,7 +2049,10 @@ fn thrown_weapons_add_tog_to_damage() {
 
 #[test]
 fn dying_tick_at_turn_end_is_a_table_option() {
-    let mut t = Table::new(&[("grimwire.dying_tick", text_opt("turn_end"))]);
+    let mut t = Table::new(&[
+        ("grimwire.dying_tick", text_opt("turn_end")),
+        ("grimwire.idle_turns", text_opt("wait")),
+    ]);
     t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -2"))
         .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
     t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
@@ -2073,7 +2076,7 @@ fn a_character_killed_by_the_dying_tick_loses_the_turn() {
 
 #[test]
 fn a_dying_character_on_turn_is_offered_only_end_turn() {
-    let mut t = Table::new(&[]);
+    let mut t = Table::new(&[("grimwire.idle_turns", text_opt("wait"))]);
     t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -1"))
         .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
     assert!(t.has("p", DYING), "a sheet at -1 Condition starts dying");
@@ -3549,4 +3552,46 @@ fn resource_changes_are_told_and_an_npcs_stay_the_gms() {
             Some(1)
         )]]
     );
+}
+
+// See: issue #11 ("a dying character's player must still type end_turn"). A turn its character
+// cannot use passes by itself unless the table says to wait, and the dying still lose their 1
+// Condition, at the turn's start or end as the table chose. p (PER 5, at -1 Condition) wins
+// initiative 10 + 5 = 15 over n's 1 + 0. (idle_turns, dying_tick, whose turn it is after the
+// start, p's Condition.)
+#[test]
+fn a_turn_nobody_can_use_passes_by_itself_unless_the_table_waits() {
+    for (idle, tick, current, condition) in [
+        ("pass", "turn_start", "n", -2),
+        ("pass", "turn_end", "n", -2),
+        ("wait", "turn_start", "p", -2),
+        ("wait", "turn_end", "p", -1),
+    ] {
+        let mut t = Table::new(&[
+            ("grimwire.idle_turns", text_opt(idle)),
+            ("grimwire.dying_tick", text_opt(tick)),
+        ]);
+        t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -1"))
+            .add(&npc("n", &attrs(0, 0, 0, 0, 0, 0), 5, 10, ""));
+        let ev = t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+        let case = format!("{idle}, {tick}");
+        assert_eq!(
+            t.state.encounter().current,
+            Some(EntityId::from(current)),
+            "{case}"
+        );
+        assert_eq!(t.res("p", CONDITION), condition, "{case}");
+        let said = ev.iter().flat_map(Event::facts).any(
+            |f| matches!(f, Fact::Noted { text } if text == "p cannot act, and the turn passes"),
+        );
+        assert_eq!(said, idle == "pass", "{case}");
+    }
+    // With nobody able to act, the turn waits: no round passes by itself.
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 0, 0, 5, 0), "condition = -1"))
+        .add(&pc("q", &attrs(0, 0, 0, 0, 0, 0), "condition = -1"));
+    t.gm("start_encounter", Args::default(), &[10, 1]).unwrap();
+    assert_eq!(t.state.encounter().current, Some(EntityId::from("p")));
+    assert_eq!(t.state.encounter().round, 1);
+    assert_eq!((t.res("p", CONDITION), t.res("q", CONDITION)), (-2, -1));
 }
