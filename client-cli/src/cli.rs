@@ -126,9 +126,10 @@ pub enum Command {
         server, which says why not; its arguments are then typed by how they look.\n\n\
         Values may also come in the order `act --list` lists the arguments, and the action \
         may be typed without `act`: `tablehold attack goblin-1 knife`.\n\n\
+        `--end` ends the turn after the action.\n\n\
         Examples:\n  tablehold act --list\n  \
         tablehold act attack target=goblin-1 weapon=knife\n  \
-        tablehold attack goblin-1 knife\n  \
+        tablehold attack goblin-1 knife --end\n  \
         tablehold act move to=3,-2\n  tablehold act end_turn"
     )]
     Act(ActArgs),
@@ -376,9 +377,9 @@ pub struct SheetAssignArgs {
 
 #[derive(Debug, Args)]
 pub struct SheetFileArgs {
-    /// The TOML sheet.
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// The TOML sheets, added in the order given.
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -441,6 +442,9 @@ pub struct ActArgs {
     /// Print the actions your seat may take now, with their arguments and help.
     #[arg(long, conflicts_with_all = ["action", "actor", "args"])]
     pub list: bool,
+    /// Then end the turn (`end_turn`), when the action went through.
+    #[arg(long, conflicts_with = "list")]
+    pub end: bool,
 }
 
 #[derive(Debug, Args)]

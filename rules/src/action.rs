@@ -15,6 +15,9 @@ use crate::refusal::Refusal;
 pub const START_ENCOUNTER: &str = "start_encounter";
 /// See [`START_ENCOUNTER`].
 pub const END_ENCOUNTER: &str = "end_encounter";
+/// Ends the acting character's turn during an encounter; every system takes it, so a client
+/// can offer "then end the turn" after any action.
+pub const END_TURN: &str = "end_turn";
 
 /// The type of an action argument, for clients to parse and complete it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -236,8 +236,20 @@ impl Table {
         let out = self.ok("ines", &["sheet", "add", &self.file("aune.toml", AUNE)]);
         assert_eq!(out, "#1 aune joins the table\n");
         self.ok("rui", &["sheet", "add", &self.file("mara.toml", MARA)]);
-        self.ok("gm", &["npc", "add", &self.file("g1.toml", GOBLIN_1)]);
-        self.ok("gm", &["npc", "add", &self.file("g2.toml", GOBLIN_2)]);
+        // Several sheets in one command, in the order given.
+        let out = self.ok(
+            "gm",
+            &[
+                "npc",
+                "add",
+                &self.file("g1.toml", GOBLIN_1),
+                &self.file("g2.toml", GOBLIN_2),
+            ],
+        );
+        assert_eq!(
+            out,
+            "#3 goblin-1 joins the table\n#4 goblin-2 joins the table\n"
+        );
     }
 }
 
@@ -1152,4 +1164,11 @@ fn an_action_is_typed_as_a_command_with_its_values_in_order() {
     let err = t.fails("ines", &["atack", "goblin-1"]);
     assert!(err.starts_with("error: unknown_action: "), "{err}");
     assert!(err.contains("did you mean `attack`?"), "{err}");
+    // `--end` ends the turn once the action went through: one command for a whole turn.
+    let said = t.ok("ines", &["attack", "goblin-2", "knife", "--end"]);
+    assert!(
+        said.contains("aune attacks goblin-2 with a knife"),
+        "{said}"
+    );
+    assert_ne!(t.state("gm")["current"], "aune", "{said}");
 }

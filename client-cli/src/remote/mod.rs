@@ -91,7 +91,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
         Command::Invite(a) => invite(&g, a).await,
         Command::Revoke(a) => revoke(&g, a).await,
         Command::Sheet(a) => match &a.command {
-            TableSheetCommand::Add(f) => add_sheet(&g, &f.file).await,
+            TableSheetCommand::Add(f) => add_sheets(&g, &f.files).await,
             TableSheetCommand::Show(a) => {
                 let mut s = Session::open(&g).await?;
                 let op = Op::ShowSheet {
@@ -114,7 +114,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             }
         },
         Command::Npc(a) => match &a.command {
-            NpcCommand::Add(f) => add_sheet(&g, &f.file).await,
+            NpcCommand::Add(f) => add_sheets(&g, &f.files).await,
         },
         Command::Encounter(a) => {
             // The two table actions every system takes (the core names them); everything else
@@ -141,8 +141,9 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             let a = crate::cli::ActArgs {
                 action: Some(action.clone()),
                 actor: None,
-                args: values.to_vec(),
+                args: values.iter().filter(|w| *w != "--end").cloned().collect(),
                 list: false,
+                end: values.iter().any(|w| w == "--end"),
             };
             act(&g, &a).await
         }
@@ -222,12 +223,16 @@ impl Session {
             _ => bail!("internal: unexpected answer to `subscribe`"),
         }
         self.client.barrier().await?;
-        let events: Vec<EventEnvelope> = self
+        let mut events: Vec<EventEnvelope> = self
             .client
             .take_events()
             .into_iter()
             .filter(|e| (first_seq..=last_seq).contains(&e.seq))
             .collect();
+        // A second command on one connection subscribes again: an event that arrived live on
+        // the first subscription comes again from the replay of the second. Each once.
+        events.sort_by_key(|e| e.seq);
+        events.dedup_by_key(|e| e.seq);
         if events.is_empty() {
             return Ok(format!(
                 "done (events #{first_seq}..#{last_seq}, hidden from this seat)\n"
@@ -448,12 +453,24 @@ async fn revoke(g: &Globals, a: &RevokeArgs) -> Result<Report> {
     s.finish(show::seats_text(&seats)).await
 }
 
-async fn add_sheet(g: &Globals, file: &std::path::Path) -> Result<Report> {
-    let sheet = std::fs::read_to_string(file)
-        .with_context(|| format!("{}: cannot read the sheet", file.display()))?;
+/// Adds each sheet in turn over one connection. Every file is read first, so a missing one
+/// adds nothing; a sheet the server refuses stops there, after the ones before it.
+async fn add_sheets(g: &Globals, files: &[std::path::PathBuf]) -> Result<Report> {
+    let mut sheets = Vec::with_capacity(files.len());
+    for file in files {
+        sheets.push(
+            std::fs::read_to_string(file)
+                .with_context(|| format!("{}: cannot read the sheet", file.display()))?,
+        );
+    }
     let mut s = Session::open(g).await?;
-    let reply = s.request(Op::AddSheet { sheet }).await?;
-    let text = s.produced(reply).await?;
+    let mut text = String::new();
+    // A refusal keeps the `error: CODE: message` shape scripts read; the sheet's own id is
+    // in the message.
+    for sheet in sheets {
+        let reply = s.request(Op::AddSheet { sheet }).await?;
+        text.push_str(&s.produced(reply).await?);
+    }
     s.finish(text).await
 }
 
@@ -479,6 +496,7 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         return s.finish(text).await;
     }
     let listed = req.listed;
+    let actor = req.actor.clone();
     let op = Op::Act {
         actor: req.actor,
         action: req.action,
@@ -522,7 +540,16 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         }
         Err(e) => return Err(e.into()),
     };
-    let text = s.produced(reply).await?;
+    let mut text = s.produced(reply).await?;
+    if a.end {
+        let op = Op::Act {
+            actor,
+            action: tablehold_rules::action::END_TURN.to_owned(),
+            args: Args::default(),
+        };
+        let reply = s.request(op).await?;
+        text.push_str(&s.produced(reply).await?);
+    }
     s.finish(text).await
 }
 
