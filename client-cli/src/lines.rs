@@ -141,12 +141,15 @@ pub fn status_text(name: &str, s: &Status) -> String {
     t
 }
 
-/// The facts of the fair dice's machinery, shown only with `--verbose` (`watch`, `replay --events`): draws' counters,
-/// digests and the dice epochs' life. They prove the dice fair; they tell no story.
+/// The facts shown only with `--verbose` (`watch`, `replay --events`) and left out of what an
+/// action prints: the fair dice's machinery (draws' counters, digests, the dice epochs' life),
+/// which proves the dice fair, and a turn's own counters, which a system keeps for itself.
+/// They tell no story.
 pub fn is_machinery(fact: &Fact) -> bool {
     matches!(
         fact,
         Fact::DiceDrawn { .. }
+            | Fact::TurnCounterSet { .. }
             | Fact::DigestRecorded { .. }
             | Fact::EpochOpened { .. }
             | Fact::EntropyCommitted { .. }

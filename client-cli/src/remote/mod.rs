@@ -238,9 +238,14 @@ impl Session {
                 "done (events #{first_seq}..#{last_seq}, hidden from this seat)\n"
             ));
         }
+        // What an action did, as a person reads it: the dice machinery (draw counters,
+        // digests, epochs) is `log`'s and `watch --verbose`'s to show.
         Ok(events
-            .iter()
-            .map(|e| show::event_text(e, &self.seat))
+            .into_iter()
+            .filter_map(|mut e| {
+                e.parts.retain(|p| !crate::lines::is_machinery(&p.fact));
+                (!e.parts.is_empty()).then(|| show::event_text(&e, &self.seat))
+            })
             .collect())
     }
 
@@ -547,8 +552,15 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
             action: tablehold_rules::action::END_TURN.to_owned(),
             args: Args::default(),
         };
-        let reply = s.request(op).await?;
-        text.push_str(&s.produced(reply).await?);
+        // The action went through whatever comes of this: a refusal (a prompt it opened must
+        // be answered first) is said after its events, not in place of them.
+        match s.request(op).await {
+            Ok(reply) => text.push_str(&s.produced(reply).await?),
+            Err(NetError::Server(e)) => {
+                text.push_str(&format!("the turn goes on: {e}\n"));
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
     s.finish(text).await
 }

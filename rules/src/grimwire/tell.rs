@@ -263,9 +263,11 @@ pub fn wound(c: &Combatant, condition: i64, max: i64) -> &'static str {
 }
 
 /// What `who` has left of its turn during an encounter: its action, its free auxiliary action
-/// and its movement in metres. `None` outside an encounter.
+/// and its movement in metres. `None` outside its turn.
 fn budget(ctx: &Ctx<'_>, who: &EntityId) -> Option<Budget> {
-    if !ctx.state.encounter().active {
+    // Only a turn has a budget: not the initiative rolls, not a reaction off one's turn.
+    let enc = ctx.state.encounter();
+    if !enc.active || enc.current.as_ref() != Some(who) {
         return None;
     }
     let c = ctx.state.combatant(who)?;
