@@ -46,12 +46,15 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
         cannot be read, 3 (`verify`) a log made with the insecure test seed.\n\n\
         Checking a table's log: `log export --out FILE` saves it; `verify` and `replay` check \
         and step through a saved file, or a table's log fetched at once.\n\n\
+        Any action of your seat's catalogue is a command too, its values in the order \
+        `act --list` gives: `tablehold attack goblin-1 knife --end` attacks, then ends the turn.\n\n\
         Example, a GM and a player on one machine:\n  \
         tablehold table create --system {SYSTEM} --name friday --players 1\n  \
         tablehold join TABLE --invite CODE --name Ines\n  \
         tablehold sheet add aune.toml\n  \
         tablehold --seat gm encounter start\n  \
         tablehold watch\n  \
+        tablehold attack goblin-1 knife --end\n  \
         tablehold state")
 )]
 pub struct Cli {
