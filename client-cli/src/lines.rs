@@ -359,7 +359,18 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
                 .as_ref()
                 .map(|b| format!("{b} rolls"))
                 .unwrap_or_else(|| "rolled".to_owned());
-            format!("{who} {purpose}: {} → {}", roll_text(roll), roll.total)
+            // The stand-in for an NPC's check says only "a roll" and how it went.
+            match purpose.strip_prefix("a roll") {
+                Some(rest) => {
+                    let how = rest
+                        .trim()
+                        .strip_prefix("that ")
+                        .map(|r| format!(" ({r})"))
+                        .unwrap_or_default();
+                    format!("{who} {} → {}{how}", roll_text(roll), roll.total)
+                }
+                None => format!("{who} {purpose}: {} → {}", roll_text(roll), roll.total),
+            }
         }
         Fact::Checked(c) => check_text(c, seat, None),
         Fact::HiddenTarget { label, target } => format!("hidden target of {label}: {target}"),
