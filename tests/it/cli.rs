@@ -1164,6 +1164,10 @@ fn an_action_is_typed_as_a_command_with_its_values_in_order() {
     let err = t.fails("ines", &["atack", "goblin-1"]);
     assert!(err.starts_with("error: unknown_action: "), "{err}");
     assert!(err.contains("did you mean `attack`?"), "{err}");
+    // A misspelt id gets the one the action takes now.
+    let err = t.fails("ines", &["attack", "gobln-2", "knife"]);
+    assert!(err.starts_with("error: unknown_entity: "), "{err}");
+    assert!(err.contains("; did you mean `target=goblin-2`?"), "{err}");
     // `--end` ends the turn once the action went through: one command for a whole turn.
     let said = t.ok("ines", &["attack", "goblin-2", "knife", "--end"]);
     assert!(

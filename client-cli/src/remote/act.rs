@@ -398,6 +398,33 @@ pub fn closest_action<'a>(catalogue: &'a [ActionSpec], typed: &str) -> Option<&'
     suggest::closest(typed, catalogue.iter().map(|s| s.name.as_str()))
 }
 
+/// For each value typed that is not among the ones its argument takes now, but a slip away
+/// from one of them: `target=goblin-1` for a typed `target=gobin-1`. Empty when none is.
+pub fn closest_values(catalogue: &[ActionSpec], req: &ActRequest) -> Vec<String> {
+    let Some(spec) = catalogue
+        .iter()
+        .find(|s| s.name == req.action && s.actor.as_ref().map(ToString::to_string) == req.actor)
+    else {
+        return Vec::new();
+    };
+    let mut meant = Vec::new();
+    for (name, value) in &req.args.0 {
+        let ArgValue::Text(typed) = value else {
+            continue;
+        };
+        let Some(arg) = spec.args.iter().find(|a| &a.name == name) else {
+            continue;
+        };
+        if arg.now.iter().any(|v| v == typed) {
+            continue;
+        }
+        if let Some(v) = suggest::closest(typed, arg.now.iter().map(String::as_str)) {
+            meant.push(format!("`{name}={v}`"));
+        }
+    }
+    meant
+}
+
 /// The names in the catalogue, each once, for error hints.
 pub fn action_names(catalogue: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = catalogue.iter().map(|s| s.name.clone()).collect();

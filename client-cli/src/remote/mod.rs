@@ -502,6 +502,7 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
     }
     let listed = req.listed;
     let actor = req.actor.clone();
+    let meant_value = act::closest_values(&actions, &req);
     let op = Op::Act {
         actor: req.actor,
         action: req.action,
@@ -541,6 +542,16 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
                     "{}; actions your seat may take now: {now} (`tablehold act --list`)",
                     e.message
                 ),
+            });
+        }
+        // A value the server knows nothing of (a misspelt id), close to one the catalogue
+        // offers for that argument now: name it.
+        Err(NetError::Server(e))
+            if e.code == ErrorCode::UnknownEntity && !meant_value.is_empty() =>
+        {
+            bail!(ServerError {
+                code: e.code,
+                message: format!("{}; did you mean {}?", e.message, meant_value.join(", ")),
             });
         }
         Err(e) => return Err(e.into()),
