@@ -27,7 +27,7 @@ pub fn event_lines(event: &Event, seat: &Seat, measure: Option<Measure>) -> Vec<
     let hidden: BTreeMap<&str, i64> = event
         .facts()
         .filter_map(|f| match f {
-            Fact::HiddenTarget { label, target } => Some((label.as_str(), *target)),
+            Fact::HiddenTarget { label, target, .. } => Some((label.as_str(), *target)),
             _ => None,
         })
         .collect();
@@ -83,6 +83,9 @@ fn check_text(c: &CheckRecord, seat: &Seat, hidden_tn: Option<i64>) -> String {
         (Against::Hidden, None) if seat.is_gm() => "no target".to_owned(),
         (Against::Hidden, None) => "hidden target".to_owned(),
         (Against::Opposed { entity, total }, _) => format!("{entity}'s {total}"),
+        (Against::AtMost(n), _) => format!("{n} or under"),
+        (Against::Below(n), _) => format!("under {n}"),
+        (Against::Pool { name, total }, _) => format!("{name} {total}"),
     };
     let why = c
         .overridden_by
@@ -292,20 +295,30 @@ fn roll_told_text(r: &RollTold, target: Option<&EntityId>) -> String {
         }
     }
     if let Some(against) = &r.against {
+        // Roll-under is said, since "vs 7" reads as roll-high; beating rather than reaching a
+        // number is the usual reading of an opposed roll and goes unsaid, as before.
+        let side = match (against.under, against.exceed) {
+            (true, false) => " or under",
+            (true, true) => " (under it)",
+            _ => "",
+        };
         match against.value {
             Some(v) if against.hidden => {
-                let _ = write!(out, " vs {} {v} (hidden from players)", against.name);
+                let _ = write!(out, " vs {} {v}{side} (hidden from players)", against.name);
             }
             Some(v) => {
-                let _ = write!(out, " vs {} {v}", against.name);
+                let _ = write!(out, " vs {} {v}{side}", against.name);
             }
             None => {
-                let _ = write!(out, " vs hidden {}", against.name);
+                let _ = write!(out, " vs hidden {}{side}", against.name);
             }
         }
     }
     if !r.result.is_empty() {
         let _ = write!(out, ", {}", r.result);
+    }
+    if let Some(margin) = r.margin {
+        let _ = write!(out, " by {}", margin.abs());
     }
     if let Some(because) = &r.because {
         let _ = write!(out, " ({because})");
@@ -373,7 +386,7 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             }
         }
         Fact::Checked(c) => check_text(c, seat, None),
-        Fact::HiddenTarget { label, target } => format!("hidden target of {label}: {target}"),
+        Fact::HiddenTarget { label, target, .. } => format!("hidden target of {label}: {target}"),
         Fact::DamageResolved {
             target,
             steps,
@@ -599,9 +612,11 @@ mod account_tests {
                     value: tn,
                     hidden: true,
                     exceed: false,
+                    under: false,
                 }),
                 result: "hit".into(),
                 because: None,
+                margin: None,
             }),
             effects: vec![Effect {
                 entity: "mara".into(),
@@ -660,6 +675,37 @@ mod account_tests {
         assert_eq!(
             account_text(&npc_hit),
             "aune attacks goblin-1 with a knife: damage (goblin-1 is bloodied)"
+        );
+        // A roll-under with the margin its system reads.
+        let morale = Account {
+            actor: Some("goblin-2".into()),
+            verb: "rolls".into(),
+            roll: Some(RollTold {
+                by: None,
+                label: "morale".into(),
+                roll: roll(
+                    &"1d10".parse().expect("expr"),
+                    &mut ScriptedDice::new(vec![4]),
+                )
+                .expect("roll"),
+                modifiers: vec![],
+                total: Some(4),
+                against: Some(Compared {
+                    name: "Morale".into(),
+                    value: Some(7),
+                    hidden: false,
+                    exceed: false,
+                    under: true,
+                }),
+                result: "holds".into(),
+                because: None,
+                margin: Some(3),
+            }),
+            ..Account::default()
+        };
+        assert_eq!(
+            account_text(&morale),
+            "goblin-2 rolls morale 4=4 vs Morale 7 or under, holds by 3"
         );
         // Nobody's doing: whom it befell.
         let fall = Account {

@@ -124,6 +124,7 @@ fn attack_event() -> EventEnvelope {
                     against: Against::Hidden,
                     outcome: Outcome::Success,
                     overridden_by: None,
+                    margin: None,
                 }),
             },
             Part {
@@ -131,6 +132,8 @@ fn attack_event() -> EventEnvelope {
                 fact: Fact::HiddenTarget {
                     label: "COR attack".into(),
                     target: 12,
+                    direction: Default::default(),
+                    margin: None,
                 },
             },
             Part {
@@ -206,6 +209,12 @@ fn every_fact() -> Vec<Fact> {
             entity: "goblin-1".into(),
             total: 11,
         },
+        Against::AtMost(7),
+        Against::Below(7),
+        Against::Pool {
+            name: "challenge dice".into(),
+            total: 9,
+        },
     ];
     let mut facts: Vec<Fact> = against
         .into_iter()
@@ -215,8 +224,12 @@ fn every_fact() -> Vec<Fact> {
             Outcome::Unjudged,
             Outcome::Success,
             Outcome::Failure,
+            Outcome::Success,
+            Outcome::Failure,
+            Outcome::Success,
         ])
         .map(|(against, outcome)| {
+            let margin = tablehold_rules::compare::judge(13, &against).margin;
             Fact::Checked(CheckRecord {
                 actor: Some("aune".into()),
                 label: "COR attack".into(),
@@ -226,6 +239,7 @@ fn every_fact() -> Vec<Fact> {
                 against,
                 outcome,
                 overridden_by: Some("natural 20".into()),
+                margin,
             })
         })
         .collect();
@@ -243,6 +257,8 @@ fn every_fact() -> Vec<Fact> {
         Fact::HiddenTarget {
             label: "COR attack".into(),
             target: 12,
+            direction: tablehold_rules::compare::Direction::Exceed,
+            margin: Some(1),
         },
         Fact::DamageResolved {
             target: "goblin-1".into(),
@@ -276,9 +292,11 @@ fn every_fact() -> Vec<Fact> {
                     value: None,
                     hidden: true,
                     exceed: false,
+                    under: true,
                 }),
                 result: "hit".into(),
                 because: None,
+                margin: Some(2),
             }),
             effects: vec![tablehold_rules::Effect {
                 entity: "mara".into(),
@@ -1368,12 +1386,30 @@ fn shapes_of_tags_and_enums() {
             Audience::GmOnly,
             Fact::HiddenTarget {
                 label: "COR attack".into(),
-                target: 12
+                target: 12,
+                direction: Default::default(),
+                margin: None,
             }
         )
         .expect("json"),
         json!({"audience": "gm_only",
                "fact": {"fact": "hidden_target", "label": "COR attack", "target": 12}})
+    );
+    // A direction other than reaching it, and the margin, are written when there are any.
+    assert_eq!(
+        part(
+            Audience::GmOnly,
+            Fact::HiddenTarget {
+                label: "push".into(),
+                target: 9,
+                direction: tablehold_rules::compare::Direction::Exceed,
+                margin: Some(-2),
+            }
+        )
+        .expect("json"),
+        json!({"audience": "gm_only",
+               "fact": {"fact": "hidden_target", "label": "push", "target": 9,
+                        "direction": "exceed", "margin": -2}})
     );
     assert_eq!(
         part(seats(&["olek", "ines"]), Fact::RoundStarted { round: 2 }).expect("json"),
@@ -1401,6 +1437,15 @@ fn shapes_of_tags_and_enums() {
             total: 11
         }),
         json!({"opposed": {"entity": "goblin-1", "total": 11}})
+    );
+    assert_eq!(against(Against::AtMost(7)), json!({"at_most": 7}));
+    assert_eq!(against(Against::Below(7)), json!({"below": 7}));
+    assert_eq!(
+        against(Against::Pool {
+            name: "challenge dice".into(),
+            total: 9
+        }),
+        json!({"pool": {"name": "challenge dice", "total": 9}})
     );
     // Seats and resolvers.
     let value = |v: Resolver| serde_json::to_value(v).expect("json");

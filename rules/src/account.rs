@@ -58,6 +58,11 @@ pub struct RollTold {
     /// Why the result is not what the numbers say (`natural 20`), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub because: Option<String>,
+    /// How far the total landed on the good side of what it was compared with, for systems
+    /// whose rules read it (degrees of success, a push's size). `None` for a seat that may
+    /// not see the total or the value compared with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
 }
 
 /// What a total was compared with.
@@ -70,9 +75,25 @@ pub struct Compared {
     /// Hidden from every seat but the GM's (a GM-set target number).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
-    /// The total must beat it, not merely reach it.
+    /// The total must beat it, not merely reach it (with `under`: stay below it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exceed: bool,
+    /// A roll-under: the total must not go over it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub under: bool,
+}
+
+impl Compared {
+    /// Which side of the value succeeds.
+    pub fn direction(&self) -> crate::compare::Direction {
+        use crate::compare::Direction;
+        match (self.under, self.exceed) {
+            (false, false) => Direction::Reach,
+            (false, true) => Direction::Exceed,
+            (true, false) => Direction::AtMost,
+            (true, true) => Direction::Below,
+        }
+    }
 }
 
 /// A change to one combatant: damage, healing, a resource spent.
@@ -145,11 +166,13 @@ impl Account {
             if roller.is_some_and(&hidden) {
                 roll.modifiers.clear();
                 roll.total = None;
+                roll.margin = None;
             }
             if let Some(against) = &mut roll.against
                 && against.hidden
             {
                 against.value = None;
+                roll.margin = None;
             }
         }
         for effect in &mut seen.effects {
@@ -197,9 +220,11 @@ mod tests {
                     value: Some(12),
                     hidden: true,
                     exceed: false,
+                    under: false,
                 }),
                 result: "hit".into(),
                 because: None,
+                margin: Some(-2),
             }),
             effects: vec![Effect {
                 entity: "mara".into(),
@@ -228,6 +253,7 @@ mod tests {
         assert_eq!(seen.instrument, None, "the NPC's weapon is on its sheet");
         let roll = seen.roll.as_ref().unwrap();
         assert_eq!(roll.against.as_ref().unwrap().value, None);
+        assert_eq!(roll.margin, None, "the margin would tell the hidden TN");
         assert_eq!(roll.total, Some(10));
         assert_eq!(roll.modifiers, vec![Modifier::new("AGL", 2)]);
         assert_eq!(seen.effects[0].amount, Some(2));
@@ -271,7 +297,10 @@ mod tests {
             .without_gm_numbers(|e| e.as_str() == "gob")
             .unwrap();
         let roll = seen.roll.unwrap();
-        assert_eq!((roll.total, roll.modifiers.len()), (None, 0));
+        assert_eq!(
+            (roll.total, roll.modifiers.len(), roll.margin),
+            (None, 0, None)
+        );
         assert_eq!(roll.against.unwrap().value, Some(12));
 
         // Nothing of the GM's: no stand-in.

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::account::Account;
+use crate::compare::Direction;
 use crate::decision::{PendingStep, Resolver};
 use crate::dice::{Draws, Primitive, Roll};
 use crate::grid::{Cell, Terrain};
@@ -73,6 +74,13 @@ pub enum Against {
     Hidden,
     /// An opposed roll: the other side's total.
     Opposed { entity: EntityId, total: i64 },
+    /// An open number the total must not go over (equal succeeds): a roll-under check.
+    AtMost(i64),
+    /// An open number the total must stay under (equal fails).
+    Below(i64),
+    /// An opposed roll against dice that belong to no combatant (the narrator's challenge
+    /// dice), named in the system's words; the total must beat it.
+    Pool { name: String, total: i64 },
 }
 
 /// A roll compared with something: every die, every modifier, the total and the verdict.
@@ -88,6 +96,11 @@ pub struct CheckRecord {
     pub outcome: Outcome,
     /// Why the outcome is not what the numbers say (`natural 20`, `natural 1`), if so.
     pub overridden_by: Option<String>,
+    /// How far the total landed on the good side of what it was compared with (see
+    /// `compare`); `None` when nothing was compared, when the target is hidden (the GM's
+    /// [`Fact::HiddenTarget`] has it) and in records written before margins were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
 }
 
 /// One fact of an event.
@@ -105,6 +118,12 @@ pub enum Fact {
     HiddenTarget {
         label: String,
         target: i64,
+        /// Which side of the target succeeds; records before directions were kept reached it.
+        #[serde(default, skip_serializing_if = "is_reach")]
+        direction: Direction,
+        /// How far the total landed from the target, towards success.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        margin: Option<i64>,
     },
     /// How a damage figure was built, step by step, and what it came to.
     DamageResolved {
@@ -268,6 +287,10 @@ pub enum Fact {
         /// carry none and are read as projection 1 (see `upgrade`).
         projection: u32,
     },
+}
+
+fn is_reach(d: &Direction) -> bool {
+    *d == Direction::Reach
 }
 
 /// One part of an event and who may see it.

@@ -8,6 +8,7 @@
 pub mod account;
 pub mod action;
 pub mod apply;
+pub mod compare;
 pub mod ctx;
 pub mod decision;
 pub mod dice;

@@ -440,6 +440,7 @@ mod tests {
                 against: Against::Target(9),
                 outcome: crate::event::Outcome::Success,
                 overridden_by: None,
+                margin: Some(1),
             })
         };
         let deferred = |who: &str| Fact::StepDeferred {

@@ -286,6 +286,8 @@ fn checked(
     against: Against,
 ) -> CheckRecord {
     let total = roll.total + modifiers.iter().map(|m| m.value).sum::<i64>();
+    // The core's verdict; a caller whose system overrides it (a natural 10) says so.
+    let judged = tablehold_rules::compare::judge(total, &against);
     CheckRecord {
         actor: Some(actor.clone()),
         label: label.into(),
@@ -293,9 +295,9 @@ fn checked(
         modifiers,
         total,
         against,
-        // Filled in by the caller, which alone knows whether a tie wins.
-        outcome: Outcome::Failure,
+        outcome: judged.outcome,
         overridden_by: None,
+        margin: judged.margin,
     }
 }
 

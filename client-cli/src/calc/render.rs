@@ -188,7 +188,7 @@ pub fn json(res: &Resolution) -> Result<String, serde_json::Error> {
         for fact in event.facts() {
             if let Fact::Checked(c) = fact {
                 let hidden_tn = event.facts().find_map(|f| match f {
-                    Fact::HiddenTarget { label, target } if *label == c.label => Some(*target),
+                    Fact::HiddenTarget { label, target, .. } if *label == c.label => Some(*target),
                     _ => None,
                 });
                 checks.push(JsonCheck {

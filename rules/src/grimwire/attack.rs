@@ -422,6 +422,7 @@ fn emit_opposed(
                 },
                 outcome,
                 overridden_by: why,
+                margin: Some(r.total.saturating_sub(other_total)),
             })
         };
     let rolled = super::tell::Rolled {

@@ -129,6 +129,7 @@ pub fn record(
         Target::None => Against::Nothing,
     };
     let overridden_by_copy = overridden_by.clone();
+    let margin = crate::compare::judge(r.total, &against).margin;
     let mut event = Event::public(Fact::Checked(CheckRecord {
         actor: Some(who.clone()),
         label: label.to_owned(),
@@ -138,13 +139,17 @@ pub fn record(
         against,
         outcome,
         overridden_by,
+        margin,
     }));
     if let Target::Tn { tn, hidden: true } = target {
+        let direction = crate::compare::Direction::Reach;
         event = event.with(
             Audience::GmOnly,
             Fact::HiddenTarget {
                 label: label.to_owned(),
                 target: tn,
+                direction,
+                margin: Some(direction.margin(r.total, tn)),
             },
         );
     }

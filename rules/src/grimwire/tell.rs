@@ -82,6 +82,7 @@ pub fn check(
         value: Some(tn),
         hidden,
         exceed: false,
+        under: false,
     });
     told(ctx, who, label, r, against, outcome, because)
 }
@@ -104,6 +105,7 @@ pub fn opposed(
         value: Some(d_total),
         hidden: false,
         exceed: true,
+        under: false,
     });
     told(ctx, who, label, r, against, outcome, because)
 }
@@ -142,6 +144,8 @@ fn told(
             against,
             result: result(label, outcome).to_owned(),
             because,
+            // GRIMWIRE's rules read no margin: a hit is a hit however far it lands.
+            margin: None,
         }),
         effects: Vec::new(),
         budget,
