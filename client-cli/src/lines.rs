@@ -364,6 +364,51 @@ fn effect_text(e: &Effect, target: Option<&EntityId>) -> String {
     out
 }
 
+fn resolver_text(by: &Resolver) -> String {
+    match by {
+        Resolver::Seat(s) => s.to_string(),
+        Resolver::GmOverride => "the GM (overriding)".to_owned(),
+        Resolver::TimedOut => "the timeout".to_owned(),
+    }
+}
+
+/// `` `push` `` or `points=3`, or both: what an answer gave.
+fn answer_text(choice: &str, args: &tablehold_rules::Args) -> String {
+    let mut words: Vec<String> = Vec::new();
+    if !choice.is_empty() {
+        words.push(format!("`{choice}`"));
+    }
+    words.extend(
+        args.0
+            .iter()
+            .map(|(k, v)| format!("{k}={}", arg_value_text(v))),
+    );
+    words.join(" ")
+}
+
+fn arg_value_text(v: &tablehold_rules::ArgValue) -> String {
+    use tablehold_rules::ArgValue;
+    match v {
+        ArgValue::Flag(b) => b.to_string(),
+        ArgValue::Int(i) => i.to_string(),
+        ArgValue::Cell(c) => format!("({}, {})", c.x, c.y),
+        ArgValue::Text(t) => t.clone(),
+    }
+}
+
+fn step_value_text(v: &tablehold_rules::StepValue) -> String {
+    use tablehold_rules::StepValue;
+    match v {
+        StepValue::Int(i) => i.to_string(),
+        StepValue::Flag(b) => b.to_string(),
+        StepValue::Text(t) => t.clone(),
+        StepValue::Entity(e) => e.to_string(),
+        StepValue::Entities(es) => es.iter().map(|e| e.as_str()).collect::<Vec<_>>().join(", "),
+        StepValue::Cell(c) => format!("({}, {})", c.x, c.y),
+        StepValue::Roll(r) => format!("{} = {}", r.expr, r.total),
+    }
+}
+
 fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
     match fact {
         Fact::Told(account) => account_text(account),
@@ -493,18 +538,40 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             prompt_id,
             choice,
             by,
+            args,
         } => {
-            let by = match by {
-                Resolver::Seat(s) => s.to_string(),
-                Resolver::GmOverride => "the GM (overriding)".to_owned(),
-                Resolver::TimedOut => "the timeout".to_owned(),
-            };
-            if choice.is_empty() {
+            let by = resolver_text(by);
+            if choice.is_empty() && args.is_empty() {
                 format!("prompt {prompt_id}: decided by {by}")
             } else {
-                format!("prompt {prompt_id}: {by} chose `{choice}`")
+                format!(
+                    "prompt {prompt_id}: {by} chose {}",
+                    answer_text(choice, args)
+                )
             }
         }
+        Fact::DecisionAnswered { prompt_id, answer } => {
+            let who = match &answer.by {
+                Resolver::Seat(s) => s.to_string(),
+                other => format!("{} for {}", resolver_text(other), answer.seat),
+            };
+            if answer.choice.is_empty() && answer.args.is_empty() {
+                format!("prompt {prompt_id}: {who} has answered")
+            } else {
+                format!(
+                    "prompt {prompt_id}: {who} answered {}",
+                    answer_text(&answer.choice, &answer.args)
+                )
+            }
+        }
+        Fact::WindowSecret { prompt_id, secret } => format!(
+            "prompt {prompt_id}, hidden from the players: {}",
+            secret
+                .iter()
+                .map(|(k, v)| format!("{k} {}", step_value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Fact::StepDeferred { step } => format!(
             "deferred step {}: {} (resumes on {})",
             step.prompt_id,

@@ -101,6 +101,7 @@ fn spare_prompt() -> PendingStep {
             ),
             ("at".into(), StepValue::Cell(Cell::new(-2, 5))),
         ]),
+        ..Default::default()
     }
 }
 
@@ -184,6 +185,8 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::TurnStarted { .. } => "turn_started",
         Fact::DecisionRequested { .. } => "decision_requested",
         Fact::DecisionResolved { .. } => "decision_resolved",
+        Fact::DecisionAnswered { .. } => "decision_answered",
+        Fact::WindowSecret { .. } => "window_secret",
         Fact::StepDeferred { .. } => "step_deferred",
         Fact::DeferredResumed { .. } => "deferred_resumed",
         Fact::DiceDrawn { .. } => "dice_drawn",
@@ -197,7 +200,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 35;
+const FACT_KINDS: usize = 37;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -381,16 +384,34 @@ fn every_fact() -> Vec<Fact> {
             prompt_id: 3,
             choice: "spare".into(),
             by: Resolver::Seat(Seat::Player("ines".into())),
+            args: Default::default(),
         },
         Fact::DecisionResolved {
             prompt_id: 4,
             choice: "strike".into(),
             by: Resolver::GmOverride,
+            args: Default::default(),
         },
         Fact::DecisionResolved {
             prompt_id: 5,
-            choice: "spare".into(),
+            choice: String::new(),
             by: Resolver::TimedOut,
+            args: tablehold_rules::Args::default()
+                .with("points", tablehold_rules::ArgValue::Int(0)),
+        },
+        Fact::DecisionAnswered {
+            prompt_id: 6,
+            answer: tablehold_rules::Answer {
+                seat: Seat::Player("ines".into()),
+                choice: "take".into(),
+                args: tablehold_rules::Args::default()
+                    .with("target", tablehold_rules::ArgValue::Text("goblin-1".into())),
+                by: Resolver::Seat(Seat::Player("ines".into())),
+            },
+        },
+        Fact::WindowSecret {
+            prompt_id: 7,
+            secret: [("challenge".to_owned(), StepValue::Int(9))].into(),
         },
         Fact::StepDeferred {
             step: Box::new(PendingStep {

@@ -163,6 +163,10 @@ pub enum ArgValue {
 pub struct Args(pub BTreeMap<String, ArgValue>);
 
 impl Args {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn with(mut self, name: &str, value: ArgValue) -> Self {
         self.0.insert(name.to_owned(), value);
         self
@@ -260,8 +264,14 @@ pub enum CommandBody {
         action: String,
         args: Args,
     },
-    /// Answer the open prompt.
-    Answer { prompt_id: u64, choice: String },
+    /// Answer an open window: one of its options (empty when it has none) and the typed
+    /// arguments it takes.
+    Answer {
+        prompt_id: u64,
+        choice: String,
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        args: Args,
+    },
     /// Built by the table task when a prompt's time is up: applies its default.
     TimeOut { prompt_id: u64 },
 }
@@ -294,6 +304,7 @@ impl Command {
             body: CommandBody::Answer {
                 prompt_id,
                 choice: choice.to_owned(),
+                args: Args::default(),
             },
         }
     }

@@ -13,7 +13,7 @@ use crate::state::StateMut;
 pub enum ApplyError {
     #[error("event names entity `{0}`, which is not at the table")]
     UnknownEntity(EntityId),
-    #[error("event resolves prompt {0}, which is not the open prompt")]
+    #[error("event answers prompt {0}, which is not open")]
     NotOpenPrompt(u64),
     #[error("event resumes deferred step {0}, which is not deferred")]
     NotDeferred(u64),
@@ -43,6 +43,18 @@ pub fn apply_seen<'a>(state: &mut dyn StateMut, facts: impl IntoIterator<Item = 
     for fact in facts {
         let _partial_view = apply_fact(state, fact);
     }
+}
+
+fn open_window(
+    state: &mut dyn StateMut,
+    prompt_id: u64,
+) -> Result<&mut crate::decision::PendingStep, ApplyError> {
+    state
+        .encounter_mut()
+        .pending
+        .iter_mut()
+        .find(|s| s.prompt_id == prompt_id)
+        .ok_or(ApplyError::NotOpenPrompt(prompt_id))
 }
 
 fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
@@ -149,12 +161,18 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         }
         Fact::DecisionResolved { prompt_id, .. } => {
             let e = state.encounter_mut();
-            match e.pending.last() {
-                Some(top) if top.prompt_id == *prompt_id => {
-                    e.pending.pop();
-                }
-                _ => return Err(ApplyError::NotOpenPrompt(*prompt_id)),
-            }
+            let at = e
+                .pending
+                .iter()
+                .position(|s| s.prompt_id == *prompt_id)
+                .ok_or(ApplyError::NotOpenPrompt(*prompt_id))?;
+            e.pending.remove(at);
+        }
+        Fact::DecisionAnswered { prompt_id, answer } => {
+            open_window(state, *prompt_id)?.answers.push(answer.clone());
+        }
+        Fact::WindowSecret { prompt_id, secret } => {
+            open_window(state, *prompt_id)?.secret = secret.clone();
         }
         Fact::StepDeferred { step } => {
             let e = state.encounter_mut();

@@ -2,11 +2,18 @@
 //! it stopped at, what it has already drawn, who may decide, the choices and the default. It is
 //! serializable so it lives in the state (and the log) rather than in a suspended function, and
 //! a server restart or a replay resumes it exactly.
+//!
+//! An open step is a decision window. Several may be open at once; each says who answers it
+//! ([`Answering`]), whether other actions wait for it (`blocks`), what typed arguments an
+//! answer carries, and has its own deadline. Every field added after the first event format
+//! has a default that is the old behaviour, so old logs read as they did: one blocking window,
+//! answered by the first of its seats, with a choice and nothing else.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::action::{ArgSpec, Args};
 use crate::dice::Roll;
 use crate::grid::Cell;
 use crate::ids::{EntityId, Seat};
@@ -44,6 +51,91 @@ pub struct PendingStep {
     /// For deferred steps: the trigger that resumes them (e.g. `after_side:enemies`).
     pub trigger: Option<String>,
     pub data: BTreeMap<String, StepValue>,
+    /// Who answers, and so when the window closes.
+    #[serde(default, skip_serializing_if = "Answering::is_first")]
+    pub answering: Answering,
+    /// Whether actions wait while the window is open. A reaction window that the table plays
+    /// on through (a readied action, an opening) does not block.
+    #[serde(default = "blocks_by_default", skip_serializing_if = "is_true")]
+    pub blocks: bool,
+    /// The typed arguments an answer carries (a number of points, a target, a cell), checked
+    /// as an action's are. An answer gives `options`' choice (when there are options) and
+    /// these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<ArgSpec>,
+    /// The arguments a seat that did not answer in time is taken to have given.
+    #[serde(default, skip_serializing_if = "Args::is_empty")]
+    pub default_args: Args,
+    /// Data for the GM alone, that even the deciding seats do not see: a hidden challenge
+    /// number, an attack total kept secret until the dodge is chosen.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub secret: BTreeMap<String, StepValue>,
+    /// The answers given so far, in a window each seat answers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Answer>,
+}
+
+impl Default for PendingStep {
+    /// An empty blocking window answered by the first of its (no) seats; systems fill in what
+    /// their step needs and leave the rest.
+    fn default() -> Self {
+        PendingStep {
+            prompt_id: 0,
+            rule: String::new(),
+            actor: None,
+            seats: Vec::new(),
+            question: String::new(),
+            options: Vec::new(),
+            default: String::new(),
+            timeout_ms: 0,
+            trigger: None,
+            data: BTreeMap::new(),
+            answering: Answering::First,
+            blocks: true,
+            args: Vec::new(),
+            default_args: Args::default(),
+            secret: BTreeMap::new(),
+            answers: Vec::new(),
+        }
+    }
+}
+
+fn blocks_by_default() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// Who answers a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answering {
+    /// Any one of its seats; the first answer closes it.
+    #[default]
+    First,
+    /// Each of its seats; it closes when all have answered or its time is up (those who did
+    /// not answer take the default).
+    Each,
+    /// The GM alone, whatever its seats.
+    Gm,
+}
+
+impl Answering {
+    fn is_first(&self) -> bool {
+        *self == Answering::First
+    }
+}
+
+/// One seat's answer in a window each seat answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    pub seat: Seat,
+    pub choice: String,
+    #[serde(default, skip_serializing_if = "Args::is_empty")]
+    pub args: Args,
+    pub by: Resolver,
 }
 
 impl PendingStep {
@@ -84,10 +176,58 @@ impl PendingStep {
         }
     }
 
-    /// Whether `seat` may answer this prompt. The GM always may: a GM override.
-    pub fn may_answer(&self, seat: &Seat) -> bool {
-        seat.is_gm() || self.seats.contains(seat)
+    /// GM-only data (see `secret`), `None` when absent or of another type.
+    pub fn secret_int(&self, key: &str) -> Option<i64> {
+        match self.secret.get(key) {
+            Some(StepValue::Int(i)) => Some(*i),
+            _ => None,
+        }
     }
+
+    /// Whether `seat` may answer this prompt. The GM always may: a GM override. In a window
+    /// each seat answers, a seat answers once.
+    pub fn may_answer(&self, seat: &Seat) -> bool {
+        if seat.is_gm() {
+            return true;
+        }
+        match self.answering {
+            Answering::Gm => false,
+            Answering::First => self.seats.contains(seat),
+            Answering::Each => self.seats.contains(seat) && !self.has_answered(seat),
+        }
+    }
+
+    pub fn has_answered(&self, seat: &Seat) -> bool {
+        self.answers.iter().any(|a| &a.seat == seat)
+    }
+
+    /// The seats that still owe an answer (in a window each seat answers; otherwise all of
+    /// them until one answers).
+    pub fn waiting_for(&self) -> Vec<Seat> {
+        self.seats
+            .iter()
+            .filter(|s| !self.has_answered(s))
+            .cloned()
+            .collect()
+    }
+
+    /// The answer `seat` gave, or the default it takes.
+    pub fn answer_of(&self, seat: &Seat) -> (&str, &Args) {
+        self.answers
+            .iter()
+            .find(|a| &a.seat == seat)
+            .map(|a| (a.choice.as_str(), &a.args))
+            .unwrap_or((self.default.as_str(), &self.default_args))
+    }
+}
+
+/// What closed a window, as the system resumes it: the choice and the arguments, and in a
+/// window each seat answers every seat's answer on the step itself (`PendingStep::answers`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Closing<'a> {
+    pub choice: &'a str,
+    pub args: &'a Args,
+    pub by: &'a Resolver,
 }
 
 /// How a prompt was closed; logged with the choice so a replay knows who decided.

@@ -1,9 +1,9 @@
-//! The part of `decide` that is the same for every system: prompts (answers, timeouts, GM
-//! overrides), the rule that nothing else moves while a prompt is open, the GM's generic
-//! rulings, and the scratch state each system builds its events on.
+//! The part of `decide` that is the same for every system: decision windows (answers,
+//! timeouts, GM overrides, see `window`), the rule that nothing else moves while a blocking
+//! window is open, the GM's generic rulings, and the scratch state each system builds its
+//! events on.
 
 use crate::action::{ActionSpec, ArgKind, ArgSpec, Args, Command, CommandBody};
-use crate::decision::{PendingStep, Resolver};
 use crate::dice::DiceSource;
 use crate::event::{Event, Fact};
 use crate::grid::{GridSpec, Terrain};
@@ -11,6 +11,7 @@ use crate::ids::Seat;
 use crate::refusal::Refusal;
 use crate::state::{StateView, Status};
 use crate::system::RuleSystem;
+use crate::window;
 
 pub use crate::ctx::{Ctx, DecideError};
 
@@ -24,36 +25,16 @@ pub fn decide(
 ) -> Result<Vec<Event>, DecideError> {
     let mut ctx = Ctx::new(state, dice);
     match &command.body {
-        CommandBody::Answer { prompt_id, choice } => {
-            let step = open_prompt(state, *prompt_id)?;
-            if !step.may_answer(&command.seat) {
-                return Err(Refusal::forbidden(format!(
-                    "prompt {prompt_id} is not for {}",
-                    command.seat
-                ))
-                .into());
-            }
-            if !step.options.iter().any(|o| o == choice) {
-                return Err(Refusal::NotAnOption {
-                    choice: choice.clone(),
-                    options: step.options.clone(),
-                }
-                .into());
-            }
-            let by = if step.seats.contains(&command.seat) {
-                Resolver::Seat(command.seat.clone())
-            } else {
-                Resolver::GmOverride
-            };
-            resolve(system, &mut ctx, &step, choice, by)?;
-        }
+        CommandBody::Answer {
+            prompt_id,
+            choice,
+            args,
+        } => window::answer(system, &mut ctx, &command.seat, *prompt_id, choice, args)?,
         CommandBody::TimeOut { prompt_id } => {
             if !command.seat.is_gm() {
                 return Err(Refusal::forbidden("only the table may time a prompt out").into());
             }
-            let step = open_prompt(state, *prompt_id)?;
-            let default = step.default.clone();
-            resolve(system, &mut ctx, &step, &default, Resolver::TimedOut)?;
+            window::time_out(system, &mut ctx, *prompt_id)?;
         }
         CommandBody::Act {
             actor,
@@ -66,7 +47,7 @@ pub fn decide(
                 }
                 generic_ruling(system, &mut ctx, rest, args)?;
             } else {
-                if let Some(top) = state.encounter().pending.last() {
+                if let Some(top) = window::blocking(state) {
                     // The refused seat hears of the prompt only what its events showed it.
                     let seen = crate::redact::prompt_seen_by(top, &command.seat);
                     return Err(Refusal::AwaitingDecision {
@@ -82,57 +63,17 @@ pub fn decide(
     Ok(ctx.events)
 }
 
-/// The catalogue for `seat`: the answer to an open prompt it may answer, the system's actions,
-/// and for the GM the generic rulings.
+/// The catalogue for `seat`: the answers to the open windows it may answer, the system's
+/// actions unless a window holds them back, and for the GM the generic rulings.
 pub fn actions(system: &dyn RuleSystem, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
-    let mut out = Vec::new();
-    if let Some(top) = state.encounter().pending.last() {
-        if top.may_answer(seat) {
-            out.push(ActionSpec {
-                name: "answer".into(),
-                help: top.question.clone(),
-                actor: top.actor.clone(),
-                args: vec![ArgSpec {
-                    choices: top.options.clone(),
-                    ..ArgSpec::new(
-                        "choice",
-                        ArgKind::Text,
-                        true,
-                        &format!("default if unanswered: {}", top.default),
-                    )
-                }],
-                costs: vec![],
-            });
-        }
-    } else {
+    let mut out = window::answer_specs(state, seat);
+    if window::blocking(state).is_none() {
         out.extend(system.actions(state, seat));
     }
     if seat.is_gm() {
         out.extend(ruling_specs(system.grid()));
     }
     out
-}
-
-fn open_prompt(state: &dyn StateView, prompt_id: u64) -> Result<PendingStep, Refusal> {
-    match state.encounter().pending.last() {
-        Some(top) if top.prompt_id == prompt_id => Ok(top.clone()),
-        _ => Err(Refusal::NoSuchPrompt { prompt_id }),
-    }
-}
-
-fn resolve(
-    system: &dyn RuleSystem,
-    ctx: &mut Ctx<'_>,
-    step: &PendingStep,
-    choice: &str,
-    by: Resolver,
-) -> Result<(), DecideError> {
-    ctx.emit(Event::public(Fact::DecisionResolved {
-        prompt_id: step.prompt_id,
-        choice: choice.to_owned(),
-        by,
-    }))?;
-    system.resume(ctx, step, choice)
 }
 
 /// Actions whose name starts with this are the GM's system-independent rulings.

@@ -2,13 +2,14 @@
 //! assignment. An event is a list of parts, each with its own audience; [`Event::view`] is the
 //! one place redaction happens.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::account::Account;
+use crate::action::Args;
 use crate::compare::Direction;
-use crate::decision::{PendingStep, Resolver};
+use crate::decision::{Answer, PendingStep, Resolver, StepValue};
 use crate::dice::{Draws, Primitive, Roll};
 use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, Seat, SeatId};
@@ -219,10 +220,26 @@ pub enum Fact {
     DecisionRequested {
         step: Box<PendingStep>,
     },
+    /// A window closed: the choice that closes it and who made it. The window need not be
+    /// the last one opened: every open window is answered by its own id.
     DecisionResolved {
         prompt_id: u64,
         choice: String,
         by: Resolver,
+        /// The typed arguments of the answer, when the window takes any.
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        args: Args,
+    },
+    /// One seat's answer in a window each seat answers; the window stays open for the others.
+    DecisionAnswered {
+        prompt_id: u64,
+        answer: Answer,
+    },
+    /// The part of a window that only the GM sees (see `PendingStep::secret`), beside the
+    /// request that opened it.
+    WindowSecret {
+        prompt_id: u64,
+        secret: BTreeMap<String, StepValue>,
     },
     StepDeferred {
         step: Box<PendingStep>,

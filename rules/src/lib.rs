@@ -30,11 +30,12 @@ pub mod system;
 #[cfg(test)]
 mod testing;
 pub mod upgrade;
+pub mod window;
 
 pub use account::{Account, Budget, Compared, Effect, RollTold, Telling};
 pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandBody};
 pub use apply::{ApplyError, apply, apply_seen};
-pub use decision::{PendingStep, Resolver, StepValue};
+pub use decision::{Answer, Answering, Closing, PendingStep, Resolver, StepValue};
 pub use engine::{Ctx, DecideError, actions, decide};
 pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part};
 pub use ids::{EntityId, Seat, SeatId};

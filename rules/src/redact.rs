@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::decision::PendingStep;
+use crate::decision::{Answer, PendingStep};
 use crate::event::{Audience, Event, Fact, Outcome, Part};
 use crate::ids::{EntityId, Seat, SeatId};
 use crate::sheet::Sheet;
@@ -45,7 +45,8 @@ pub fn is_stand_in(c: &Combatant) -> bool {
 }
 
 /// A prompt or deferred step as the seats that may not see it hold it: its id, who answers
-/// and when, so that its resolution applies to their state too, and nothing of its content.
+/// and when, whether it blocks and who has answered already, so that its answers apply to
+/// their state too, and nothing of its content.
 fn withheld_step(step: &PendingStep, question: &str) -> PendingStep {
     PendingStep {
         rule: String::new(),
@@ -54,6 +55,27 @@ fn withheld_step(step: &PendingStep, question: &str) -> PendingStep {
         options: Vec::new(),
         default: String::new(),
         data: Default::default(),
+        args: Vec::new(),
+        default_args: Default::default(),
+        secret: Default::default(),
+        answers: step.answers.iter().map(withheld_answer).collect(),
+        ..step.clone()
+    }
+}
+
+/// An answer as the seats that do not decide the window hold it: who answered, not what.
+fn withheld_answer(answer: &Answer) -> Answer {
+    Answer {
+        choice: String::new(),
+        args: Default::default(),
+        ..answer.clone()
+    }
+}
+
+/// The window without what only the GM sees.
+fn without_secret(step: &PendingStep) -> PendingStep {
+    PendingStep {
+        secret: Default::default(),
         ..step.clone()
     }
 }
@@ -88,8 +110,10 @@ fn stand_in_audience(audience: &Audience) -> Audience {
 
 /// A prompt split by audience: the whole prompt for those who decide it, and a stand-in with
 /// no content for everyone else. The events carry exactly these two parts, and a refusal while
-/// the prompt is open shows a seat the one its audience admits (see [`prompt_seen_by`]).
+/// the prompt is open shows a seat the one its audience admits (see [`prompt_seen_by`]). What
+/// only the GM may see (its `secret`) is in neither: [`window_parts`] adds it for the GM.
 pub fn prompt_parts(step: &PendingStep) -> [Part; 2] {
+    let step = &without_secret(step);
     let audience = prompt_audience(step);
     let question = match &audience {
         Audience::Seats(seats) => {
@@ -115,6 +139,22 @@ pub fn prompt_parts(step: &PendingStep) -> [Part; 2] {
     ]
 }
 
+/// The parts an opened window is written as: [`prompt_parts`], and when the window holds
+/// data for the GM alone, a GM-only part with it.
+pub fn window_parts(step: &PendingStep) -> Vec<Part> {
+    let mut parts = prompt_parts(step).to_vec();
+    if !step.secret.is_empty() {
+        parts.push(Part {
+            audience: Audience::GmOnly,
+            fact: Fact::WindowSecret {
+                prompt_id: step.prompt_id,
+                secret: step.secret.clone(),
+            },
+        });
+    }
+    parts
+}
+
 /// The prompt as `seat` may see it: the very part of [`prompt_parts`] that `Event::view` would
 /// give that seat. Refusals (`awaiting_decision`) quote this, never the prompt itself.
 pub fn prompt_seen_by(step: &PendingStep, seat: &Seat) -> PendingStep {
@@ -128,6 +168,16 @@ pub fn prompt_seen_by(step: &PendingStep, seat: &Seat) -> PendingStep {
         Fact::DecisionRequested { step } => *step,
         _ => withheld_step(step, ""),
     }
+}
+
+/// Who decides the open window `prompt_id`, if it is open.
+fn asked(state: &dyn StateView, prompt_id: u64) -> Option<Audience> {
+    state
+        .encounter()
+        .pending
+        .iter()
+        .find(|s| s.prompt_id == prompt_id)
+        .map(prompt_audience)
 }
 
 /// Splits every public fact that would show a GM-only combatant's numbers into a GM-only part
@@ -176,27 +226,23 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
             // A prompt is the business of those who decide it, and so is its answer: the
             // table learns that a decision was asked for and made, not what it was.
             Fact::DecisionRequested { step } => {
-                parts.extend(prompt_parts(step));
+                parts.extend(window_parts(step));
                 continue;
             }
             Fact::DecisionResolved {
                 prompt_id,
                 choice,
                 by,
+                args,
             } => {
-                let asked = state
-                    .encounter()
-                    .pending
-                    .iter()
-                    .find(|s| s.prompt_id == *prompt_id)
-                    .map(prompt_audience);
-                if let Some(audience) = asked {
+                if let Some(audience) = asked(state, *prompt_id) {
                     parts.push(Part {
                         audience: stand_in_audience(&audience),
                         fact: Fact::DecisionResolved {
                             prompt_id: *prompt_id,
                             choice: String::new(),
                             by: by.clone(),
+                            args: Default::default(),
                         },
                     });
                     parts.push(Part {
@@ -205,7 +251,25 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                             prompt_id: *prompt_id,
                             choice: choice.clone(),
                             by: by.clone(),
+                            args: args.clone(),
                         },
+                    });
+                    continue;
+                }
+                None
+            }
+            Fact::DecisionAnswered { prompt_id, answer } => {
+                if let Some(audience) = asked(state, *prompt_id) {
+                    parts.push(Part {
+                        audience: stand_in_audience(&audience),
+                        fact: Fact::DecisionAnswered {
+                            prompt_id: *prompt_id,
+                            answer: withheld_answer(answer),
+                        },
+                    });
+                    parts.push(Part {
+                        audience,
+                        fact: part.fact,
                     });
                     continue;
                 }
@@ -324,6 +388,7 @@ mod tests {
             timeout_ms: 60_000,
             trigger: None,
             data: [("group".to_owned(), crate::decision::StepValue::Int(2))].into(),
+            ..Default::default()
         }
     }
 
@@ -380,6 +445,7 @@ mod tests {
                 timeout_ms: 60_000,
                 trigger: None,
                 data: Default::default(),
+                ..Default::default()
             };
             assert_eq!(*seen, expected);
             assert_eq!(prompt_seen_by(&asked, &Seat::Gm), asked);

@@ -3,7 +3,7 @@
 
 use crate::action::{ActionSpec, Args};
 use crate::ctx::{Ctx, DecideError};
-use crate::decision::PendingStep;
+use crate::decision::{Closing, PendingStep};
 use crate::grid::GridSpec;
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
@@ -64,13 +64,14 @@ pub trait RuleSystem: Sync {
         args: &Args,
     ) -> Result<(), DecideError>;
 
-    /// Resumes `step` with `choice` (already checked to be one of its options, and already
-    /// logged as resolved).
+    /// Resumes `step` as its window closed (the choice already checked to be one of its
+    /// options, the arguments against its specs, and already logged as resolved). In a window
+    /// each seat answers, `step.answers` holds every seat's answer.
     fn resume(
         &self,
         ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        choice: &str,
+        closing: &Closing<'_>,
     ) -> Result<(), DecideError>;
 }
 

@@ -21,10 +21,10 @@ use tablehold_rules::dice::{DiceExpr, Roll, ScriptedDice, roll};
 use tablehold_rules::grid::{Cell, distance};
 use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
 use tablehold_rules::{
-    ActionSpec, Against, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Combatant, Command,
-    CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier, Outcome,
-    PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError, StateView,
-    StepValue, actions, apply, decide,
+    ActionSpec, Against, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Closing, Combatant,
+    Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier,
+    Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError,
+    StateView, StepValue, actions, apply, decide,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -175,6 +175,7 @@ fn resolutions(events: &[Event]) -> Vec<(u64, &str, &Resolver)> {
                 prompt_id,
                 choice,
                 by,
+                ..
             } => Some((*prompt_id, choice.as_str(), by)),
             _ => None,
         })
@@ -190,7 +191,8 @@ fn answer_choices(
     actions(system, state, seat)
         .into_iter()
         .find(|a| a.name == "answer")
-        .map(|a| a.args[0].choices.clone())
+        .and_then(|a| a.args.into_iter().find(|arg| arg.name == "choice"))
+        .map(|arg| arg.choices)
 }
 
 fn action_names(system: &dyn RuleSystem, state: &dyn StateView, seat: &Seat) -> Vec<String> {
@@ -314,6 +316,7 @@ fn step(rule: &str, actor: &EntityId) -> PendingStep {
         timeout_ms: 0,
         trigger: None,
         data: BTreeMap::new(),
+        ..Default::default()
     }
 }
 
@@ -477,8 +480,9 @@ impl RuleSystem for Vigor {
         &self,
         ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        choice: &str,
+        closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
+        let choice = closing.choice;
         if step.rule != VIGOR_DODGE {
             return Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
@@ -1147,7 +1151,7 @@ impl RuleSystem for Mist {
         &self,
         _ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        _choice: &str,
+        _closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
         // mist asks nothing here: its aimed attack is a deferred step, never a prompt.
         Err(DecideError::BadStep {
@@ -1571,8 +1575,9 @@ impl RuleSystem for Tenacity {
         &self,
         ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        choice: &str,
+        closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
+        let choice = closing.choice;
         if step.rule != TENACITY_CRITICAL {
             return Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,

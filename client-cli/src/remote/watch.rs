@@ -270,6 +270,7 @@ mod tests {
             timeout_ms: 30_000,
             trigger: None,
             data: BTreeMap::new(),
+            ..Default::default()
         })
     }
 

@@ -91,6 +91,7 @@ fn known_state() -> MemoryState {
             ("g_roll".to_owned(), StepValue::Roll(Box::new(roll))),
         ]
         .into(),
+        ..Default::default()
     };
     let e = s.encounter_mut();
     e.active = true;

@@ -528,6 +528,7 @@ fn begin_collateral(
                 timeout_ms: ctx.state.options().decision_timeout_ms(),
                 trigger: None,
                 data: collateral_data(who, target, weapon),
+                ..Default::default()
             };
             ctx.ask(step).map(|_| ())
         }
@@ -636,6 +637,7 @@ fn pick_collateral(
         timeout_ms: ctx.state.options().decision_timeout_ms(),
         trigger: None,
         data,
+        ..Default::default()
     };
     ctx.ask(step).map(|_| ())
 }

@@ -128,6 +128,7 @@ fn ask_tie(ctx: &mut Ctx<'_>, order: &[EntityId], group: Vec<EntityId>) -> Resul
             ("group".to_owned(), StepValue::Entities(group)),
         ]
         .into(),
+        ..Default::default()
     };
     ctx.ask(step).map(|_| ())
 }

@@ -26,7 +26,7 @@ pub use damage::{DamageInput, damage_steps};
 pub use sheet::{Attribute, DamageType, Sheet, Weapon, WeaponClass};
 
 use crate::action::{ActionSpec, Args};
-use crate::decision::PendingStep;
+use crate::decision::{Closing, PendingStep};
 use crate::engine::{Ctx, DecideError};
 use crate::grid::GridSpec;
 use crate::ids::{EntityId, Seat};
@@ -185,8 +185,10 @@ impl RuleSystem for Grimwire {
         &self,
         ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        choice: &str,
+        closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
+        // GRIMWIRE's windows are answered by a choice alone.
+        let choice = closing.choice;
         match step.rule.as_str() {
             attack::STEP_COLLATERAL_RULING => attack::resume_collateral_ruling(ctx, step, choice),
             attack::STEP_COLLATERAL_SPARE => attack::resume_collateral_spare(ctx, step, choice),
