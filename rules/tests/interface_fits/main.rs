@@ -1,0 +1,41 @@
+//! Does the rules interface fit systems that are not built yet? Three deliberately small rule
+//! systems, written only against the crate's public API, each exercising one shape the shipped
+//! system does not:
+//!
+//! - vigor: a reaction that spends a resource and rolls an opposed contest in which ties go to
+//!   the attacker (a prompt to the defender's seat, mid-attack);
+//! - mist: an attack declared now and resolved at a later trigger (a deferred step), and
+//!   wasted if the target left range in the meantime;
+//! - 10acity: a choice that decides which dice are drawn next (a critical's extra hero die or
+//!   extra impact d4), so nothing may be drawn before the answer.
+//!
+//! Each system has only as much rule as its shape needs, with numbers small enough to check by
+//! hand. Every command goes through the real `decide`, every event through the real `apply` on
+//! a `MemoryState`, and every test ends by replaying its log onto an empty state.
+
+#![allow(clippy::unwrap_used)]
+
+mod mist;
+mod shared;
+mod sheets;
+mod table;
+mod tenacity;
+mod vigor;
+
+use std::collections::BTreeMap;
+
+use tablehold_rules::dice::{DiceExpr, Roll, ScriptedDice, roll};
+use tablehold_rules::grid::{Cell, distance};
+use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
+use tablehold_rules::{
+    ActionSpec, Against, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Closing, Combatant,
+    Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier,
+    Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError,
+    StateView, StepValue, actions, apply, decide,
+};
+
+use mist::*;
+use shared::*;
+use table::*;
+use tenacity::*;
+use vigor::*;

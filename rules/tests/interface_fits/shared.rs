@@ -1,0 +1,171 @@
+//! Pieces every test system shares.
+
+use super::*;
+
+/// Players act only for characters their seat owns; the GM for anyone.
+pub(crate) fn controls(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {
+    match seat {
+        Seat::Gm => Ok(()),
+        Seat::Player(s) if c.owner.as_ref() == Some(s) => Ok(()),
+        _ => Err(Refusal::forbidden(format!("{seat} does not play {}", c.id))),
+    }
+}
+
+pub(crate) fn acting(
+    ctx: &Ctx<'_>,
+    seat: &Seat,
+    actor: Option<&EntityId>,
+) -> Result<Combatant, Refusal> {
+    let who = actor.ok_or_else(|| Refusal::bad_argument("actor", "is required"))?;
+    let c = ctx.combatant(who)?;
+    controls(seat, &c)?;
+    Ok(c)
+}
+
+/// Who decides for a character: its owner's seat, or the GM for an NPC. Naming the GM as an
+/// eligible seat (rather than leaving `seats` empty) records the GM's answer as the NPC's own
+/// decision instead of an override.
+pub(crate) fn deciders(c: &Combatant) -> Vec<Seat> {
+    match &c.owner {
+        Some(s) => vec![Seat::Player(s.clone())],
+        None => vec![Seat::Gm],
+    }
+}
+
+pub(crate) fn controlled(state: &dyn StateView, seat: &Seat) -> Vec<Combatant> {
+    state
+        .combatant_ids()
+        .iter()
+        .filter_map(|i| state.combatant(i))
+        // The GM may act for anyone, but their catalogue lists only the characters nobody plays.
+        .filter(|c| match seat {
+            Seat::Gm => c.owner.is_none(),
+            _ => controls(seat, c).is_ok(),
+        })
+        .cloned()
+        .collect()
+}
+
+pub(crate) fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
+    ArgSpec {
+        choices,
+        ..ArgSpec::new(name, kind, true, help)
+    }
+}
+
+pub(crate) fn spec(
+    name: &str,
+    actor: Option<&EntityId>,
+    help: &str,
+    args: Vec<ArgSpec>,
+) -> ActionSpec {
+    ActionSpec {
+        name: name.into(),
+        help: help.into(),
+        actor: actor.cloned(),
+        args,
+        costs: vec![],
+    }
+}
+
+/// The expressions here are built from constants and sheet numbers already checked, so a
+/// parse failure is a bug in the test system.
+pub(crate) fn expr(text: &str) -> DiceExpr {
+    DiceExpr::parse(text).unwrap()
+}
+
+pub(crate) fn verdict(success: bool) -> Outcome {
+    if success {
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    }
+}
+
+pub(crate) fn checked(
+    actor: &EntityId,
+    label: &str,
+    roll: Roll,
+    modifiers: Vec<Modifier>,
+    against: Against,
+) -> CheckRecord {
+    let total = roll.total + modifiers.iter().map(|m| m.value).sum::<i64>();
+    // The core's verdict; a caller whose system overrides it (a natural 10) says so.
+    let judged = tablehold_rules::compare::judge(total, &against);
+    CheckRecord {
+        actor: Some(actor.clone()),
+        label: label.into(),
+        roll,
+        modifiers,
+        total,
+        against,
+        outcome: judged.outcome,
+        overridden_by: None,
+        margin: judged.margin,
+    }
+}
+
+/// A step with nothing but its rule and actor; callers fill in what their shape needs.
+pub(crate) fn step(rule: &str, actor: &EntityId) -> PendingStep {
+    PendingStep {
+        prompt_id: 0,
+        rule: rule.into(),
+        actor: Some(actor.clone()),
+        seats: vec![],
+        question: String::new(),
+        options: vec![],
+        default: String::new(),
+        timeout_ms: 0,
+        trigger: None,
+        data: BTreeMap::new(),
+        ..Default::default()
+    }
+}
+
+/// A step whose data is not what its own system wrote: a bug, reported as a rule refusal
+/// because `DecideError` has no variant for a malformed step.
+pub(crate) fn malformed(step: &PendingStep, key: &str) -> DecideError {
+    DecideError::BadStep {
+        prompt_id: step.prompt_id,
+        rule: step.rule.clone(),
+        problem: format!("no `{key}`"),
+    }
+}
+
+/// Sheets are the generic shape; a system only insists on the stats its rules read.
+pub(crate) fn load_sheet(
+    parsed: Result<Combatant, String>,
+    required: &[&str],
+) -> Result<Combatant, SheetError> {
+    let c = parsed.map_err(SheetError::Syntax)?;
+    if c.sheet.system() != tablehold_rules::sheet::GENERIC {
+        return Err(SheetError::invalid("sheet.system", "must be `generic`"));
+    }
+    let stats = c.sheet.document().get("stats").and_then(|s| s.as_object());
+    match required
+        .iter()
+        .find(|k| !stats.is_some_and(|s| s.contains_key(**k)))
+    {
+        Some(k) => Err(SheetError::invalid(
+            format!("sheet.stats.{k}"),
+            "is required",
+        )),
+        None => Ok(c),
+    }
+}
+
+pub(crate) fn from_toml(text: &str) -> Result<Combatant, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+pub(crate) fn from_json(value: &serde_json::Value) -> Result<Combatant, String> {
+    serde_json::from_value(value.clone()).map_err(|e| e.to_string())
+}
+
+pub(crate) fn unknown(system: &str, action: &str) -> DecideError {
+    Refusal::UnknownAction {
+        system: system.into(),
+        action: action.into(),
+    }
+    .into()
+}

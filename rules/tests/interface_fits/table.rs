@@ -1,0 +1,183 @@
+//! The table: a state, the log that built it, and the replay check.
+
+use super::*;
+
+pub(crate) fn options() -> TableOptions {
+    TableOptions::resolve(&common_options(), &BTreeMap::new()).unwrap()
+}
+
+pub(crate) fn player(seat: &str) -> Seat {
+    Seat::Player(SeatId::from(seat))
+}
+
+pub(crate) fn id(s: &str) -> EntityId {
+    EntityId::from(s)
+}
+
+pub(crate) fn combatant(
+    who: &str,
+    owner: Option<&str>,
+    side: &str,
+    at: Option<Cell>,
+    stats: &[(&str, i64)],
+    resources: &[(&str, i64)],
+) -> Combatant {
+    let named = |pairs: &[(&str, i64)]| pairs.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+    Combatant {
+        id: id(who),
+        name: who.to_owned(),
+        kind: if owner.is_some() { Kind::Pc } else { Kind::Npc },
+        owner: owner.map(SeatId::from),
+        side: side.to_owned(),
+        position: at,
+        sheet: Sheet::generic(named(stats)),
+        resources: named(resources),
+        statuses: BTreeMap::new(),
+        turn: BTreeMap::new(),
+    }
+}
+
+/// A table whose state is built only from its log, starting from an empty state, so that the
+/// final replay check covers the setup too.
+pub(crate) struct Table {
+    pub(crate) state: MemoryState,
+    pub(crate) log: Vec<Event>,
+}
+
+impl Table {
+    pub(crate) fn new(combatants: Vec<Combatant>, first_turn: Option<&str>) -> Self {
+        let mut table = Table {
+            state: MemoryState::new(options()),
+            log: Vec::new(),
+        };
+        let mut setup = vec![Fact::EncounterStarted];
+        setup.extend(combatants.into_iter().map(|c| Fact::CombatantAdded {
+            replaces: false,
+            combatant: Box::new(c),
+        }));
+        if let Some(first) = first_turn {
+            setup.push(Fact::TurnStarted {
+                entity: Some(id(first)),
+            });
+        }
+        table.record(setup.into_iter().map(Event::public).collect());
+        table
+    }
+
+    pub(crate) fn record(&mut self, events: Vec<Event>) {
+        for event in events {
+            apply(&mut self.state, &event).unwrap();
+            self.log.push(event);
+        }
+    }
+
+    /// Decides `command` and applies what it produced, as the server would.
+    pub(crate) fn run(
+        &mut self,
+        system: &dyn RuleSystem,
+        command: Command,
+        dice: &mut ScriptedDice,
+    ) -> Vec<Event> {
+        let events = decide(system, &self.state, &command, dice)
+            .unwrap_or_else(|e| panic!("{command:?} was not decided: {e}"));
+        self.record(events.clone());
+        events
+    }
+
+    /// Decides `command`, expecting a refusal; nothing is applied.
+    pub(crate) fn refuse(
+        &self,
+        system: &dyn RuleSystem,
+        command: Command,
+        dice: &mut ScriptedDice,
+    ) -> Refusal {
+        match decide(system, &self.state, &command, dice) {
+            Err(DecideError::Refused(refusal)) => refusal,
+            other => panic!("{command:?} should have been refused, got {other:?}"),
+        }
+    }
+
+    pub(crate) fn prompt(&self) -> &PendingStep {
+        self.state
+            .encounter
+            .pending
+            .last()
+            .expect("a prompt is open")
+    }
+
+    pub(crate) fn resource(&self, who: &str, key: &str) -> i64 {
+        self.state.combatants[&id(who)].resource(key)
+    }
+
+    /// Replay never decides: the same events applied from scratch give the same state.
+    pub(crate) fn assert_replays(&self) {
+        let mut fresh = MemoryState::new(options());
+        for event in &self.log {
+            apply(&mut fresh, event).unwrap();
+        }
+        assert_eq!(fresh, self.state);
+    }
+}
+
+/// The facts as the table (the GM) holds them: stand-ins for the other seats left out.
+pub(crate) fn facts(events: &[Event]) -> Vec<&Fact> {
+    events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter(|p| !p.audience.is_stand_in())
+        .map(|p| &p.fact)
+        .collect()
+}
+
+pub(crate) fn checks(events: &[Event]) -> Vec<&CheckRecord> {
+    facts(events)
+        .into_iter()
+        .filter_map(|f| match f {
+            Fact::Checked(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn resolutions(events: &[Event]) -> Vec<(u64, &str, &Resolver)> {
+    facts(events)
+        .into_iter()
+        .filter_map(|f| match f {
+            Fact::DecisionResolved {
+                prompt_id,
+                choice,
+                by,
+                ..
+            } => Some((*prompt_id, choice.as_str(), by)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The choices of the `answer` action in `seat`'s catalogue, if it has one.
+pub(crate) fn answer_choices(
+    system: &dyn RuleSystem,
+    state: &dyn StateView,
+    seat: &Seat,
+) -> Option<Vec<String>> {
+    actions(system, state, seat)
+        .into_iter()
+        .find(|a| a.name == "answer")
+        .and_then(|a| a.args.into_iter().find(|arg| arg.name == "choice"))
+        .map(|arg| arg.choices)
+}
+
+pub(crate) fn action_names(
+    system: &dyn RuleSystem,
+    state: &dyn StateView,
+    seat: &Seat,
+) -> Vec<String> {
+    actions(system, state, seat)
+        .into_iter()
+        .map(|a| a.name)
+        .collect()
+}
+
+pub(crate) fn choices(options: &[&str]) -> Option<Vec<String>> {
+    Some(options.iter().map(|o| (*o).to_owned()).collect())
+}
