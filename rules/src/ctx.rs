@@ -55,11 +55,34 @@ impl From<ApplyError> for DecideError {
     }
 }
 
+/// The state as the events emitted so far left it, for reading.
+pub struct Seen<'a>(Scratch<'a>);
+
+impl StateView for Seen<'_> {
+    fn options(&self) -> &crate::options::TableOptions {
+        self.0.options()
+    }
+    fn combatant(&self, id: &EntityId) -> Option<&crate::state::Combatant> {
+        self.0.combatant(id)
+    }
+    fn combatant_ids(&self) -> Vec<EntityId> {
+        self.0.combatant_ids()
+    }
+    fn encounter(&self) -> &crate::state::Encounter {
+        self.0.encounter()
+    }
+}
+
 /// What a system's step functions work with: the state as changed by the events built so far,
 /// the events themselves, and the dice.
+///
+/// A system reads the state and emits events; it can do nothing else to either. The state is
+/// read-only here (only `emit` applies an event to it) and the event list is private, so every
+/// event a system produces has gone through the redaction in `emit`: a system cannot forget to
+/// hide an NPC's numbers or a prompt's content.
 pub struct Ctx<'a> {
-    pub state: Scratch<'a>,
-    pub events: Vec<Event>,
+    pub state: Seen<'a>,
+    events: Vec<Event>,
     pub dice: &'a mut dyn DiceSource,
     /// The action under way, as the system tells it (see `account`).
     pub telling: Option<Telling>,
@@ -68,7 +91,7 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     pub fn new(state: &'a dyn StateView, dice: &'a mut dyn DiceSource) -> Self {
         Ctx {
-            state: Scratch::new(state),
+            state: Seen(Scratch::new(state)),
             events: Vec::new(),
             dice,
             telling: None,
@@ -85,9 +108,19 @@ impl<'a> Ctx<'a> {
         if let Some(draws) = self.dice.take_draws() {
             event.parts.push(Part::dice_drawn(draws));
         }
-        apply(&mut self.state, &event)?;
+        apply(&mut self.state.0, &event)?;
         self.events.push(event);
         Ok(())
+    }
+
+    /// The events emitted so far, in order.
+    pub fn emitted(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The events the decision produced: what `decide` returns.
+    pub fn into_events(self) -> Vec<Event> {
+        self.events
     }
 
     /// A fresh prompt id (ids only grow, across prompts and deferred steps).

@@ -60,7 +60,7 @@ pub fn decide(
             }
         }
     }
-    Ok(ctx.events)
+    Ok(ctx.into_events())
 }
 
 /// The catalogue for `seat`: the answers to the open windows it may answer, the system's

@@ -29,6 +29,7 @@ pub mod state;
 pub mod system;
 #[cfg(test)]
 mod testing;
+pub mod toolkit;
 pub mod upgrade;
 pub mod window;
 

@@ -211,17 +211,8 @@ fn current_for(ctx: &Ctx<'_>, seat: &Seat) -> Option<EntityId> {
     may_control(seat, c).ok().map(|()| current)
 }
 
-/// Players act only for characters their seat owns; the GM for anyone; spectators for no one.
 fn may_control(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {
-    match seat {
-        Seat::Gm => Ok(()),
-        Seat::Player(s) if c.owner.as_ref() == Some(s) => Ok(()),
-        Seat::Player(_) => Err(Refusal::forbidden(format!(
-            "{} is not your character",
-            c.id
-        ))),
-        Seat::Spectator(_) => Err(Refusal::forbidden("spectators do not act")),
-    }
+    crate::toolkit::controls(seat, c)
 }
 
 /// The GRIMWIRE sheet of a combatant, or a refusal naming it.
@@ -236,10 +227,6 @@ fn is_pc(c: &Combatant) -> bool {
     c.kind == Kind::Pc
 }
 
-/// The seats that decide for a combatant: its owner, or the GM for NPCs.
 fn deciding_seats(c: &Combatant) -> Vec<Seat> {
-    match &c.owner {
-        Some(s) => vec![Seat::Player(s.clone())],
-        None => vec![Seat::Gm],
-    }
+    crate::toolkit::deciders(c)
 }

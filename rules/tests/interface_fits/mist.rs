@@ -245,12 +245,16 @@ impl RuleSystem for Mist {
             ));
         }
         if seat.is_gm() {
-            let sides = side.into_iter().collect();
+            // The acting side is what the argument takes now, not a limit: ending the other
+            // side's turn is refused by the rule, with its reason.
             out.push(spec(
                 "end_side_turn",
                 None,
                 "End the acting side's turn.",
-                vec![arg("side", ArgKind::Text, "whose turn ends", sides)],
+                vec![ArgSpec {
+                    now: side.into_iter().collect(),
+                    ..arg("side", ArgKind::Text, "whose turn ends", vec![])
+                }],
             ));
         }
         out
@@ -264,6 +268,7 @@ impl RuleSystem for Mist {
         action: &str,
         args: &Args,
     ) -> Result<(), DecideError> {
+        check_offered(self, &ctx.state, seat, actor, action, args)?;
         match action {
             "aim" => self.aim(ctx, seat, actor, args),
             "move" => self.walk(ctx, seat, actor, args),

@@ -2,49 +2,8 @@
 
 use super::*;
 
-/// Players act only for characters their seat owns; the GM for anyone.
-pub(crate) fn controls(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {
-    match seat {
-        Seat::Gm => Ok(()),
-        Seat::Player(s) if c.owner.as_ref() == Some(s) => Ok(()),
-        _ => Err(Refusal::forbidden(format!("{seat} does not play {}", c.id))),
-    }
-}
-
-pub(crate) fn acting(
-    ctx: &Ctx<'_>,
-    seat: &Seat,
-    actor: Option<&EntityId>,
-) -> Result<Combatant, Refusal> {
-    let who = actor.ok_or_else(|| Refusal::bad_argument("actor", "is required"))?;
-    let c = ctx.combatant(who)?;
-    controls(seat, &c)?;
-    Ok(c)
-}
-
-/// Who decides for a character: its owner's seat, or the GM for an NPC. Naming the GM as an
-/// eligible seat (rather than leaving `seats` empty) records the GM's answer as the NPC's own
-/// decision instead of an override.
-pub(crate) fn deciders(c: &Combatant) -> Vec<Seat> {
-    match &c.owner {
-        Some(s) => vec![Seat::Player(s.clone())],
-        None => vec![Seat::Gm],
-    }
-}
-
-pub(crate) fn controlled(state: &dyn StateView, seat: &Seat) -> Vec<Combatant> {
-    state
-        .combatant_ids()
-        .iter()
-        .filter_map(|i| state.combatant(i))
-        // The GM may act for anyone, but their catalogue lists only the characters nobody plays.
-        .filter(|c| match seat {
-            Seat::Gm => c.owner.is_none(),
-            _ => controls(seat, c).is_ok(),
-        })
-        .cloned()
-        .collect()
-}
+// Seat control is the core's toolkit: these systems hold only their rules.
+pub(crate) use tablehold_rules::toolkit::{acting, check_offered, controlled, deciders};
 
 pub(crate) fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
     ArgSpec {

@@ -104,9 +104,7 @@ impl RuleSystem for Tenacity {
         action: &str,
         args: &Args,
     ) -> Result<(), DecideError> {
-        if action != "check" {
-            return Err(unknown(self.id(), action));
-        }
+        check_offered(self, &ctx.state, seat, actor, action, args)?;
         let hero = acting(ctx, seat, actor)?;
         let skill = args.require_text("skill")?;
         let Some(&(skill, attribute)) = SKILLS.iter().find(|(s, _)| *s == skill) else {

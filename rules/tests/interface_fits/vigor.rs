@@ -54,9 +54,7 @@ impl RuleSystem for Vigor {
         action: &str,
         args: &Args,
     ) -> Result<(), DecideError> {
-        if action != "attack" {
-            return Err(unknown(self.id(), action));
-        }
+        check_offered(self, &ctx.state, seat, actor, action, args)?;
         let attacker = acting(ctx, seat, actor)?;
         let target = ctx.combatant(&args.require_entity("target")?)?;
         let guard = target.sheet.generic_stat("guard");
