@@ -21,6 +21,7 @@ mod sheets;
 mod table;
 mod tenacity;
 mod vigor;
+mod vigor_opening;
 
 use std::collections::BTreeMap;
 
@@ -28,9 +29,9 @@ use tablehold_rules::dice::{DiceExpr, Roll, ScriptedDice, roll};
 use tablehold_rules::grid::{Cell, distance};
 use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
 use tablehold_rules::{
-    ActionSpec, Against, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Closing, Combatant,
-    Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier,
-    Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError,
+    ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Closing,
+    Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState,
+    Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError,
     StateView, StepValue, actions, apply, decide,
 };
 
@@ -39,3 +40,4 @@ use shared::*;
 use table::*;
 use tenacity::*;
 use vigor::*;
+use vigor_opening::*;

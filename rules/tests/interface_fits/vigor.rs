@@ -27,7 +27,7 @@ impl RuleSystem for Vigor {
     }
 
     fn actions(&self, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
-        controlled(state, seat)
+        let mut out: Vec<ActionSpec> = controlled(state, seat)
             .iter()
             .map(|c| {
                 let foes = state
@@ -43,7 +43,9 @@ impl RuleSystem for Vigor {
                     vec![arg("target", ArgKind::Entity, "whom", foes)],
                 )
             })
-            .collect()
+            .collect();
+        out.extend(stumble_specs(state, seat));
+        out
     }
 
     fn act(
@@ -55,6 +57,11 @@ impl RuleSystem for Vigor {
         args: &Args,
     ) -> Result<(), DecideError> {
         check_offered(self, &ctx.state, seat, actor, action, args)?;
+        match action {
+            "attack" => {}
+            STUMBLE => return stumble(ctx, seat, actor),
+            _ => return Err(unknown(self.id(), action)),
+        }
         let attacker = acting(ctx, seat, actor)?;
         let target = ctx.combatant(&args.require_entity("target")?)?;
         let guard = target.sheet.generic_stat("guard");
@@ -112,6 +119,9 @@ impl RuleSystem for Vigor {
         closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
         let choice = closing.choice;
+        if step.rule == VIGOR_OPENING {
+            return close(ctx, step);
+        }
         if step.rule != VIGOR_DODGE {
             return Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
