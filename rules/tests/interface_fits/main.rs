@@ -20,6 +20,7 @@ mod shared;
 mod sheets;
 mod table;
 mod tenacity;
+mod tenacity_push;
 mod vigor;
 mod vigor_opening;
 
@@ -29,15 +30,16 @@ use tablehold_rules::dice::{DiceExpr, Roll, ScriptedDice, roll};
 use tablehold_rules::grid::{Cell, distance};
 use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
 use tablehold_rules::{
-    ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Closing,
-    Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind, MemoryState,
-    Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError,
-    StateView, StepValue, actions, apply, decide,
+    ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, Audience, CheckRecord,
+    Closing, Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind,
+    MemoryState, Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId,
+    Sheet, SheetError, StateView, StepValue, actions, apply, apply_seen, decide,
 };
 
 use mist::*;
 use shared::*;
 use table::*;
 use tenacity::*;
+use tenacity_push::*;
 use vigor::*;
 use vigor_opening::*;

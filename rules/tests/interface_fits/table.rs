@@ -60,7 +60,12 @@ impl Table {
                 entity: Some(id(first)),
             });
         }
-        table.record(setup.into_iter().map(Event::public).collect());
+        // Set up as the server would: through the same redaction as every decided event, so
+        // an NPC or an object arrives for the players without its numbers.
+        for fact in setup {
+            let event = tablehold_rules::redact::hide_gm_numbers(Event::public(fact), &table.state);
+            table.record(vec![event]);
+        }
         table
     }
 
@@ -109,6 +114,17 @@ impl Table {
         self.state.combatants[&id(who)].resource(key)
     }
 
+    /// What `seat` was sent (each event's view, where it saw anything) and the state it built
+    /// from that, as a client does.
+    pub(crate) fn seen_by(&self, seat: &Seat) -> SeatCopy {
+        let mut state = MemoryState::new(options());
+        let events: Vec<Event> = self.log.iter().filter_map(|e| e.view(seat)).collect();
+        for event in &events {
+            apply_seen(&mut state, event.facts());
+        }
+        SeatCopy { events, state }
+    }
+
     /// Replay never decides: the same events applied from scratch give the same state.
     pub(crate) fn assert_replays(&self) {
         let mut fresh = MemoryState::new(options());
@@ -117,6 +133,13 @@ impl Table {
         }
         assert_eq!(fresh, self.state);
     }
+}
+
+/// One seat's copy of the table: the events it was sent and the state it built.
+pub(crate) struct SeatCopy {
+    pub(crate) events: Vec<Event>,
+    #[allow(dead_code)]
+    pub(crate) state: MemoryState,
 }
 
 /// The facts as the table (the GM) holds them: stand-ins for the other seats left out.

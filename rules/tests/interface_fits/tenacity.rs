@@ -80,7 +80,7 @@ impl RuleSystem for Tenacity {
 
     fn actions(&self, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         let skills: Vec<String> = SKILLS.iter().map(|(s, _)| (*s).to_owned()).collect();
-        controlled(state, seat)
+        let mut out: Vec<ActionSpec> = controlled(state, seat)
             .iter()
             .map(|c| {
                 spec(
@@ -93,7 +93,9 @@ impl RuleSystem for Tenacity {
                     ],
                 )
             })
-            .collect()
+            .collect();
+        out.extend(push_specs(state, seat));
+        out
     }
 
     fn act(
@@ -105,6 +107,11 @@ impl RuleSystem for Tenacity {
         args: &Args,
     ) -> Result<(), DecideError> {
         check_offered(self, &ctx.state, seat, actor, action, args)?;
+        match action {
+            "check" => {}
+            PUSH => return push(ctx, seat, actor, args),
+            _ => return Err(unknown(self.id(), action)),
+        }
         let hero = acting(ctx, seat, actor)?;
         let skill = args.require_text("skill")?;
         let Some(&(skill, attribute)) = SKILLS.iter().find(|(s, _)| *s == skill) else {
@@ -158,6 +165,9 @@ impl RuleSystem for Tenacity {
         closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
         let choice = closing.choice;
+        if step.rule == TENACITY_PUSH {
+            return close_push(ctx, step, closing);
+        }
         if step.rule != TENACITY_CRITICAL {
             return Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,

@@ -120,7 +120,7 @@ impl RuleSystem for Vigor {
     ) -> Result<(), DecideError> {
         let choice = closing.choice;
         if step.rule == VIGOR_OPENING {
-            return close(ctx, step);
+            return close_opening(ctx, step);
         }
         if step.rule != VIGOR_DODGE {
             return Err(DecideError::BadStep {

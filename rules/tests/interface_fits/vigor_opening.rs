@@ -64,7 +64,7 @@ pub(crate) fn stumble(
 
 /// Every seat that chose to strike deals its character's `damage` to the stumbler, in the
 /// order the seats were asked.
-pub(crate) fn close(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> {
+pub(crate) fn close_opening(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> {
     let stumbler = step.actor.clone().ok_or_else(|| malformed(step, "actor"))?;
     for seat in &step.seats {
         if step.answer_of(seat).0 != "strike" {
