@@ -10,13 +10,14 @@
 
 pub mod v1;
 pub mod v2;
+pub mod v3;
 
 use sha2::{Digest, Sha256};
 
 use crate::state::StateView;
 
 /// The projection this build records in new logs.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 /// A projection this build cannot compute: a newer Tablehold wrote the log.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +38,7 @@ pub fn digest(version: u32, state: &dyn StateView) -> Result<String, UnknownProj
     let (tag, body) = match version {
         1 => (v1::TAG, v1::projection(state)),
         2 => (v2::TAG, v2::projection(state)),
+        3 => (v3::TAG, v3::projection(state)),
         found => return Err(UnknownProjection { found }),
     };
     let mut hasher = Sha256::new();

@@ -160,7 +160,7 @@ fn the_digest_is_stable_and_sees_every_change() {
 
 #[test]
 fn a_projection_this_build_does_not_know_names_itself_and_what_is_known() {
-    assert_eq!(CURRENT, 2);
+    assert_eq!(CURRENT, 3);
     let err = digest(CURRENT + 1, &MemoryState::default()).unwrap_err();
     assert_eq!(err.found, CURRENT + 1);
     assert_eq!(
@@ -216,4 +216,66 @@ fn projection_2_is_pinned_byte_for_byte_and_sees_the_terrain() {
     // Projection 1 does not: old logs' digests are untouched by the new field.
     assert_eq!(v1::projection(&state), KNOWN_V1.as_bytes());
     assert_eq!(current(&state), digest(CURRENT, &state).unwrap());
+}
+
+// Projection 3 is projection 2 with the windows beside it: for a state whose steps have no
+// window fields set, their defaults; then every field of a window each seat answers.
+// Do not change the expected text.
+#[test]
+fn projection_3_is_pinned_byte_for_byte_and_sees_the_windows() {
+    use crate::action::{ArgKind, ArgSpec, ArgValue, Args};
+    use crate::decision::{Answer, Answering, Resolver};
+
+    let mut state = known_state();
+    let plain = String::from_utf8(v3::projection(&state)).unwrap();
+    let v2 = String::from_utf8(v2::projection(&state)).unwrap();
+    let default_window = |id: u64| {
+        format!(
+            r#"{{"prompt_id":{id},"answering":"first","blocks":true,"args":[],"default_args":{{}},"secret":{{}},"answers":[]}}"#
+        )
+    };
+    assert_eq!(
+        plain,
+        format!(
+            "{},\"windows\":[{},{}]}}",
+            &v2[..v2.len() - 1],
+            default_window(7),
+            default_window(7)
+        )
+    );
+    let before = digest(3, &state).unwrap();
+    let step = &mut state.encounter_mut().pending[0];
+    step.answering = Answering::Each;
+    step.blocks = false;
+    step.args = vec![ArgSpec::new("points", ArgKind::Int, true, "to pay").range(1, 3)];
+    step.default_args = Args::default().with("points", ArgValue::Int(1));
+    step.secret = [("challenge".to_owned(), StepValue::Int(9))].into();
+    step.answers = vec![Answer {
+        seat: Seat::Player("ines".into()),
+        choice: "yes".into(),
+        args: Args::default().with("points", ArgValue::Int(2)),
+        by: Resolver::Seat(Seat::Player("ines".into())),
+    }];
+    let bytes = String::from_utf8(v3::projection(&state)).unwrap();
+    assert!(
+        bytes.ends_with(concat!(
+            r#""windows":[{"prompt_id":7,"answering":"each","blocks":false,"#,
+            r#""args":[{"name":"points","kind":"int","required":true,"help":"to pay","choices":[],"#,
+            r#""min":1,"max":3,"gm_only":false,"now":[]}],"default_args":{"points":1},"#,
+            r#""secret":{"challenge":{"int":9}},"#,
+            r#""answers":[{"seat":{"player":"ines"},"choice":"yes","args":{"points":2},"#,
+            r#""by":{"seat":{"player":"ines"}}}]},"#,
+            r#"{"prompt_id":7,"answering":"first","blocks":true,"args":[],"default_args":{},"secret":{},"answers":[]}]}"#
+        )),
+        "{bytes}"
+    );
+    let mut hasher = Sha256::new();
+    hasher.update(b"tablehold-digest-v3\n");
+    hasher.update(bytes.as_bytes());
+    assert_eq!(digest(3, &state).unwrap(), hex::encode(hasher.finalize()));
+    assert_ne!(digest(3, &state).unwrap(), before, "v3 sees the windows");
+    // Projections 1 and 2 do not: old logs' digests are untouched by the new fields.
+    assert_eq!(v1::projection(&state), KNOWN_V1.as_bytes());
+    assert_eq!(v2::projection(&state), v2.as_bytes());
+    assert_eq!(current(&state), digest(3, &state).unwrap());
 }

@@ -157,7 +157,7 @@ fn status(s: &Status) -> StatusV1<'_> {
     }
 }
 
-fn seat(s: &Seat) -> Value {
+pub(super) fn seat(s: &Seat) -> Value {
     match s {
         Seat::Gm => Value::from("gm"),
         Seat::Player(id) => serde_json::json!({ "player": id.0 }),
@@ -191,7 +191,7 @@ fn die_roll(d: &DieRoll) -> DieV1 {
     }
 }
 
-fn step_value(v: &StepValue) -> Value {
+pub(super) fn step_value(v: &StepValue) -> Value {
     let (tag, value) = match v {
         StepValue::Int(i) => ("int", Value::from(*i)),
         StepValue::Flag(b) => ("flag", Value::from(*b)),
