@@ -20,7 +20,7 @@ import re
 import sys
 import traceback
 
-FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 2
+FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 3
 SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",

@@ -1515,7 +1515,7 @@ fn shape_of_the_attack_event() {
     assert_eq!(
         serde_json::to_value(ServerMsg::Event(attack_event())).expect("json"),
         json!({
-            "type": "event", "table": "t-friday", "seq": 42, "version": 2,
+            "type": "event", "table": "t-friday", "seq": 42, "version": 3,
             "at_ms": 1_767_225_600_000_u64, "link": "5e".repeat(32),
             "parts": [
                 {"audience": "everyone", "fact": {
