@@ -136,11 +136,12 @@ pub enum Command {
         tablehold act move to=3,-2\n  tablehold act end_turn"
     )]
     Act(ActArgs),
-    /// Answer the open prompt (an initiative tie, a collateral choice...).
+    /// Answer a prompt open to you (an initiative tie, a collateral choice, a number of points...).
     #[command(
-        long_about = "Answer the open prompt with one of its options. Without `--prompt`, \
-        the prompt open now (as `tablehold state` shows it) is answered. The GM may answer any \
-        prompt, overriding the seats it asks.\n\nExample:\n  tablehold answer mara"
+        long_about = "Answer a prompt open to you with one of its options and the arguments \
+        it takes. Without `--prompt`, the only prompt open to you is answered; with several \
+        open, their ids are listed. The GM may answer any prompt, overriding the seats it \
+        asks.\n\nExamples:\n  tablehold answer mara\n  tablehold answer points=2 --prompt 5"
     )]
     Answer(AnswerArgs),
     /// Roll dice in the open (or, for the GM, in secret).
@@ -452,10 +453,11 @@ pub struct ActArgs {
 
 #[derive(Debug, Args)]
 pub struct AnswerArgs {
-    /// One of the prompt's options.
-    #[arg(value_name = "CHOICE")]
-    pub choice: String,
-    /// The prompt's id [default: the prompt open now].
+    /// One of the prompt's options, and the arguments it takes (`points=2`, or bare values in
+    /// the order `act --list` shows them).
+    #[arg(value_name = "CHOICE|ARG=VALUE", required = true)]
+    pub words: Vec<String>,
+    /// The prompt's id [default: the only prompt open to you].
     #[arg(long, value_name = "ID")]
     pub prompt: Option<u64>,
 }

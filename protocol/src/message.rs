@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use tablehold_log::{ExportedEvent, LogHeader};
 use tablehold_rules::options::OptionValue;
-use tablehold_rules::{ActionSpec, Args, Part};
+use tablehold_rules::{ActionSpec, ArgSpec, Args, Part};
 
 use crate::error::ErrorCode;
 
@@ -70,8 +70,15 @@ pub enum Op {
         #[serde(default)]
         args: Args,
     },
-    /// Answer the open prompt.
-    Answer { prompt_id: u64, choice: String },
+    /// Answer an open decision window: one of its options (none when it has no options) and
+    /// the typed arguments it takes.
+    Answer {
+        prompt_id: u64,
+        #[serde(default)]
+        choice: String,
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        args: Args,
+    },
     /// Roll dice in the open: anyone; in secret: the GM only.
     Roll {
         dice: String,
@@ -163,7 +170,7 @@ pub enum Reply {
     /// The answer to `show_sheet`.
     Sheet { sheet: CombatantView },
     /// The answer to `state`.
-    State { state: TableView },
+    State { state: Box<TableView> },
     /// The answer to `actions`: the catalogue clients build commands and help from.
     Actions { actions: Vec<ActionSpec> },
     /// The answer to `ping`.
@@ -227,6 +234,10 @@ pub struct TableView {
     pub combatants: Vec<CombatantView>,
     /// The open prompt, if any, whoever it is for.
     pub prompt: Option<PromptView>,
+    /// Every open decision window, oldest first (`prompt` is the newest of them). `[]` from a
+    /// server older than windows.
+    #[serde(default)]
+    pub prompts: Vec<PromptView>,
     /// For the GM: the digest of the whole state (hex) under the projection new logs record
     /// (`tablehold_rules::digest::CURRENT`), to check a state rebuilt from the log.
     #[serde(default)]
@@ -274,7 +285,8 @@ pub struct CombatantView {
     pub sheet: Option<String>,
 }
 
-/// The open prompt: the top pending step, without its rule data.
+/// An open decision window as the seat holds it, without its rule data. A window someone
+/// else decides reaches the seat with no question, options or arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PromptView {
     pub prompt_id: u64,
@@ -284,4 +296,24 @@ pub struct PromptView {
     pub seats: Vec<String>,
     /// Milliseconds since the Unix epoch after which the default applies.
     pub deadline_ms: u64,
+    /// Who answers: `first` (any one of `seats`), `each` (every one of them) or `gm`.
+    #[serde(default = "first")]
+    pub answering: String,
+    /// Whether actions wait until it closes.
+    #[serde(default = "yes")]
+    pub blocks: bool,
+    /// The typed arguments an answer carries, as an action's.
+    #[serde(default)]
+    pub args: Vec<ArgSpec>,
+    /// The seats that still owe an answer.
+    #[serde(default)]
+    pub waiting: Vec<String>,
+}
+
+fn first() -> String {
+    "first".to_owned()
+}
+
+fn yes() -> bool {
+    true
 }

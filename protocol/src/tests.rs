@@ -78,6 +78,21 @@ fn seats(ids: &[&str]) -> Audience {
     )
 }
 
+fn spare_view() -> PromptView {
+    PromptView {
+        prompt_id: 3,
+        question: "Spare the bystander?".into(),
+        options: vec!["spare".into(), "strike".into()],
+        default: "spare".into(),
+        seats: vec!["ines".into()],
+        deadline_ms: 1_767_225_660_000,
+        answering: "first".into(),
+        blocks: true,
+        args: vec![ArgSpec::new("points", ArgKind::Int, true, "to pay").range(1, 3)],
+        waiting: vec!["ines".into()],
+    }
+}
+
 fn spare_prompt() -> PendingStep {
     PendingStep {
         prompt_id: 3,
@@ -585,6 +600,12 @@ fn every_op() -> Vec<Op> {
         Op::Answer {
             prompt_id: 3,
             choice: "spare".into(),
+            args: Args::default(),
+        },
+        Op::Answer {
+            prompt_id: 4,
+            choice: String::new(),
+            args: Args::default().with("points", tablehold_rules::ArgValue::Int(2)),
         },
         Op::Roll {
             dice: "3d10kh1+2".into(),
@@ -711,7 +732,7 @@ fn every_reply() -> Vec<Reply> {
             sheet: goblin_view(true),
         },
         Reply::State {
-            state: TableView {
+            state: Box::new(TableView {
                 table: "t-friday".into(),
                 name: "friday".into(),
                 system: "grimwire".into(),
@@ -721,14 +742,22 @@ fn every_reply() -> Vec<Reply> {
                 current: Some("aune".into()),
                 order: vec!["aune".into(), "goblin-1".into()],
                 combatants: vec![goblin_view(false)],
-                prompt: Some(PromptView {
-                    prompt_id: 3,
-                    question: "Spare the bystander?".into(),
-                    options: vec!["spare".into(), "strike".into()],
-                    default: "spare".into(),
-                    seats: vec!["ines".into()],
-                    deadline_ms: 1_767_225_660_000,
-                }),
+                prompt: Some(spare_view()),
+                prompts: vec![
+                    PromptView {
+                        prompt_id: 2,
+                        question: "Take the opening?".into(),
+                        options: vec!["strike".into(), "hold".into()],
+                        default: "hold".into(),
+                        seats: vec!["ines".into(), "olek".into()],
+                        deadline_ms: 1_767_225_650_000,
+                        answering: "each".into(),
+                        blocks: false,
+                        args: vec![],
+                        waiting: vec!["olek".into()],
+                    },
+                    spare_view(),
+                ],
                 digest: Some("0".repeat(64)),
                 terrain: vec![TerrainView {
                     x: 2,
@@ -744,10 +773,10 @@ fn every_reply() -> Vec<Reply> {
                     cell_size: 1,
                     covers: vec!["cover".into()],
                 }),
-            },
+            }),
         },
         Reply::State {
-            state: TableView {
+            state: Box::new(TableView {
                 table: "t-quiet".into(),
                 name: "quiet".into(),
                 system: "grimwire".into(),
@@ -758,10 +787,11 @@ fn every_reply() -> Vec<Reply> {
                 order: vec![],
                 combatants: vec![],
                 prompt: None,
+                prompts: vec![],
                 digest: None,
                 terrain: vec![],
                 grid: None,
-            },
+            }),
         },
         Reply::Actions {
             actions: vec![ActionSpec {
@@ -1837,7 +1867,11 @@ fn arb_op() -> impl Strategy<Value = Op> {
                 action,
                 args: Args(args),
             }),
-        (any::<u64>(), arb_text()).prop_map(|(prompt_id, choice)| Op::Answer { prompt_id, choice }),
+        (any::<u64>(), arb_text()).prop_map(|(prompt_id, choice)| Op::Answer {
+            prompt_id,
+            choice,
+            args: Args::default()
+        }),
         (arb_text(), any::<bool>()).prop_map(|(dice, secret)| Op::Roll { dice, secret }),
         any::<u64>().prop_map(|after| Op::Subscribe { after }),
         (arb_text(), arb_text(), arb_text()).prop_map(|(table, invite, name)| Op::Join {

@@ -693,7 +693,7 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     let err = t.fails("ines", &["invite", "--role", "player"]);
     assert!(err.starts_with("error: forbidden: "), "{err}");
     let err = t.fails("ines", &["answer", "yes"]);
-    assert_eq!(err, "error: no_such_prompt: no prompt is open\n");
+    assert_eq!(err, "error: no_such_prompt: no prompt is open to you\n");
     // A profile that does not exist, and a command line clap refuses (exit 2).
     let err = t.fails("nobody", &["state"]);
     assert!(err.contains("no profile `nobody`"), "{err}");

@@ -203,6 +203,7 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
             let answer = Op::Answer {
                 prompt_id: p.prompt_id,
                 choice: p.default.clone(),
+                args: Default::default(),
             };
             gm.request(answer).await.reply();
             continue;

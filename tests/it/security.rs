@@ -293,6 +293,7 @@ async fn players_and_spectators_never_receive_hidden_values() {
         let answer = Op::Answer {
             prompt_id: p.prompt_id,
             choice: choice.clone(),
+            args: Default::default(),
         };
         let texts = [p.question.clone(), format!("\"choice\":\"{choice}\"")];
         if for_rui {

@@ -140,7 +140,7 @@ pub(crate) fn act(actor: Option<&str>, action: &str, args: &[(&str, ArgValue)]) 
 
 pub(crate) fn state(reply: Reply) -> tablehold_protocol::TableView {
     match reply {
-        Reply::State { state } => state,
+        Reply::State { state } => *state,
         other => panic!("{other:?}"),
     }
 }
@@ -306,6 +306,7 @@ async fn bad_input_gets_a_stable_code_and_hurts_no_one() {
         .request(Op::Answer {
             prompt_id: 0,
             choice: "yes".into(),
+            args: Default::default(),
         })
         .await;
     assert_eq!(got.code(), Some(ErrorCode::NoSuchPrompt));
@@ -926,6 +927,7 @@ async fn rule_refusals_arrive_with_their_codes_over_the_wire() {
         .request(Op::Answer {
             prompt_id: prompt.prompt_id,
             choice: "pc-b".into(),
+            args: Default::default(),
         })
         .await;
     assert_eq!(got.code(), Some(ErrorCode::Forbidden));
@@ -935,6 +937,7 @@ async fn rule_refusals_arrive_with_their_codes_over_the_wire() {
     b.request(Op::Answer {
         prompt_id: prompt.prompt_id,
         choice: "pc-a".into(),
+        args: Default::default(),
     })
     .await
     .reply();
@@ -1198,6 +1201,7 @@ async fn the_protocol_behaves_as_documented() {
         .request(Op::Answer {
             prompt_id: 41,
             choice: "x".into(),
+            args: Default::default(),
         })
         .await;
     assert_eq!(got.code(), Some(ErrorCode::NoSuchPrompt), "{got:?}");

@@ -169,7 +169,7 @@ fn with_names(spec: &ActionSpec, words: &[String]) -> Result<Vec<String>, Server
         .collect()
 }
 
-fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
+pub fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
     let mut args = BTreeMap::new();
     let words = with_names(spec, words)?;
     let pairs = split_words(&words)?;
@@ -244,7 +244,7 @@ fn cell(v: &str) -> Option<Cell> {
 
 /// A value for an argument whose kind is unknown: an integer, `true`/`false`, a cell `X,Y`,
 /// or else text. Only used for actions the server will refuse or judge anyway.
-fn guess(v: String) -> ArgValue {
+pub fn guess(v: String) -> ArgValue {
     if let Ok(i) = v.trim().parse() {
         ArgValue::Int(i)
     } else if v.eq_ignore_ascii_case("true") || v.eq_ignore_ascii_case("false") {

@@ -9,6 +9,7 @@
 //! server refusal is `code: message` (see [`crate::net::ServerError`]).
 
 mod act;
+mod answer;
 mod entropy;
 mod export;
 mod show;
@@ -25,7 +26,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
 use tablehold_protocol::{ErrorCode, EventEnvelope, Invite, Op, Reply, Role, TableView};
 use tablehold_rules::options::{OptionKind, OptionValue};
-use tablehold_rules::{ArgValue, Args, Seat};
+use tablehold_rules::{Args, Seat};
 use tablehold_systems::SystemId;
 
 use crate::cli::{
@@ -194,7 +195,7 @@ impl Session {
 
     async fn state(&mut self) -> Result<TableView> {
         match self.request(Op::State).await? {
-            Reply::State { state } => Ok(state),
+            Reply::State { state } => Ok(*state),
             _ => bail!("internal: unexpected answer to `state`"),
         }
     }
@@ -487,19 +488,13 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
     let Some(action) = a.action.as_deref().filter(|_| !a.list) else {
         return s.finish(act::catalogue_text(&actions)).await;
     };
-    let req = act::resolve(&actions, action, a.actor.as_deref(), &a.args)?;
-    // `answer` is the engine's own entry for an open prompt, not an action of a system: it
+    // `answer` is the engine's own entry for an open window, not an action of a system: it
     // goes out as the protocol's `answer`.
-    if req.listed && req.action == "answer" {
-        let Some(ArgValue::Text(choice)) = req.args.0.get("choice").cloned() else {
-            bail!(ServerError {
-                code: ErrorCode::BadRequest,
-                message: "`answer` needs choice=OPTION".into(),
-            });
-        };
-        let text = send_answer(&mut s, choice, None).await?;
+    if action == "answer" && actions.iter().any(|s| s.name == "answer") {
+        let text = send_answer(&mut s, &actions, &a.args, None).await?;
         return s.finish(text).await;
     }
+    let req = act::resolve(&actions, action, a.actor.as_deref(), &a.args)?;
     let listed = req.listed;
     let actor = req.actor.clone();
     let meant_value = act::closest_values(&actions, &req);
@@ -576,24 +571,29 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
     s.finish(text).await
 }
 
-async fn send_answer(s: &mut Session, choice: String, prompt: Option<u64>) -> Result<String> {
-    let prompt_id = match prompt {
-        Some(id) => id,
-        None => match s.state().await?.prompt {
-            Some(p) => p.prompt_id,
-            None => bail!(ServerError {
-                code: ErrorCode::NoSuchPrompt,
-                message: "no prompt is open".into(),
-            }),
-        },
-    };
-    let reply = s.request(Op::Answer { prompt_id, choice }).await?;
+async fn send_answer(
+    s: &mut Session,
+    catalogue: &[tablehold_rules::ActionSpec],
+    words: &[String],
+    prompt: Option<u64>,
+) -> Result<String> {
+    let req = answer::resolve(catalogue, prompt, words)?;
+    let reply = s
+        .request(Op::Answer {
+            prompt_id: req.prompt_id,
+            choice: req.choice,
+            args: req.args,
+        })
+        .await?;
     s.produced(reply).await
 }
 
 async fn answer(g: &Globals, a: &AnswerArgs) -> Result<Report> {
     let mut s = Session::open(g).await?;
-    let text = send_answer(&mut s, a.choice.clone(), a.prompt).await?;
+    let Reply::Actions { actions } = s.request(Op::Actions).await? else {
+        bail!("internal: unexpected answer to `actions`");
+    };
+    let text = send_answer(&mut s, &actions, &a.words, a.prompt).await?;
     s.finish(text).await
 }
 

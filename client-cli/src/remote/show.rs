@@ -66,7 +66,13 @@ pub fn state_text(s: &TableView) -> String {
             .collect();
         let _ = writeln!(out, "terrain: {}", cells.join("; "));
     }
-    if let Some(p) = &s.prompt {
+    // Every open window; a server older than windows sends only the newest.
+    let open = if s.prompts.is_empty() {
+        s.prompt.iter().collect::<Vec<_>>()
+    } else {
+        s.prompts.iter().collect()
+    };
+    for p in open {
         let _ = writeln!(out, "{}", prompt_line(p, now_ms()));
     }
     out
@@ -104,12 +110,33 @@ pub fn prompt_line(p: &PromptView, now_ms: u64) -> String {
     } else {
         p.seats.join(", ")
     };
+    let who = match p.answering.as_str() {
+        "each" => format!("each of {who}, waiting for {}", p.waiting.join(", ")),
+        "gm" => "the GM".to_owned(),
+        _ => who,
+    };
+    let mut takes: Vec<String> = Vec::new();
+    if !p.options.is_empty() || p.args.is_empty() {
+        takes.push(format!("[{}]", p.options.join(", ")));
+    }
+    takes.extend(p.args.iter().map(|a| {
+        let bounds = match (a.min, a.max) {
+            (Some(lo), Some(hi)) => format!(" {lo} to {hi}"),
+            _ => String::new(),
+        };
+        format!("{}=<{}{bounds}>", a.name, super::act::kind_name(a.kind))
+    }));
+    let default = if p.options.is_empty() && !p.args.is_empty() {
+        "its default".to_owned()
+    } else {
+        format!("default {}", p.default)
+    };
+    let plays_on = if p.blocks { "" } else { "; the table plays on" };
     format!(
-        "prompt {} for {who}: {} [{}] (default {} in {}.{} s)",
+        "prompt {} for {who}: {} {} ({default} in {}.{} s{plays_on})",
         p.prompt_id,
         p.question,
-        p.options.join(", "),
-        p.default,
+        takes.join(" "),
         left / 1000,
         (left % 1000) / 100
     )
@@ -205,10 +232,45 @@ mod tests {
             default: "aune".into(),
             seats: vec!["ines".into(), "rui".into()],
             deadline_ms: 10_650,
+            answering: "first".into(),
+            blocks: true,
+            args: vec![],
+            waiting: vec!["ines".into(), "rui".into()],
         };
         assert_eq!(
             prompt_line(&p, 10_000),
             "prompt 4 for ines, rui: Who goes first? [aune, mara] (default aune in 0.6 s)"
+        );
+        // A window each seat answers, that does not hold the table.
+        let opening = PromptView {
+            question: "Take the opening?".into(),
+            options: vec!["strike".into(), "hold".into()],
+            default: "hold".into(),
+            answering: "each".into(),
+            blocks: false,
+            waiting: vec!["rui".into()],
+            ..p.clone()
+        };
+        assert_eq!(
+            prompt_line(&opening, 10_000),
+            "prompt 4 for each of ines, rui, waiting for rui: Take the opening? [strike, hold] \
+             (default hold in 0.6 s; the table plays on)"
+        );
+        // A window answered with a number.
+        let push = PromptView {
+            question: "How many points?".into(),
+            options: vec![],
+            default: String::new(),
+            seats: vec!["ines".into()],
+            args: vec![
+                tablehold_rules::ArgSpec::new("points", tablehold_rules::ArgKind::Int, true, "")
+                    .range(1, 3),
+            ],
+            ..p
+        };
+        assert_eq!(
+            prompt_line(&push, 10_000),
+            "prompt 4 for ines: How many points? points=<int 1 to 3> (its default in 0.6 s)"
         );
     }
 }

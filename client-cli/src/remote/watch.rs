@@ -7,11 +7,11 @@
 //! needs for that (who plays which character). Connecting, the dice epochs and printing are
 //! `remote::watch`'s.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use tablehold_protocol::{EventEnvelope, PromptView, TableView};
-use tablehold_rules::{Event, Fact, Part, PendingStep, Seat};
+use tablehold_rules::{ArgSpec, Event, Fact, Part, PendingStep, Seat};
 
 use crate::lines;
 
@@ -24,6 +24,9 @@ pub struct Watcher {
     /// `tablehold --seat NAME`: how the user acts as this seat, for the answer line.
     command: String,
     verbose: bool,
+    /// The windows open to this seat that it has not answered: with more than one, an answer
+    /// line names the window it answers (`--prompt ID`).
+    open_to_me: BTreeSet<u64>,
 }
 
 impl Watcher {
@@ -37,7 +40,18 @@ impl Watcher {
                 .collect(),
             command,
             verbose,
+            open_to_me: BTreeSet::new(),
         }
+        .with_open(view)
+    }
+
+    fn with_open(mut self, view: &TableView) -> Watcher {
+        self.open_to_me = open_windows(view)
+            .into_iter()
+            .filter(|p| self.asked_by_view(p))
+            .map(|p| p.prompt_id)
+            .collect();
+        self
     }
 
     /// The first lines: what is being watched, then whose turn it is and the open prompt, if
@@ -50,17 +64,28 @@ impl Watcher {
         if let Some(current) = view.current.as_deref().filter(|c| self.plays(c)) {
             let _ = writeln!(out, "YOUR TURN: {current}");
         }
-        if let Some(p) = &view.prompt {
+        for p in open_windows(view) {
             if self.asked_by_view(p) {
                 let left = p.deadline_ms.saturating_sub(now_ms);
+                let mut takes = p.options.join(", ");
+                for a in &p.args {
+                    if !takes.is_empty() {
+                        takes.push_str("; ");
+                    }
+                    takes.push_str(&placeholder(a));
+                }
                 let _ = writeln!(
                     out,
-                    "prompt {} asks you: {} [{}]",
-                    p.prompt_id,
-                    p.question,
-                    p.options.join(", ")
+                    "prompt {} asks you: {} [{takes}]",
+                    p.prompt_id, p.question
                 );
-                let _ = writeln!(out, "{}", self.answer_line(&p.options, &p.default, left));
+                let asked = Asked {
+                    prompt_id: p.prompt_id,
+                    options: &p.options,
+                    args: &p.args,
+                    default: &p.default,
+                };
+                let _ = writeln!(out, "{}", self.answer_line(&asked, left));
             } else {
                 let _ = writeln!(out, "prompt {}: {}", p.prompt_id, p.question);
             }
@@ -93,15 +118,24 @@ impl Watcher {
                     let _ = writeln!(out, "YOUR TURN: {id}");
                 }
                 Fact::DecisionRequested { step } if self.asked(step) => {
+                    self.open_to_me.insert(step.prompt_id);
                     // The deadline runs from when the server logged the prompt; a clock
                     // behind the server's must not show more time than the prompt gives.
                     let deadline = e.at_ms.saturating_add(step.timeout_ms);
                     let left = deadline.saturating_sub(now_ms).min(step.timeout_ms);
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        self.answer_line(&step.options, &step.default, left)
-                    );
+                    let asked = Asked {
+                        prompt_id: step.prompt_id,
+                        options: &step.options,
+                        args: &step.args,
+                        default: &step.default,
+                    };
+                    let _ = writeln!(out, "{}", self.answer_line(&asked, left));
+                }
+                Fact::DecisionResolved { prompt_id, .. } => {
+                    self.open_to_me.remove(prompt_id);
+                }
+                Fact::DecisionAnswered { prompt_id, answer } if answer.seat == self.seat => {
+                    self.open_to_me.remove(prompt_id);
                 }
                 _ => {}
             }
@@ -110,17 +144,32 @@ impl Watcher {
     }
 
     /// `answer with: tablehold --seat ines answer CHOICE, where CHOICE is aune or mara (2.9 s
-    /// left, then aune)`.
-    fn answer_line(&self, options: &[String], default: &str, left_ms: u64) -> String {
-        let choices: Vec<String> = options.iter().map(|o| shell_word(o)).collect();
-        let choices = match choices.as_slice() {
+    /// left, then aune)`; for a window answered with arguments, each as `NAME=<KIND>`; with
+    /// more than one window open to the seat, `--prompt ID` too.
+    fn answer_line(&self, asked: &Asked<'_>, left_ms: u64) -> String {
+        let mut words: Vec<String> = Vec::new();
+        if !asked.options.is_empty() {
+            words.push("CHOICE".into());
+        }
+        words.extend(asked.args.iter().filter(|a| a.required).map(placeholder));
+        if self.open_to_me.len() > 1 {
+            words.push(format!("--prompt {}", asked.prompt_id));
+        }
+        let choices: Vec<String> = asked.options.iter().map(|o| shell_word(o)).collect();
+        let where_choice = match choices.as_slice() {
             [] => String::new(),
-            [one] => one.clone(),
-            [init @ .., last] => format!("{} or {last}", init.join(", ")),
+            [one] => format!(", where CHOICE is {one}"),
+            [init @ .., last] => format!(", where CHOICE is {} or {last}", init.join(", ")),
+        };
+        let default = if asked.options.is_empty() {
+            "its default".to_owned()
+        } else {
+            asked.default.to_owned()
         };
         format!(
-            "answer with: {} answer CHOICE, where CHOICE is {choices} ({}.{} s left, then {default})",
+            "answer with: {} answer {}{where_choice} ({}.{} s left, then {default})",
             self.command,
+            words.join(" "),
             left_ms / 1000,
             (left_ms % 1000) / 100
         )
@@ -140,9 +189,10 @@ impl Watcher {
     }
 
     /// Whether a prompt asks this seat. A stand-in (the prompt asks someone else) has no
-    /// options; the GM is asked by its own prompts (no seat, or the GM named).
+    /// options and no arguments; the GM is asked by its own prompts (no seat, or the GM
+    /// named).
     fn asked(&self, step: &PendingStep) -> bool {
-        !step.options.is_empty()
+        (!step.options.is_empty() || !step.args.is_empty())
             && match &self.seat {
                 Seat::Gm => step.seats.is_empty() || step.seats.contains(&Seat::Gm),
                 seat => step.seats.contains(seat),
@@ -154,7 +204,8 @@ impl Watcher {
             Seat::Gm => "gm",
             Seat::Player(id) | Seat::Spectator(id) => id.0.as_str(),
         };
-        !p.options.is_empty() && p.seats.iter().any(|s| s == me)
+        let waiting = p.waiting.is_empty() || p.waiting.iter().any(|s| s == me);
+        (!p.options.is_empty() || !p.args.is_empty()) && p.seats.iter().any(|s| s == me) && waiting
     }
 
     fn track(&mut self, fact: &Fact) {
@@ -173,6 +224,32 @@ impl Watcher {
             _ => {}
         }
     }
+}
+
+/// What a window asks, for its answer line.
+struct Asked<'a> {
+    prompt_id: u64,
+    options: &'a [String],
+    args: &'a [ArgSpec],
+    default: &'a str,
+}
+
+/// The open windows a view holds; a server older than windows sends only the newest.
+fn open_windows(view: &TableView) -> Vec<&PromptView> {
+    if view.prompts.is_empty() {
+        view.prompt.iter().collect()
+    } else {
+        view.prompts.iter().collect()
+    }
+}
+
+/// `points=<int 1 to 3>`: an argument to type, with its kind and bounds.
+fn placeholder(a: &ArgSpec) -> String {
+    let bounds = match (a.min, a.max) {
+        (Some(lo), Some(hi)) => format!(" {lo} to {hi}"),
+        _ => String::new(),
+    };
+    format!("{}=<{}{bounds}>", a.name, super::act::kind_name(a.kind))
 }
 
 /// `word` as one word for a POSIX shell: as it is when it holds only characters no shell
@@ -224,6 +301,7 @@ mod tests {
                 pc("mara", Some("rui")),
                 pc("gob", None),
             ],
+            prompts: prompt.iter().cloned().collect(),
             prompt,
             digest: None,
             terrain: vec![],
@@ -369,6 +447,10 @@ mod tests {
             default: "spare".into(),
             seats: vec!["ines".into()],
             deadline_ms: 10_000,
+            answering: "first".into(),
+            blocks: true,
+            args: vec![],
+            waiting: vec!["ines".into()],
         };
         let v = view(Some(prompt));
         let w = Watcher::new(&v, &ines(), "tablehold --seat ines".into(), false);
@@ -385,6 +467,119 @@ mod tests {
         assert_eq!(
             w.start_text(&v, 9_000),
             "watching table \"friday\" (t1) as player rui; stop with Ctrl-C\nprompt 2: Spare?\n"
+        );
+    }
+
+    // Two windows open to Ines: each answer line names its window; one answered with a number
+    // shows the argument to type. Once she has answered one, the other's line needs no id.
+    #[test]
+    fn with_two_windows_open_each_answer_line_names_its_window() {
+        let opening = PromptView {
+            prompt_id: 2,
+            question: "Take the opening?".into(),
+            options: vec!["strike".into(), "hold".into()],
+            default: "hold".into(),
+            seats: vec!["ines".into(), "rui".into()],
+            deadline_ms: 12_000,
+            answering: "each".into(),
+            blocks: false,
+            args: vec![],
+            waiting: vec!["ines".into(), "rui".into()],
+        };
+        let push = PromptView {
+            prompt_id: 3,
+            question: "How many points?".into(),
+            options: vec![],
+            default: String::new(),
+            seats: vec!["ines".into()],
+            deadline_ms: 10_000,
+            answering: "first".into(),
+            blocks: true,
+            args: vec![
+                tablehold_rules::ArgSpec::new("points", tablehold_rules::ArgKind::Int, true, "")
+                    .range(1, 3),
+            ],
+            waiting: vec!["ines".into()],
+        };
+        let mut v = view(None);
+        v.current = None;
+        v.prompt = Some(push.clone());
+        v.prompts = vec![opening, push];
+        let mut w = Watcher::new(&v, &ines(), "tablehold --seat ines".into(), false);
+        assert_eq!(
+            w.start_text(&v, 9_000),
+            "watching table \"friday\" (t1) as player ines; stop with Ctrl-C\n\
+             prompt 2 asks you: Take the opening? [strike, hold]\n\
+             answer with: tablehold --seat ines answer CHOICE --prompt 2, where CHOICE is strike \
+             or hold (3.0 s left, then hold)\n\
+             prompt 3 asks you: How many points? [points=<int 1 to 3>]\n\
+             answer with: tablehold --seat ines answer points=<int 1 to 3> --prompt 3 (1.0 s \
+             left, then its default)\n"
+        );
+        // Rui has answered the opening and is no longer asked by it.
+        let rui = Seat::Player(SeatId("rui".into()));
+        v.prompts[0].waiting = vec!["ines".into()];
+        let r = Watcher::new(&v, &rui, "tablehold --seat rui".into(), false);
+        assert!(!r.start_text(&v, 9_000).contains("asks you"));
+        // Ines answers the opening: the push is the only window left to her.
+        let answered = Fact::DecisionAnswered {
+            prompt_id: 2,
+            answer: tablehold_rules::Answer {
+                seat: ines(),
+                choice: "strike".into(),
+                args: Default::default(),
+                by: tablehold_rules::Resolver::Seat(ines()),
+            },
+        };
+        w.event_text(&event(6, 9_000, vec![answered]), 9_000);
+        let mut step = PendingStep {
+            prompt_id: 4,
+            seats: vec![ines()],
+            question: "Dodge?".into(),
+            options: vec!["dodge".into(), "take".into()],
+            default: "take".into(),
+            timeout_ms: 5_000,
+            ..Default::default()
+        };
+        let text = w.event_text(
+            &event(
+                7,
+                9_000,
+                vec![Fact::DecisionRequested {
+                    step: Box::new(step.clone()),
+                }],
+            ),
+            9_000,
+        );
+        assert!(text.contains("answer CHOICE --prompt 4,"), "{text}");
+        // Once the push is resolved, a new window's line needs no id.
+        let resolved = Fact::DecisionResolved {
+            prompt_id: 3,
+            choice: String::new(),
+            by: tablehold_rules::Resolver::TimedOut,
+            args: Default::default(),
+        };
+        let closed = Fact::DecisionResolved {
+            prompt_id: 4,
+            choice: "take".into(),
+            by: tablehold_rules::Resolver::Seat(ines()),
+            args: Default::default(),
+        };
+        w.event_text(&event(8, 9_000, vec![resolved, closed]), 9_000);
+        step.prompt_id = 5;
+        let text = w.event_text(
+            &event(
+                9,
+                9_000,
+                vec![Fact::DecisionRequested {
+                    step: Box::new(step),
+                }],
+            ),
+            9_000,
+        );
+        assert!(
+            text.contains("answer with: tablehold --seat ines answer CHOICE, where CHOICE is"),
+            "{text}"
         );
     }
 }

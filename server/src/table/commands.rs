@@ -7,7 +7,7 @@ use tablehold_protocol::{ErrorCode, Op};
 use tablehold_rules::dice::CounterStream;
 use tablehold_rules::free_roll::free_roll;
 use tablehold_rules::roster::{owner_given, sheet_added};
-use tablehold_rules::{Command, DecideError, Event, Fact, SeatId, StateView, decide};
+use tablehold_rules::{Command, CommandBody, DecideError, Event, Fact, SeatId, StateView, decide};
 
 use super::epochs;
 use super::gate::Held;
@@ -205,8 +205,19 @@ impl Table {
                 let cmd = Command::act(by, actor.as_deref(), action, args.clone());
                 rules(decide(self.system.system(), &self.world, &cmd, stream))
             }
-            Op::Answer { prompt_id, choice } => {
-                let cmd = Command::answer(by, *prompt_id, choice);
+            Op::Answer {
+                prompt_id,
+                choice,
+                args,
+            } => {
+                let cmd = Command {
+                    seat: by,
+                    body: CommandBody::Answer {
+                        prompt_id: *prompt_id,
+                        choice: choice.clone(),
+                        args: args.clone(),
+                    },
+                };
                 rules(decide(self.system.system(), &self.world, &cmd, stream))
             }
             Op::Roll { dice, secret } => {

@@ -1,50 +1,56 @@
-//! The open prompt's deadline: when its default applies. It follows the state's top prompt;
-//! a new prompt gets a fresh deadline from its own timeout, and the same prompt keeps its own.
+//! Every open decision window's deadline: when its default applies. It follows the state's
+//! open windows; a new window gets a fresh deadline from its own timeout, one still open
+//! keeps the deadline it had, and a closed one is forgotten.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Deadline {
-    prompt_id: u64,
     at: Instant,
     at_ms: u64,
 }
 
 #[derive(Default)]
 pub struct Deadlines {
-    current: Option<Deadline>,
+    open: BTreeMap<u64, Deadline>,
 }
 
 impl Deadlines {
-    /// Follows `top`, the open prompt's id and timeout, if any. `now` and `now_ms` are the
-    /// same moment on the monotonic and the wall clock.
-    pub fn track(&mut self, top: Option<(u64, u64)>, now: Instant, now_ms: u64) {
-        match (top, &self.current) {
-            (None, _) => self.current = None,
-            (Some((id, _)), Some(d)) if d.prompt_id == id => {}
-            (Some((id, timeout_ms)), _) => {
-                self.current = Some(Deadline {
-                    prompt_id: id,
-                    at: now + Duration::from_millis(timeout_ms),
-                    at_ms: now_ms.saturating_add(timeout_ms),
-                });
-            }
+    /// Follows `open`, each open window's id and timeout. `now` and `now_ms` are the same
+    /// moment on the monotonic and the wall clock.
+    pub fn track(&mut self, open: &[(u64, u64)], now: Instant, now_ms: u64) {
+        self.open.retain(|id, _| open.iter().any(|(o, _)| o == id));
+        for (id, timeout_ms) in open {
+            self.open.entry(*id).or_insert_with(|| Deadline {
+                at: now + Duration::from_millis(*timeout_ms),
+                at_ms: now_ms.saturating_add(*timeout_ms),
+            });
         }
     }
 
+    /// The earliest deadline of any open window.
     pub fn at(&self) -> Option<Instant> {
-        self.current.as_ref().map(|d| d.at)
+        self.open.values().map(|d| d.at).min()
     }
 
-    /// The deadline in Unix milliseconds, for clients; 0 when no prompt is open.
-    pub fn at_ms(&self) -> u64 {
-        self.current.as_ref().map(|d| d.at_ms).unwrap_or(0)
+    /// Each open window's deadline in Unix milliseconds, for clients.
+    pub fn at_ms(&self) -> BTreeMap<u64, u64> {
+        self.open.iter().map(|(id, d)| (*id, d.at_ms)).collect()
     }
 
-    /// The prompt whose deadline passed; it is forgotten until tracked again.
+    /// The window whose deadline comes first (the one that passed, when the table wakes at
+    /// [`Deadlines::at`]); it is forgotten until tracked again. Ties go to the older window.
     pub fn take(&mut self) -> Option<u64> {
-        self.current.take().map(|d| d.prompt_id)
+        let (id, _) = self
+            .open
+            .iter()
+            .min_by_key(|(id, d)| (d.at, **id))
+            .map(|(id, d)| (*id, *d))?;
+        self.open.remove(&id);
+        Some(id)
     }
 }
 
@@ -53,21 +59,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_prompt_keeps_its_deadline_and_a_new_one_gets_its_own() {
+    fn a_window_keeps_its_deadline_and_a_new_one_gets_its_own() {
         let t0 = Instant::now();
         let mut d = Deadlines::default();
-        d.track(Some((3, 500)), t0, 1_000);
+        d.track(&[(3, 500)], t0, 1_000);
         assert_eq!(d.at(), Some(t0 + Duration::from_millis(500)));
-        assert_eq!(d.at_ms(), 1_500);
-        // The same prompt seen later keeps the deadline it had.
-        d.track(Some((3, 500)), t0 + Duration::from_millis(400), 1_400);
-        assert_eq!(d.at_ms(), 1_500);
-        d.track(Some((4, 200)), t0 + Duration::from_millis(450), 1_450);
-        assert_eq!(d.at_ms(), 1_650);
+        assert_eq!(d.at_ms(), BTreeMap::from([(3, 1_500)]));
+        // The same window seen later keeps the deadline it had.
+        d.track(&[(3, 500)], t0 + Duration::from_millis(400), 1_400);
+        assert_eq!(d.at_ms(), BTreeMap::from([(3, 1_500)]));
+        // A second window opens beside it, with a shorter timeout: both are kept, and the
+        // table wakes for the earlier one.
+        d.track(&[(3, 500), (4, 20)], t0 + Duration::from_millis(450), 1_450);
+        assert_eq!(d.at_ms(), BTreeMap::from([(3, 1_500), (4, 1_470)]));
+        assert_eq!(d.at(), Some(t0 + Duration::from_millis(470)));
         assert_eq!(d.take(), Some(4));
-        assert_eq!((d.at(), d.at_ms()), (None, 0));
-        d.track(Some((5, 10)), t0, 0);
-        d.track(None, t0, 0);
+        assert_eq!(d.take(), Some(3));
+        assert_eq!((d.at(), d.at_ms()), (None, BTreeMap::new()));
+        // A window that closed is forgotten.
+        d.track(&[(5, 10), (6, 10)], t0, 0);
+        d.track(&[(6, 10)], t0, 0);
+        assert_eq!(d.at_ms(), BTreeMap::from([(6, 10)]));
+        d.track(&[], t0, 0);
         assert_eq!(d.take(), None);
+    }
+
+    #[test]
+    fn windows_due_at_once_time_out_oldest_first() {
+        let t0 = Instant::now();
+        let mut d = Deadlines::default();
+        d.track(&[(9, 100), (2, 100)], t0, 0);
+        assert_eq!(d.take(), Some(2));
+        assert_eq!(d.take(), Some(9));
     }
 }

@@ -286,15 +286,16 @@ impl Table {
         }
     }
 
-    /// Keeps the open prompt's deadline in step with the state.
+    /// Keeps every open window's deadline in step with the state.
     pub(super) fn track_prompt(&mut self) {
-        let top = self
+        let open: Vec<(u64, u64)> = self
             .world
             .encounter()
             .pending
-            .last()
-            .map(|p| (p.prompt_id, p.timeout_ms));
-        self.deadlines.track(top, Instant::now(), now_ms());
+            .iter()
+            .map(|p| (p.prompt_id, p.timeout_ms))
+            .collect();
+        self.deadlines.track(&open, Instant::now(), now_ms());
     }
 }
 

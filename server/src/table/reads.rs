@@ -90,7 +90,7 @@ impl Table {
                     name: &self.name,
                     system: self.system.as_str(),
                     head: self.journal.head(),
-                    prompt_deadline_ms: self.deadlines.at_ms(),
+                    deadlines: self.deadlines.at_ms(),
                     digest: gm.then(|| digest::current(&self.world)),
                     grid: self.system.system().grid(),
                 };
@@ -98,7 +98,9 @@ impl Table {
                     Some(seen) => table_view(header, seen),
                     None => table_view(header, &self.world),
                 };
-                Ok(Reply::State { state })
+                Ok(Reply::State {
+                    state: Box::new(state),
+                })
             }
             Op::Actions => Ok(Reply::Actions {
                 actions: actions(self.system.system(), &self.world, &rules_seat),

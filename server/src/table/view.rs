@@ -3,10 +3,12 @@
 //! showed that seat (the GM's is the table's whole state), so a stand-in NPC arrives here with
 //! no numbers and a prompt someone else decides with no content.
 
+use std::collections::BTreeMap;
 use tablehold_protocol::{CombatantView, GridView, PromptView, TableView, TerrainView};
 use tablehold_rules::grid::GridSpec;
 use tablehold_rules::redact::is_stand_in;
-use tablehold_rules::{Combatant, Kind, Seat, StateView};
+
+use tablehold_rules::{Answering, Combatant, Kind, PendingStep, Seat, StateView};
 
 /// What a `state` reply says about the table besides the seat's state.
 pub struct Header<'a> {
@@ -14,7 +16,8 @@ pub struct Header<'a> {
     pub name: &'a str,
     pub system: &'a str,
     pub head: u64,
-    pub prompt_deadline_ms: u64,
+    /// Each open window's deadline in Unix milliseconds.
+    pub deadlines: BTreeMap<u64, u64>,
     /// The state digest, for the GM only (it is of the whole state).
     pub digest: Option<String>,
     pub grid: GridSpec,
@@ -28,14 +31,11 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
         .filter_map(|id| seen.combatant(id))
         .map(combatant_view)
         .collect();
-    let prompt = enc.pending.last().map(|p| PromptView {
-        prompt_id: p.prompt_id,
-        question: p.question.clone(),
-        options: p.options.clone(),
-        default: p.default.clone(),
-        seats: p.seats.iter().map(seat_name).collect(),
-        deadline_ms: header.prompt_deadline_ms,
-    });
+    let prompts: Vec<PromptView> = enc
+        .pending
+        .iter()
+        .map(|p| prompt_view(p, header.deadlines.get(&p.prompt_id).copied()))
+        .collect();
     TableView {
         table: header.table.to_owned(),
         name: header.name.to_owned(),
@@ -48,7 +48,8 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
         current: enc.current.as_ref().map(|c| c.0.clone()),
         order: enc.order.iter().map(|c| c.0.clone()).collect(),
         combatants,
-        prompt,
+        prompt: prompts.last().cloned(),
+        prompts,
         digest: header.digest,
         terrain: enc
             .terrain
@@ -64,6 +65,28 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
             cell_size: header.grid.cell_size,
             covers: header.grid.covers.iter().map(|c| (*c).to_owned()).collect(),
         }),
+    }
+}
+
+/// One open window as the seat holds it (a stand-in, for a window others decide). Its deadline
+/// is 0 while the table has not tracked it yet.
+fn prompt_view(p: &PendingStep, deadline_ms: Option<u64>) -> PromptView {
+    PromptView {
+        prompt_id: p.prompt_id,
+        question: p.question.clone(),
+        options: p.options.clone(),
+        default: p.default.clone(),
+        seats: p.seats.iter().map(seat_name).collect(),
+        deadline_ms: deadline_ms.unwrap_or(0),
+        answering: match p.answering {
+            Answering::First => "first",
+            Answering::Each => "each",
+            Answering::Gm => "gm",
+        }
+        .to_owned(),
+        blocks: p.blocks,
+        args: p.args.clone(),
+        waiting: p.waiting_for().iter().map(seat_name).collect(),
     }
 }
 
