@@ -533,6 +533,29 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
         Fact::RoundStarted { round } => format!("round {round} starts"),
         Fact::TurnStarted { entity: Some(e) } => format!("{e}'s turn starts"),
         Fact::TurnStarted { entity: None } => "no one's turn".to_owned(),
+        Fact::TurnsOpened { shape, group, now } => {
+            let names = now
+                .iter()
+                .map(|e| e.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            match (shape, group) {
+                (tablehold_rules::turns::TurnShape::Spotlight, _) => {
+                    format!("the spotlight passes to {names}")
+                }
+                (_, Some(group)) => format!("{group}' turn: {names} may act, in any order"),
+                (_, None) => format!("{names} may act"),
+            }
+        }
+        Fact::Acted { entity } => format!("{entity} has acted"),
+        Fact::HoldSet {
+            entity,
+            holding: true,
+        } => format!("{entity} holds an action back"),
+        Fact::HoldSet {
+            entity,
+            holding: false,
+        } => format!("{entity} no longer holds an action"),
         Fact::DecisionRequested { step } => prompt_text(step),
         Fact::DecisionResolved {
             prompt_id,

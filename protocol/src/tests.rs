@@ -198,6 +198,9 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::EncounterValueSet { .. } => "encounter_value_set",
         Fact::RoundStarted { .. } => "round_started",
         Fact::TurnStarted { .. } => "turn_started",
+        Fact::TurnsOpened { .. } => "turns_opened",
+        Fact::Acted { .. } => "acted",
+        Fact::HoldSet { .. } => "hold_set",
         Fact::DecisionRequested { .. } => "decision_requested",
         Fact::DecisionResolved { .. } => "decision_resolved",
         Fact::DecisionAnswered { .. } => "decision_answered",
@@ -215,7 +218,7 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 37;
+const FACT_KINDS: usize = 40;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -391,6 +394,18 @@ fn every_fact() -> Vec<Fact> {
         Fact::RoundStarted { round: 1 },
         Fact::TurnStarted {
             entity: Some("aune".into()),
+        },
+        Fact::TurnsOpened {
+            shape: tablehold_rules::turns::TurnShape::Group,
+            group: Some("players".into()),
+            now: vec!["aune".into(), "mara".into()],
+        },
+        Fact::Acted {
+            entity: "aune".into(),
+        },
+        Fact::HoldSet {
+            entity: "mara".into(),
+            holding: true,
         },
         Fact::DecisionRequested {
             step: Box::new(spare_prompt()),

@@ -5,6 +5,7 @@
 use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::state::StateMut;
+use crate::turns::TurnShape;
 
 /// An event that cannot be applied to this state: the log and the state disagree. This is
 /// corruption (or a bug in `decide`), never a player's mistake; the caller should stop and
@@ -138,11 +139,13 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
             e.active = true;
             e.round = 0;
             e.current = None;
+            e.turns = Default::default();
         }
         Fact::EncounterEnded => {
             let e = state.encounter_mut();
             e.active = false;
             e.current = None;
+            e.turns = Default::default();
             e.order.clear();
             e.pending.clear();
             e.deferred.clear();
@@ -152,8 +155,41 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         Fact::EncounterValueSet { key, to, .. } => {
             state.encounter_mut().values.insert(key.clone(), *to);
         }
-        Fact::RoundStarted { round } => state.encounter_mut().round = *round,
-        Fact::TurnStarted { entity } => state.encounter_mut().current = entity.clone(),
+        Fact::RoundStarted { round } => {
+            let e = state.encounter_mut();
+            e.round = *round;
+            e.turns.acted.clear();
+        }
+        Fact::TurnStarted { entity } => {
+            let e = state.encounter_mut();
+            e.current = entity.clone();
+            e.turns.shape = TurnShape::Individual;
+            e.turns.group = None;
+            e.turns.now = entity.iter().cloned().collect();
+        }
+        Fact::TurnsOpened { shape, group, now } => {
+            let t = &mut state.encounter_mut().turns;
+            if *shape == TurnShape::Group {
+                t.acted.clear();
+            }
+            t.shape = *shape;
+            t.group = group.clone();
+            t.now = now.clone();
+        }
+        Fact::Acted { entity } => {
+            let t = &mut state.encounter_mut().turns;
+            t.now.retain(|e| e != entity);
+            if !t.acted.contains(entity) {
+                t.acted.push(entity.clone());
+            }
+        }
+        Fact::HoldSet { entity, holding } => {
+            let t = &mut state.encounter_mut().turns;
+            t.held.retain(|e| e != entity);
+            if *holding {
+                t.held.push(entity.clone());
+            }
+        }
         Fact::DecisionRequested { step } => {
             let e = state.encounter_mut();
             e.next_prompt = e.next_prompt.max(step.prompt_id + 1);

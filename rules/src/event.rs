@@ -15,6 +15,7 @@ use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, Seat, SeatId};
 pub use crate::modifier::Modifier;
 use crate::state::{Combatant, Status};
+use crate::turns::TurnShape;
 
 /// Who may see a part. The GM sees everything.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,6 +217,23 @@ pub enum Fact {
     },
     TurnStarted {
         entity: Option<EntityId>,
+    },
+    /// A turn of another shape opens: a group's (its members act in any order, each once) or
+    /// the spotlight handed to one combatant. `now` is who may act.
+    TurnsOpened {
+        shape: TurnShape,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group: Option<String>,
+        now: Vec<EntityId>,
+    },
+    /// A combatant took its action for this turn of its group (or with the spotlight).
+    Acted {
+        entity: EntityId,
+    },
+    /// A combatant holds an action back to interrupt with later, or no longer does.
+    HoldSet {
+        entity: EntityId,
+        holding: bool,
     },
     DecisionRequested {
         step: Box<PendingStep>,

@@ -30,6 +30,7 @@ pub mod system;
 #[cfg(test)]
 mod testing;
 pub mod toolkit;
+pub mod turns;
 pub mod upgrade;
 pub mod window;
 

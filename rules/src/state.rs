@@ -15,6 +15,7 @@ use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, SeatId};
 use crate::options::TableOptions;
 use crate::sheet::Sheet;
+use crate::turns::Turns;
 
 /// What kind of thing a combatant is. NPC and object stats are GM-only by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -88,6 +89,9 @@ pub struct Encounter {
     /// the room is still there when the fight ends.
     #[serde(default, with = "crate::grid::terrain_list")]
     pub terrain: BTreeMap<Cell, Terrain>,
+    /// Who may act now, in the shape of turns the system uses (see `turns`).
+    #[serde(default)]
+    pub turns: Turns,
 }
 
 /// Read access to a table's state, as `decide` and `actions` see it.

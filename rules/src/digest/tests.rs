@@ -218,7 +218,7 @@ fn projection_2_is_pinned_byte_for_byte_and_sees_the_terrain() {
     assert_eq!(current(&state), digest(CURRENT, &state).unwrap());
 }
 
-// Projection 3 is projection 2 with the windows beside it: for a state whose steps have no
+// Projection 3 is projection 2 with the windows and the turns beside it: for a state whose steps have no
 // window fields set, their defaults; then every field of a window each seat answers.
 // Do not change the expected text.
 #[test]
@@ -234,10 +234,11 @@ fn projection_3_is_pinned_byte_for_byte_and_sees_the_windows() {
             r#"{{"prompt_id":{id},"answering":"first","blocks":true,"args":[],"default_args":{{}},"secret":{{}},"answers":[]}}"#
         )
     };
+    let no_turns = r#""turns":{"shape":"individual","group":null,"now":[],"acted":[],"held":[]}"#;
     assert_eq!(
         plain,
         format!(
-            "{},\"windows\":[{},{}]}}",
+            "{},\"windows\":[{},{}],{no_turns}}}",
             &v2[..v2.len() - 1],
             default_window(7),
             default_window(7)
@@ -265,10 +266,32 @@ fn projection_3_is_pinned_byte_for_byte_and_sees_the_windows() {
             r#""secret":{"challenge":{"int":9}},"#,
             r#""answers":[{"seat":{"player":"ines"},"choice":"yes","args":{"points":2},"#,
             r#""by":{"seat":{"player":"ines"}}}]},"#,
-            r#"{"prompt_id":7,"answering":"first","blocks":true,"args":[],"default_args":{},"secret":{},"answers":[]}]}"#
+            r#"{"prompt_id":7,"answering":"first","blocks":true,"args":[],"default_args":{},"secret":{},"answers":[]}],"#,
+            r#""turns":{"shape":"individual","group":null,"now":[],"acted":[],"held":[]}}"#
         )),
         "{bytes}"
     );
+    let windows_only = digest(3, &state).unwrap();
+    state.encounter_mut().turns = crate::turns::Turns {
+        shape: crate::turns::TurnShape::Group,
+        group: Some("players".into()),
+        now: vec!["aune".into()],
+        acted: vec!["gob".into()],
+        held: vec!["door".into()],
+    };
+    let bytes_with_turns = String::from_utf8(v3::projection(&state)).unwrap();
+    assert!(
+        bytes_with_turns.ends_with(
+            r#""turns":{"shape":"group","group":"players","now":["aune"],"acted":["gob"],"held":["door"]}}"#
+        ),
+        "{bytes_with_turns}"
+    );
+    assert_ne!(
+        digest(3, &state).unwrap(),
+        windows_only,
+        "v3 sees the turns"
+    );
+    state.encounter_mut().turns = Default::default();
     let mut hasher = Sha256::new();
     hasher.update(b"tablehold-digest-v3\n");
     hasher.update(bytes.as_bytes());

@@ -1,8 +1,12 @@
-//! Projection 3, frozen: projection 2 and what decision windows added to a pending step. The
-//! top-level object gains `windows` after `combatants` and `encounter`: for every pending step,
-//! then every deferred step, in stack order, its id, who answers (`first`, `each` or `gm`),
-//! whether it blocks, its argument specs, its default arguments, its GM-only data and the
-//! answers given so far. Projection 2's bytes are kept as they are, not rebuilt.
+//! Projection 3, frozen: projection 2, what decision windows added to a pending step, and the
+//! turn structure. The top-level object gains, after `combatants` and `encounter`:
+//! - `windows`: for every pending step, then every deferred step, in stack order, its id, who
+//!   answers (`first`, `each` or `gm`), whether it blocks, its argument specs, its default
+//!   arguments, its GM-only data and the answers given so far;
+//! - `turns`: the shape (`individual`, `group` or `spotlight`), the group, who may act now,
+//!   who has acted and who holds an action.
+//!
+//! Projection 2's bytes are kept as they are, not rebuilt.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +17,7 @@ use super::{v1, v2};
 use crate::action::{ArgKind, ArgSpec, ArgValue, Args};
 use crate::decision::{Answer, Answering, PendingStep, Resolver};
 use crate::state::StateView;
+use crate::turns::{TurnShape, Turns};
 
 /// What the hash starts with, before the projection's JSON.
 pub const TAG: &[u8] = b"tablehold-digest-v3\n";
@@ -26,6 +31,33 @@ struct WindowV3<'a> {
     default_args: BTreeMap<&'a str, Value>,
     secret: BTreeMap<&'a str, Value>,
     answers: Vec<AnswerV3<'a>>,
+}
+
+#[derive(Serialize)]
+struct TurnsV3<'a> {
+    shape: &'static str,
+    group: Option<&'a str>,
+    now: Vec<&'a str>,
+    acted: Vec<&'a str>,
+    held: Vec<&'a str>,
+}
+
+fn ids(v: &[crate::ids::EntityId]) -> Vec<&str> {
+    v.iter().map(|e| e.as_str()).collect()
+}
+
+fn turns(t: &Turns) -> TurnsV3<'_> {
+    TurnsV3 {
+        shape: match t.shape {
+            TurnShape::Individual => "individual",
+            TurnShape::Group => "group",
+            TurnShape::Spotlight => "spotlight",
+        },
+        group: t.group.as_deref(),
+        now: ids(&t.now),
+        acted: ids(&t.acted),
+        held: ids(&t.held),
+    }
 }
 
 #[derive(Serialize)]
@@ -143,6 +175,8 @@ pub fn projection(state: &dyn StateView) -> Vec<u8> {
     bytes.extend_from_slice(b",\"windows\":");
     // Plain data with string keys: serializing to a Vec cannot fail.
     bytes.extend(serde_json::to_vec(&windows).unwrap_or_default());
+    bytes.extend_from_slice(b",\"turns\":");
+    bytes.extend(serde_json::to_vec(&turns(&encounter.turns)).unwrap_or_default());
     bytes.push(b'}');
     bytes
 }
