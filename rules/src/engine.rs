@@ -10,7 +10,7 @@ use crate::grid::{GridSpec, Terrain};
 use crate::ids::Seat;
 use crate::refusal::Refusal;
 use crate::state::{StateView, Status};
-use crate::system::RuleSystem;
+use crate::system::{Happening, RuleSystem};
 use crate::window;
 
 pub use crate::ctx::{Ctx, DecideError};
@@ -45,7 +45,10 @@ pub fn decide(
                 if !command.seat.is_gm() {
                     return Err(Refusal::forbidden("rulings are the GM's").into());
                 }
+                // A ruling is the GM's word on the state: it sets nothing off (a token the GM
+                // moves provokes no opportunity attack).
                 generic_ruling(system, &mut ctx, rest, args)?;
+                return Ok(ctx.into_events());
             } else {
                 if let Some(top) = window::blocking(state) {
                     // The refused seat hears of the prompt only what its events showed it.
@@ -60,7 +63,63 @@ pub fn decide(
             }
         }
     }
+    let happened = happenings(&state.encounter().turns, ctx.emitted());
+    if !happened.is_empty() {
+        system.after(&mut ctx, &happened)?;
+    }
     Ok(ctx.into_events())
+}
+
+/// What the events of one command made happen, for the system's triggers, from the turns as
+/// they were before it. A group is done when an `acted` leaves nobody of it to act.
+fn happenings(before: &crate::turns::Turns, events: &[Event]) -> Vec<Happening> {
+    let mut out = Vec::new();
+    let grouped = before.shape == crate::turns::TurnShape::Group;
+    let mut group: Option<String> = before.group.clone().filter(|_| grouped);
+    let mut left: Vec<crate::ids::EntityId> = before.now.clone();
+    for fact in events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter(|p| !p.audience.is_stand_in())
+        .map(|p| &p.fact)
+    {
+        match fact {
+            Fact::Moved { entity, from, to } => out.push(Happening::Moved {
+                entity: entity.clone(),
+                from: *from,
+                to: *to,
+            }),
+            Fact::TurnStarted { entity } => {
+                group = None;
+                out.push(Happening::TurnStarted {
+                    entity: entity.clone(),
+                });
+            }
+            Fact::TurnsOpened {
+                shape,
+                group: g,
+                now,
+                ..
+            } => {
+                group = g
+                    .clone()
+                    .filter(|_| *shape == crate::turns::TurnShape::Group);
+                left = now.clone();
+            }
+            Fact::Acted { entity } => {
+                out.push(Happening::Acted {
+                    entity: entity.clone(),
+                });
+                let was_left = left.contains(entity);
+                left.retain(|e| e != entity);
+                if let (true, true, Some(g)) = (was_left, left.is_empty(), &group) {
+                    out.push(Happening::GroupDone { group: g.clone() });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The catalogue for `seat`: the answers to the open windows it may answer, the system's

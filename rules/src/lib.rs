@@ -44,4 +44,4 @@ pub use ids::{EntityId, Seat, SeatId};
 pub use refusal::Refusal;
 pub use sheet::{Sheet, SheetError};
 pub use state::{Combatant, Encounter, Kind, MemoryState, Scratch, StateMut, StateView, Status};
-pub use system::{ResourceSpec, RuleSystem};
+pub use system::{Happening, ResourceSpec, RuleSystem};

@@ -4,7 +4,7 @@
 use crate::action::{ActionSpec, Args};
 use crate::ctx::{Ctx, DecideError};
 use crate::decision::{Closing, PendingStep};
-use crate::grid::GridSpec;
+use crate::grid::{Cell, GridSpec};
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::sheet::SheetError;
@@ -64,6 +64,16 @@ pub trait RuleSystem: Sync {
         args: &Args,
     ) -> Result<(), DecideError>;
 
+    /// Follows what a command made happen with what the system ties to it: opens windows (an
+    /// opportunity attack when someone leaves reach, a readied action when its trigger comes)
+    /// and fires deferred steps (when a side has acted), so that no action has to re-check by
+    /// hand what its own effects set off. Called once per action, answer or timeout, after
+    /// the system's own decision, with every [`Happening`] its events hold, in order; events
+    /// this emits are not fed back in. The default ties nothing to anything.
+    fn after(&self, _ctx: &mut Ctx<'_>, _happened: &[Happening]) -> Result<(), DecideError> {
+        Ok(())
+    }
+
     /// Resumes `step` as its window closed (the choice already checked to be one of its
     /// options, the arguments against its specs, and already logged as resolved). In a window
     /// each seat answers, `step.answers` holds every seat's answer.
@@ -73,6 +83,23 @@ pub trait RuleSystem: Sync {
         step: &PendingStep,
         closing: &Closing<'_>,
     ) -> Result<(), DecideError>;
+}
+
+/// Something a command made happen that a system may tie rules to (see [`RuleSystem::after`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Happening {
+    /// A token moved (by an action, a ruling or a push).
+    Moved {
+        entity: EntityId,
+        from: Option<Cell>,
+        to: Option<Cell>,
+    },
+    /// A combatant took its action for its group's turn or with the spotlight.
+    Acted { entity: EntityId },
+    /// Everyone in `group` has acted: its turn is over.
+    GroupDone { group: String },
+    /// An individual turn began (`None`: nobody's).
+    TurnStarted { entity: Option<EntityId> },
 }
 
 /// A resource a system keeps on combatants, and the values it can hold.

@@ -1,24 +1,38 @@
-//! mist: the aimed attack, declared now, resolved after the enemies' turn.
+//! mist: side turns (each side's members act in any order, each once, and the next side's turn
+//! opens by itself), the aimed attack declared now and fired by itself after the enemies' side
+//! has acted, and a delayed action that interrupts an enemy's strike through a window
+//! answered with an action. mist measures in feet, five to a cell.
 
 use super::*;
+use tablehold_rules::grid::GridSpec;
+use tablehold_rules::turns;
+use tablehold_rules::{Happening, toolkit};
 
 pub(crate) const MIST_AIM: &str = "mist.aimed_attack";
+pub(crate) const MIST_INTERRUPT: &str = "mist.interrupt";
 pub(crate) const AIM_BONUS: i64 = 3;
+/// A strike reaches the next cell, and no further.
+pub(crate) const REACH: i64 = 1;
+pub(crate) const GRID: GridSpec = GridSpec {
+    unit: "ft",
+    cell_size: 5,
+    covers: &[],
+};
 
 pub(crate) struct Mist;
 
-/// The side whose turn it is. The encounter has no field for a side, so the side turn is
-/// carried by `current`: the first combatant (in id order) of the side that is acting.
+/// The side whose turn it is: the group the turn structure holds.
 pub(crate) fn acting_side(state: &dyn StateView) -> Option<String> {
-    let current = state.encounter().current.as_ref()?;
-    state.combatant(current).map(|c| c.side.clone())
+    state.encounter().turns.group.clone()
 }
 
-pub(crate) fn first_of_side(state: &dyn StateView, side: &str) -> Option<EntityId> {
+/// Every combatant of `side`, in id order.
+pub(crate) fn members(state: &dyn StateView, side: &str) -> Vec<EntityId> {
     state
         .combatant_ids()
         .into_iter()
-        .find(|i| state.combatant(i).is_some_and(|c| c.side == side))
+        .filter(|i| state.combatant(i).is_some_and(|c| c.side == side))
+        .collect()
 }
 
 pub(crate) fn other_side(state: &dyn StateView, side: &str) -> Option<String> {
@@ -34,17 +48,6 @@ pub(crate) fn after_side(side: &str) -> String {
     format!("after_side:{side}")
 }
 
-pub(crate) fn on_its_turn(ctx: &Ctx<'_>, c: &Combatant) -> Result<(), Refusal> {
-    if acting_side(&ctx.state).as_deref() == Some(c.side.as_str()) {
-        Ok(())
-    } else {
-        Err(Refusal::NotYourTurn {
-            actor: c.id.clone(),
-            current: ctx.state.encounter().current.clone(),
-        })
-    }
-}
-
 /// Distance in cells from `from` to `to`, if both are on the map.
 pub(crate) fn cells_between(
     state: &dyn StateView,
@@ -53,6 +56,19 @@ pub(crate) fn cells_between(
 ) -> Option<i64> {
     let d = distance(from.position?, to.position?, state.options().diagonal());
     i64::try_from(d).ok()
+}
+
+fn feet(cells: i64) -> i64 {
+    cells * i64::from(GRID.cell_size)
+}
+
+fn move_spec(actor: &EntityId) -> ActionSpec {
+    spec(
+        "move",
+        Some(actor),
+        "Move (it does not end your part of the turn).",
+        vec![arg("to", ArgKind::Cell, "destination", vec![])],
+    )
 }
 
 impl Mist {
@@ -64,7 +80,7 @@ impl Mist {
         args: &Args,
     ) -> Result<(), DecideError> {
         let shooter = acting(ctx, seat, actor)?;
-        on_its_turn(ctx, &shooter)?;
+        turns::check_turn(&ctx.state, &shooter.id)?;
         let target = ctx.combatant(&args.require_entity("target")?)?;
         if target.side == shooter.side {
             return Err(
@@ -77,9 +93,9 @@ impl Mist {
             d => {
                 return Err(Refusal::OutOfRange {
                     what: target.id.to_string(),
-                    distance: d.unwrap_or(-1),
-                    limit: range,
-                    unit: "m".into(),
+                    distance: d.map_or(-1, feet),
+                    limit: feet(range),
+                    unit: GRID.unit.into(),
                 }
                 .into());
             }
@@ -90,6 +106,7 @@ impl Mist {
             data: BTreeMap::from([("target".to_owned(), StepValue::Entity(target.id.clone()))]),
             ..step(MIST_AIM, &shooter.id)
         })?;
+        turns::acted(ctx, &shooter.id)?;
         Ok(())
     }
 
@@ -101,20 +118,153 @@ impl Mist {
         args: &Args,
     ) -> Result<(), DecideError> {
         let walker = acting(ctx, seat, actor)?;
-        on_its_turn(ctx, &walker)?;
-        let to = args
-            .cell("to")?
-            .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
-        ctx.emit(Event::public(Fact::Moved {
-            entity: walker.id.clone(),
-            from: walker.position,
-            to: Some(to),
-        }))?;
+        turns::check_turn(&ctx.state, &walker.id)?;
+        step_to(ctx, &walker, args)
+    }
+
+    /// Holds the action back: the character has acted for this side's turn, and may interrupt
+    /// an enemy's strike later.
+    pub(crate) fn delay(
+        &self,
+        ctx: &mut Ctx<'_>,
+        seat: &Seat,
+        actor: Option<&EntityId>,
+    ) -> Result<(), DecideError> {
+        let who = acting(ctx, seat, actor)?;
+        turns::check_turn(&ctx.state, &who.id)?;
+        turns::hold(ctx, &who.id, true)?;
+        turns::acted(ctx, &who.id)?;
         Ok(())
     }
 
-    /// Ends `side`'s turn: every step deferred until then resolves, in declaration order,
-    /// before the next side's turn starts.
+    /// A strike at the next cell. When someone on the target's side holds an action, they are
+    /// asked first whether to interrupt, and nothing is drawn before they answer.
+    pub(crate) fn strike(
+        &self,
+        ctx: &mut Ctx<'_>,
+        seat: &Seat,
+        actor: Option<&EntityId>,
+        args: &Args,
+    ) -> Result<(), DecideError> {
+        let striker = acting(ctx, seat, actor)?;
+        turns::check_turn(&ctx.state, &striker.id)?;
+        let target = ctx.combatant(&args.require_entity("target")?)?;
+        let holder = ctx
+            .state
+            .encounter()
+            .turns
+            .held
+            .iter()
+            .filter_map(|h| ctx.state.combatant(h))
+            .find(|h| h.side == target.side)
+            .cloned();
+        let Some(holder) = holder else {
+            self.resolve_strike(ctx, &striker.id, &target.id)?;
+            turns::acted(ctx, &striker.id)?;
+            return Ok(());
+        };
+        ctx.ask(PendingStep {
+            seats: deciders(&holder),
+            question: format!(
+                "{} strikes at {}: interrupt with {}'s held action?",
+                striker.id, target.id, holder.id
+            ),
+            options: vec!["act".into(), "pass".into()],
+            default: "pass".into(),
+            args: vec![
+                ArgSpec {
+                    choices: vec!["move".into()],
+                    ..ArgSpec::new(
+                        "action",
+                        ArgKind::Text,
+                        false,
+                        "the action to interrupt with",
+                    )
+                },
+                ArgSpec::new("to", ArgKind::Cell, false, "for move: where to"),
+            ],
+            timeout_ms: ctx.state.options().decision_timeout_ms(),
+            data: BTreeMap::from([
+                ("striker".to_owned(), StepValue::Entity(striker.id.clone())),
+                ("target".to_owned(), StepValue::Entity(target.id.clone())),
+            ]),
+            ..step(MIST_INTERRUPT, &holder.id)
+        })?;
+        Ok(())
+    }
+
+    /// The interrupt window closed: the held action goes first (checked against what the
+    /// action takes, as if offered now), then the strike.
+    pub(crate) fn interrupted(
+        &self,
+        ctx: &mut Ctx<'_>,
+        step: &PendingStep,
+        closing: &Closing<'_>,
+    ) -> Result<(), DecideError> {
+        let holder = ctx.combatant(
+            step.actor
+                .as_ref()
+                .ok_or_else(|| malformed(step, "actor"))?,
+        )?;
+        let striker = step
+            .entity("striker")
+            .ok_or_else(|| malformed(step, "striker"))?
+            .clone();
+        let target = step
+            .entity("target")
+            .ok_or_else(|| malformed(step, "target"))?
+            .clone();
+        if closing.choice == "act" {
+            let action = closing
+                .args
+                .text("action")?
+                .ok_or_else(|| Refusal::bad_argument("action", "is required to act"))?;
+            let mut nested = closing.args.clone();
+            nested.0.remove("action");
+            let specs = [move_spec(&holder.id)];
+            let spec = toolkit::offered(&specs, Some(&holder.id), action).ok_or_else(|| {
+                Refusal::bad_argument("action", "is not an action to interrupt with")
+            })?;
+            nested.validate(&spec.args, &Seat::Gm)?;
+            step_to(ctx, &holder, &nested)?;
+            turns::hold(ctx, &holder.id, false)?;
+        }
+        self.resolve_strike(ctx, &striker, &target)?;
+        turns::acted(ctx, &striker)?;
+        Ok(())
+    }
+
+    fn resolve_strike(
+        &self,
+        ctx: &mut Ctx<'_>,
+        striker: &EntityId,
+        target: &EntityId,
+    ) -> Result<(), DecideError> {
+        let s = ctx.combatant(striker)?;
+        let t = ctx.combatant(target)?;
+        match cells_between(&ctx.state, &s, &t) {
+            Some(d) if d <= REACH => {}
+            d => {
+                let text = format!(
+                    "{striker}'s strike falls short: {target} is {} ft away",
+                    d.map_or(-1, feet)
+                );
+                return ctx.emit(Event::public(Fact::Noted { text }));
+            }
+        }
+        let die = roll(&expr("1d10"), ctx.dice)?;
+        let record = checked(
+            striker,
+            "strike",
+            die,
+            vec![Modifier::new("Senses", s.sheet.generic_stat("senses"))],
+            Against::Target(t.sheet.generic_stat("evade")),
+        );
+        ctx.emit(Event::public(Fact::Checked(record)))
+    }
+
+    /// Ends a side's turn before all have acted (the GM's call): those who have not lose their
+    /// action, and what follows the side's turn follows as if they had all acted.
     pub(crate) fn end_side_turn(
         &self,
         ctx: &mut Ctx<'_>,
@@ -128,7 +278,16 @@ impl Mist {
         if acting_side(&ctx.state).as_deref() != Some(side.as_str()) {
             return Err(Refusal::Rule(format!("it is not the {side}' turn")).into());
         }
-        let trigger = after_side(&side);
+        for left in turns::may_act(ctx.state.encounter()) {
+            turns::acted(ctx, &left)?;
+        }
+        Ok(())
+    }
+
+    /// `side` has acted: every step deferred until then fires, in declaration order, and the
+    /// other side's turn opens.
+    fn side_done(&self, ctx: &mut Ctx<'_>, side: &str) -> Result<(), DecideError> {
+        let trigger = after_side(side);
         let due: Vec<PendingStep> = ctx
             .state
             .encounter()
@@ -148,8 +307,10 @@ impl Mist {
                 }
             }
         }
-        let next = other_side(&ctx.state, &side).and_then(|s| first_of_side(&ctx.state, &s));
-        ctx.emit(Event::public(Fact::TurnStarted { entity: next }))?;
+        if let Some(next) = other_side(&ctx.state, side) {
+            let who = members(&ctx.state, &next);
+            turns::open_group(ctx, &next, who)?;
+        }
         Ok(())
     }
 
@@ -171,8 +332,10 @@ impl Mist {
         let Some(target) = target.filter(|_| distance.is_some_and(|d| d <= range)) else {
             let text = match distance {
                 Some(d) => format!(
-                    "{}'s aimed attack is wasted: {target_id} is {d} m away, range {range}",
-                    shooter.id
+                    "{}'s aimed attack is wasted: {target_id} is {} ft away, range {} ft",
+                    shooter.id,
+                    feet(d),
+                    feet(range)
                 ),
                 None => format!(
                     "{}'s aimed attack is wasted: {target_id} is out of sight",
@@ -207,6 +370,18 @@ impl Mist {
     }
 }
 
+/// Moves `who` to the `to` of `args`.
+fn step_to(ctx: &mut Ctx<'_>, who: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let to = args
+        .cell("to")?
+        .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
+    ctx.emit(Event::public(Fact::Moved {
+        entity: who.id.clone(),
+        from: who.position,
+        to: Some(to),
+    }))
+}
+
 impl RuleSystem for Mist {
     fn id(&self) -> &'static str {
         "mist"
@@ -214,6 +389,10 @@ impl RuleSystem for Mist {
 
     fn options(&self) -> Vec<OptionSpec> {
         common_options()
+    }
+
+    fn grid(&self) -> GridSpec {
+        GRID
     }
 
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
@@ -225,11 +404,11 @@ impl RuleSystem for Mist {
     }
 
     fn actions(&self, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
-        let side = acting_side(state);
+        let now = turns::may_act(state.encounter());
         let mut out = Vec::new();
         for c in controlled(state, seat)
             .iter()
-            .filter(|c| side.as_deref() == Some(c.side.as_str()))
+            .filter(|c| now.contains(&c.id))
         {
             out.push(spec(
                 "aim",
@@ -237,11 +416,18 @@ impl RuleSystem for Mist {
                 "Aim at one enemy: +3, resolved after its side's turn.",
                 vec![arg("target", ArgKind::Entity, "the enemy", vec![])],
             ));
+            out.push(move_spec(&c.id));
             out.push(spec(
-                "move",
+                "strike",
                 Some(&c.id),
-                "Move.",
-                vec![arg("to", ArgKind::Cell, "destination", vec![])],
+                "Strike at the next cell: d10 + Senses against Evade.",
+                vec![arg("target", ArgKind::Entity, "whom", vec![])],
+            ));
+            out.push(spec(
+                "delay",
+                Some(&c.id),
+                "Hold your action to interrupt an enemy's strike.",
+                vec![],
             ));
         }
         if seat.is_gm() {
@@ -252,7 +438,7 @@ impl RuleSystem for Mist {
                 None,
                 "End the acting side's turn.",
                 vec![ArgSpec {
-                    now: side.into_iter().collect(),
+                    now: acting_side(state).into_iter().collect(),
                     ..arg("side", ArgKind::Text, "whose turn ends", vec![])
                 }],
             ));
@@ -272,29 +458,42 @@ impl RuleSystem for Mist {
         match action {
             "aim" => self.aim(ctx, seat, actor, args),
             "move" => self.walk(ctx, seat, actor, args),
+            "strike" => self.strike(ctx, seat, actor, args),
+            "delay" => self.delay(ctx, seat, actor),
             "end_side_turn" => self.end_side_turn(ctx, seat, args),
             _ => Err(unknown(self.id(), action)),
         }
     }
 
+    fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
+        for h in happened {
+            if let Happening::GroupDone { group } = h {
+                self.side_done(ctx, group)?;
+            }
+        }
+        Ok(())
+    }
+
     fn resume(
         &self,
-        _ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_>,
         step: &PendingStep,
-        _closing: &Closing<'_>,
+        closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
-        // mist asks nothing here: its aimed attack is a deferred step, never a prompt.
-        Err(DecideError::BadStep {
-            prompt_id: step.prompt_id,
-            rule: step.rule.clone(),
-            problem: "this system has no such step".into(),
-        })
+        match step.rule.as_str() {
+            MIST_INTERRUPT => self.interrupted(ctx, step, closing),
+            _ => Err(DecideError::BadStep {
+                prompt_id: step.prompt_id,
+                rule: step.rule.clone(),
+                problem: "this system has no such step".into(),
+            }),
+        }
     }
 }
 
 /// Beatrix (p1) and Markus (p2) against a thug; the players' side is acting.
 pub(crate) fn mist_table() -> Table {
-    Table::new(
+    let mut table = Table::new(
         vec![
             combatant(
                 "beatrix",
@@ -321,8 +520,14 @@ pub(crate) fn mist_table() -> Table {
                 &[],
             ),
         ],
-        Some("beatrix"),
-    )
+        None,
+    );
+    table.record(vec![Event::public(Fact::TurnsOpened {
+        shape: turns::TurnShape::Group,
+        group: Some("players".into()),
+        now: vec![id("beatrix"), id("markus")],
+    })]);
+    table
 }
 
 pub(crate) fn aim(seat: &str, who: &str, at: &str) -> Command {
@@ -334,6 +539,18 @@ pub(crate) fn aim(seat: &str, who: &str, at: &str) -> Command {
     )
 }
 
+fn act_as(seat: Seat, who: &str, action: &str, args: Args) -> Command {
+    Command::act(seat, Some(who), action, args)
+}
+
+fn to(x: i32, y: i32) -> Args {
+    Args::default().with("to", ArgValue::Cell(Cell::new(x, y)))
+}
+
+fn at(target: &str) -> Args {
+    Args::default().with("target", ArgValue::Text(target.into()))
+}
+
 pub(crate) fn end_turn_of(side: &str) -> Command {
     Command::act(
         Seat::Gm,
@@ -343,7 +560,12 @@ pub(crate) fn end_turn_of(side: &str) -> Command {
     )
 }
 
-/// Declares Beatrix's aimed attack, checking that it draws nothing and blocks nothing.
+/// The turn as a client would show it.
+fn turn(table: &Table) -> String {
+    turns::describe(&table.state)
+}
+
+/// Declares Beatrix's aimed attack, checking that it draws nothing and holds nothing up.
 pub(crate) fn beatrix_aims(table: &mut Table) -> u64 {
     let mut dice = ScriptedDice::new(vec![10, 10]);
     let events = table.run(&Mist, aim("p1", "beatrix", "thug"), &mut dice);
@@ -352,7 +574,14 @@ pub(crate) fn beatrix_aims(table: &mut Table) -> u64 {
         0,
         "an aimed attack draws nothing when declared"
     );
-    let [Fact::StepDeferred { step }] = facts(&events)[..] else {
+    let deferred: Vec<&PendingStep> = facts(&events)
+        .into_iter()
+        .filter_map(|f| match f {
+            Fact::StepDeferred { step } => Some(&**step),
+            _ => None,
+        })
+        .collect();
+    let [step] = deferred[..] else {
         panic!("expected one StepDeferred, got {events:?}");
     };
     assert_eq!(step.rule, MIST_AIM);
@@ -362,69 +591,137 @@ pub(crate) fn beatrix_aims(table: &mut Table) -> u64 {
     // A deferred step is not a prompt: nobody answers it and the table keeps playing.
     assert!(table.state.encounter.pending.is_empty());
     assert_eq!(answer_choices(&Mist, &table.state, &player("p1")), None);
-    assert_eq!(answer_choices(&Mist, &table.state, &Seat::Gm), None);
+    // Beatrix has acted; Markus still may.
+    assert!(action_names(&Mist, &table.state, &player("p1")).is_empty());
     assert_eq!(
-        action_names(&Mist, &table.state, &player("p1")),
-        vec!["aim", "move"]
+        action_names(&Mist, &table.state, &player("p2")),
+        vec!["aim", "move", "strike", "delay"]
     );
+    assert_eq!(turn(table), "players: markus still to act");
     step.prompt_id
 }
 
 #[test]
-fn mist_aimed_attacks_resolve_after_the_enemies_turn_in_declaration_order() {
+fn mist_side_members_act_in_any_order_each_once_and_the_next_side_opens_by_itself() {
+    let mut table = mist_table();
+    let mut no_dice = ScriptedDice::new(vec![]);
+    assert_eq!(turn(&table), "players: beatrix, markus still to act");
+    // Markus first: moving leaves his action; delaying spends it.
+    table.run(
+        &Mist,
+        act_as(player("p2"), "markus", "move", to(0, 3)),
+        &mut no_dice,
+    );
+    assert_eq!(turn(&table), "players: beatrix, markus still to act");
+    table.run(
+        &Mist,
+        act_as(player("p2"), "markus", "delay", Args::default()),
+        &mut no_dice,
+    );
+    assert_eq!(
+        turn(&table),
+        "players: beatrix still to act; holding: markus"
+    );
+    let again = table.refuse(&Mist, aim("p2", "markus", "thug"), &mut no_dice);
+    assert_eq!(
+        again,
+        Refusal::NotYourTurn {
+            actor: id("markus"),
+            current: Some(id("beatrix"))
+        }
+    );
+    // The thug may not act in the players' turn.
+    let early = act_as(Seat::Gm, "thug", "strike", at("beatrix"));
+    assert_eq!(
+        table.refuse(&Mist, early, &mut no_dice).code(),
+        "not_your_turn"
+    );
+    // Beatrix acts last: the players' side is done and the enemies' turn opens by itself.
+    let events = table.run(&Mist, aim("p1", "beatrix", "thug"), &mut no_dice);
+    let opened: Vec<&Fact> = facts(&events)
+        .into_iter()
+        .filter(|f| matches!(f, Fact::TurnsOpened { .. }))
+        .collect();
+    assert_eq!(
+        opened,
+        vec![&Fact::TurnsOpened {
+            shape: turns::TurnShape::Group,
+            group: Some("enemies".into()),
+            now: vec![id("thug")],
+        }]
+    );
+    assert_eq!(turn(&table), "enemies: thug still to act; holding: markus");
+    assert_eq!(
+        table.state.encounter.deferred.len(),
+        1,
+        "the aim waits for the enemies"
+    );
+    table.assert_replays();
+}
+
+#[test]
+fn mist_aimed_attacks_fire_by_themselves_after_the_enemies_side_in_declaration_order() {
     let mut table = mist_table();
     let beatrix = beatrix_aims(&mut table);
     let mut no_dice = ScriptedDice::new(vec![]);
     let events = table.run(&Mist, aim("p2", "markus", "thug"), &mut no_dice);
-    let [Fact::StepDeferred { step: markus_step }] = facts(&events)[..] else {
-        panic!("{events:?}")
-    };
-    let markus = markus_step.prompt_id;
+    let markus = facts(&events)
+        .into_iter()
+        .find_map(|f| match f {
+            Fact::StepDeferred { step } => Some(step.prompt_id),
+            _ => None,
+        })
+        .unwrap();
     assert!(markus > beatrix, "prompt ids grow across deferred steps");
-
     // The end of the players' own turn is not their aim's trigger.
-    let events = table.run(&Mist, end_turn_of("players"), &mut no_dice);
-    assert_eq!(
-        facts(&events),
-        vec![&Fact::TurnStarted {
-            entity: Some(id("thug"))
-        }]
-    );
     assert_eq!(table.state.encounter.deferred.len(), 2);
+    assert_eq!(turn(&table), "enemies: thug still to act");
     // Players cannot aim in the enemies' turn.
     let refusal = table.refuse(&Mist, aim("p1", "beatrix", "thug"), &mut no_dice);
     assert_eq!(refusal.code(), "not_your_turn");
 
     // The thug steps to (7, 0): 7 cells from Beatrix, 7 + 2/2 = 8 from Markus, both in range.
-    let to = Args::default().with("to", ArgValue::Cell(Cell::new(7, 0)));
     let events = table.run(
         &Mist,
-        Command::act(Seat::Gm, Some("thug"), "move", to),
+        act_as(Seat::Gm, "thug", "move", to(7, 0)),
         &mut no_dice,
     );
     assert!(matches!(facts(&events)[..], [Fact::Moved { .. }]));
-    assert_eq!(no_dice.used(), 0);
-
-    // Beatrix d10 4 + Senses 3 + aimed 3 = 10 hits Evade 9; Markus d10 3 + 2 + 3 = 8 misses.
+    // Its strike falls short (reach one cell): no dice, and the enemies have acted, so the
+    // aims fire by themselves. Beatrix d10 4 + Senses 3 + aimed 3 = 10 hits Evade 9; Markus
+    // d10 3 + 2 + 3 = 8 misses.
     let mut dice = ScriptedDice::new(vec![4, 3]);
-    let events = table.run(&Mist, end_turn_of("enemies"), &mut dice);
+    let events = table.run(
+        &Mist,
+        act_as(Seat::Gm, "thug", "strike", at("beatrix")),
+        &mut dice,
+    );
     assert_eq!(dice.used(), 2);
     let order: Vec<&Fact> = facts(&events)
         .into_iter()
-        .filter(|f| matches!(f, Fact::DeferredResumed { .. } | Fact::TurnStarted { .. }))
+        .filter(|f| {
+            matches!(
+                f,
+                Fact::Noted { .. } | Fact::DeferredResumed { .. } | Fact::TurnsOpened { .. }
+            )
+        })
         .collect();
     assert_eq!(
         order,
         vec![
+            &Fact::Noted {
+                text: "thug's strike falls short: beatrix is 35 ft away".into()
+            },
             &Fact::DeferredResumed { prompt_id: beatrix },
             &Fact::DeferredResumed { prompt_id: markus },
-            &Fact::TurnStarted {
-                entity: Some(id("beatrix"))
+            &Fact::TurnsOpened {
+                shape: turns::TurnShape::Group,
+                group: Some("players".into()),
+                now: vec![id("beatrix"), id("markus")],
             },
         ]
     );
-    let shots = checks(&events);
-    let summary: Vec<_> = shots
+    let summary: Vec<_> = checks(&events)
         .iter()
         .map(|c| {
             (
@@ -433,6 +730,7 @@ fn mist_aimed_attacks_resolve_after_the_enemies_turn_in_declaration_order() {
                 c.total,
                 c.against.clone(),
                 c.outcome,
+                c.margin,
             )
         })
         .collect();
@@ -444,23 +742,21 @@ fn mist_aimed_attacks_resolve_after_the_enemies_turn_in_declaration_order() {
                 Some(4),
                 10,
                 Against::Target(9),
-                Outcome::Success
+                Outcome::Success,
+                Some(1)
             ),
             (
                 "markus".to_owned(),
                 Some(3),
                 8,
                 Against::Target(9),
-                Outcome::Failure
+                Outcome::Failure,
+                Some(-1)
             ),
         ]
     );
-    assert_eq!(
-        shots[0].modifiers,
-        vec![Modifier::new("Senses", 3), Modifier::new("aimed", 3)]
-    );
     assert!(table.state.encounter.deferred.is_empty());
-    assert_eq!(table.state.encounter.current, Some(id("beatrix")));
+    assert_eq!(turn(&table), "players: beatrix, markus still to act");
     table.assert_replays();
 }
 
@@ -470,8 +766,10 @@ fn mist_an_aimed_attack_whose_target_left_range_is_wasted_without_dice() {
     let beatrix = beatrix_aims(&mut table);
     let mut no_dice = ScriptedDice::new(vec![]);
     table.run(&Mist, end_turn_of("players"), &mut no_dice);
+    assert_eq!(turn(&table), "enemies: thug still to act");
 
-    // The GM's generic move ruling takes the thug 20 cells away, out of range 10.
+    // The GM's generic move ruling takes the thug 20 cells away, out of range 10: a ruling
+    // sets nothing off, so the enemies' turn goes on.
     let ruling = Args::default()
         .with("target", ArgValue::Text("thug".into()))
         .with("to", ArgValue::Cell(Cell::new(20, 0)))
@@ -491,15 +789,16 @@ fn mist_an_aimed_attack_whose_target_left_range_is_wasted_without_dice() {
     let events = table.run(&Mist, end_turn_of("enemies"), &mut dice);
     assert_eq!(dice.used(), 0, "a wasted aimed attack rolls nothing");
     assert!(checks(&events).is_empty());
+    let told: Vec<&Fact> = facts(&events)
+        .into_iter()
+        .filter(|f| matches!(f, Fact::DeferredResumed { .. } | Fact::Noted { .. }))
+        .collect();
     assert_eq!(
-        facts(&events),
+        told,
         vec![
             &Fact::DeferredResumed { prompt_id: beatrix },
             &Fact::Noted {
-                text: "beatrix's aimed attack is wasted: thug is 20 m away, range 10".into()
-            },
-            &Fact::TurnStarted {
-                entity: Some(id("beatrix"))
+                text: "beatrix's aimed attack is wasted: thug is 100 ft away, range 50 ft".into()
             },
         ]
     );
@@ -508,7 +807,7 @@ fn mist_an_aimed_attack_whose_target_left_range_is_wasted_without_dice() {
 }
 
 #[test]
-fn mist_aim_is_refused_out_of_turn_against_allies_and_out_of_range() {
+fn mist_aim_is_refused_out_of_turn_against_allies_and_out_of_range_in_feet() {
     let mut table = mist_table();
     let mut no_dice = ScriptedDice::new(vec![]);
     assert_eq!(
@@ -523,19 +822,19 @@ fn mist_aim_is_refused_out_of_turn_against_allies_and_out_of_range() {
             .code(),
         "forbidden"
     );
-    let far = Args::default().with("to", ArgValue::Cell(Cell::new(0, 30)));
     table.run(
         &Mist,
-        Command::act(player("p2"), Some("markus"), "move", far),
+        act_as(player("p2"), "markus", "move", to(0, 30)),
         &mut no_dice,
     );
+    // 30 + 5/2 = 32 cells: 160 ft, and the range is 10 cells, 50 ft.
     assert_eq!(
         table.refuse(&Mist, aim("p2", "markus", "thug"), &mut no_dice),
         Refusal::OutOfRange {
             what: "thug".into(),
-            distance: 32,
-            limit: 10,
-            unit: "m".into()
+            distance: 160,
+            limit: 50,
+            unit: "ft".into()
         }
     );
     assert_eq!(
@@ -543,6 +842,165 @@ fn mist_aim_is_refused_out_of_turn_against_allies_and_out_of_range() {
             .refuse(&Mist, end_turn_of("enemies"), &mut no_dice)
             .code(),
         "rule"
+    );
+    table.assert_replays();
+}
+
+/// Beatrix delays next to the thug; Markus aims, which ends the players' side.
+fn beatrix_holds_by_the_thug() -> Table {
+    let mut table = mist_table();
+    let mut no_dice = ScriptedDice::new(vec![]);
+    table.run(
+        &Mist,
+        act_as(player("p1"), "beatrix", "move", to(4, 0)),
+        &mut no_dice,
+    );
+    table.run(
+        &Mist,
+        act_as(player("p1"), "beatrix", "delay", Args::default()),
+        &mut no_dice,
+    );
+    table.run(&Mist, aim("p2", "markus", "thug"), &mut no_dice);
+    assert_eq!(turn(&table), "enemies: thug still to act; holding: beatrix");
+    table
+}
+
+fn interrupt(prompt: u64, choice: &str, args: Args) -> Command {
+    Command {
+        seat: player("p1"),
+        body: CommandBody::Answer {
+            prompt_id: prompt,
+            choice: choice.into(),
+            args,
+        },
+    }
+}
+
+#[test]
+fn mist_a_delayed_action_interrupts_the_enemys_strike_with_a_move() {
+    let mut table = beatrix_holds_by_the_thug();
+    let mut no_dice = ScriptedDice::new(vec![]);
+    // The thug strikes: Beatrix is asked first, and nothing is drawn.
+    table.run(
+        &Mist,
+        act_as(Seat::Gm, "thug", "strike", at("beatrix")),
+        &mut no_dice,
+    );
+    let window = table.prompt().clone();
+    assert_eq!(window.rule, MIST_INTERRUPT);
+    assert_eq!(window.seats, vec![player("p1")]);
+    assert!(window.blocks);
+    assert_eq!(no_dice.used(), 0);
+    // Answers that do not fit: each refused, nothing applied.
+    let before = table.state.clone();
+    let move_to = |cell: ArgValue| {
+        Args::default()
+            .with("action", ArgValue::Text("move".into()))
+            .with("to", cell)
+    };
+    let cases = [
+        (
+            interrupt(window.prompt_id, "act", Args::default()),
+            Refusal::bad_argument("action", "is required to act"),
+        ),
+        (
+            interrupt(
+                window.prompt_id,
+                "act",
+                Args::default().with("action", ArgValue::Text("aim".into())),
+            ),
+            Refusal::bad_argument("action", "`aim` must be one of move"),
+        ),
+        (
+            interrupt(
+                window.prompt_id,
+                "act",
+                Args::default().with("action", ArgValue::Text("move".into())),
+            ),
+            Refusal::bad_argument("to", "is required"),
+        ),
+        (
+            interrupt(
+                window.prompt_id,
+                "act",
+                move_to(ArgValue::Text("north".into())),
+            ),
+            Refusal::bad_argument("to", "must be a cell {x, y}"),
+        ),
+        (
+            act_as(Seat::Gm, "thug", "move", to(9, 9)),
+            Refusal::AwaitingDecision {
+                prompt_id: window.prompt_id,
+                question: window.question.clone(),
+            },
+        ),
+    ];
+    for (command, refusal) in cases {
+        assert_eq!(
+            table.refuse(&Mist, command.clone(), &mut no_dice),
+            refusal,
+            "{command:?}"
+        );
+    }
+    assert_eq!(table.state, before);
+
+    // She steps back out of reach: the strike falls short, nothing is drawn, and the enemies'
+    // turn being over, the aim fires (d10 6 + 2 + 3 = 11 hits Evade 9).
+    let mut dice = ScriptedDice::new(vec![6]);
+    let events = table.run(
+        &Mist,
+        interrupt(
+            window.prompt_id,
+            "act",
+            move_to(ArgValue::Cell(Cell::new(0, 0))),
+        ),
+        &mut dice,
+    );
+    let moved: Vec<&Fact> = facts(&events)
+        .into_iter()
+        .filter(|f| matches!(f, Fact::Moved { .. } | Fact::Noted { .. }))
+        .collect();
+    assert_eq!(
+        moved,
+        vec![
+            &Fact::Moved {
+                entity: id("beatrix"),
+                from: Some(Cell::new(4, 0)),
+                to: Some(Cell::new(0, 0)),
+            },
+            &Fact::Noted {
+                text: "thug's strike falls short: beatrix is 25 ft away".into()
+            },
+        ]
+    );
+    assert_eq!(dice.used(), 1);
+    assert_eq!(checks(&events)[0].actor, Some(id("markus")));
+    assert!(table.state.encounter.turns.held.is_empty());
+    assert_eq!(turn(&table), "players: beatrix, markus still to act");
+    table.assert_replays();
+}
+
+#[test]
+fn mist_a_held_action_passed_up_lets_the_strike_land() {
+    let mut table = beatrix_holds_by_the_thug();
+    table.run(
+        &Mist,
+        act_as(Seat::Gm, "thug", "strike", at("beatrix")),
+        &mut ScriptedDice::new(vec![]),
+    );
+    let prompt = table.prompt().prompt_id;
+    // d10 8 + Senses 1 = 9 against Evade 7: a hit by 2; then the aim, d10 1 + 5 = 6, misses.
+    let mut dice = ScriptedDice::new(vec![8, 1]);
+    let events = table.run(&Mist, interrupt(prompt, "pass", Args::default()), &mut dice);
+    let strike = checks(&events)[0];
+    assert_eq!(
+        (strike.total, strike.outcome, strike.margin),
+        (9, Outcome::Success, Some(2))
+    );
+    assert_eq!(
+        table.state.encounter.turns.held,
+        vec![id("beatrix")],
+        "still held"
     );
     table.assert_replays();
 }
