@@ -230,6 +230,14 @@ pub struct TableView {
     pub encounter: bool,
     pub round: u32,
     pub current: Option<String>,
+    /// Who may act now, as a set: the current combatant's turn, a group's members still to
+    /// act, the spotlight's holder. `[]` from an older server.
+    #[serde(default)]
+    pub may_act: Vec<String>,
+    /// Who may act, in words any client can show: `aune's turn`, `players: Ana, Bo still to
+    /// act`. Empty from an older server.
+    #[serde(default)]
+    pub turn: String,
     pub order: Vec<String>,
     pub combatants: Vec<CombatantView>,
     /// The open prompt, if any, whoever it is for.

@@ -36,8 +36,11 @@ pub fn state_text(s: &TableView) -> String {
         s.table, s.name, s.system, s.head
     );
     if s.encounter {
+        // An individual turn reads by id, as commands name it; any other shape of turn in the
+        // server's own words (`players: Ana, Bo still to act`).
         let turn = match &s.current {
             Some(c) => format!("{c}'s turn"),
+            None if !s.turn.is_empty() => s.turn.clone(),
             None => "no one's turn".to_owned(),
         };
         let _ = writeln!(out, "encounter: round {}, {turn}", s.round);
@@ -51,7 +54,7 @@ pub fn state_text(s: &TableView) -> String {
         let _ = writeln!(out, "no combatants");
     }
     for c in &s.combatants {
-        let marker = if s.current.as_deref() == Some(c.id.as_str()) {
+        let marker = if s.current.as_deref() == Some(c.id.as_str()) || s.may_act.contains(&c.id) {
             "> "
         } else {
             "  "

@@ -61,8 +61,13 @@ impl Watcher {
             "watching table \"{}\" ({}) as {}; stop with Ctrl-C\n",
             view.name, view.table, self.seat
         );
-        if let Some(current) = view.current.as_deref().filter(|c| self.plays(c)) {
-            let _ = writeln!(out, "YOUR TURN: {current}");
+        let now: Vec<&str> = if view.may_act.is_empty() {
+            view.current.iter().map(String::as_str).collect()
+        } else {
+            view.may_act.iter().map(String::as_str).collect()
+        };
+        for id in now.into_iter().filter(|c| self.plays(c)) {
+            let _ = writeln!(out, "YOUR TURN: {id}");
         }
         for p in open_windows(view) {
             if self.asked_by_view(p) {
@@ -116,6 +121,12 @@ impl Watcher {
             match fact {
                 Fact::TurnStarted { entity: Some(id) } if self.plays(id.as_str()) => {
                     let _ = writeln!(out, "YOUR TURN: {id}");
+                }
+                // A group's turn or the spotlight: each of this seat's characters that may act.
+                Fact::TurnsOpened { now, .. } => {
+                    for id in now.iter().filter(|id| self.plays(id.as_str())) {
+                        let _ = writeln!(out, "YOUR TURN: {id}");
+                    }
                 }
                 Fact::DecisionRequested { step } if self.asked(step) => {
                     self.open_to_me.insert(step.prompt_id);
@@ -295,6 +306,8 @@ mod tests {
             encounter: true,
             round: 1,
             current: Some("aune".into()),
+            may_act: vec!["aune".into()],
+            turn: "aune's turn".into(),
             order: vec!["aune".into(), "mara".into()],
             combatants: vec![
                 pc("aune", Some("ines")),
@@ -382,6 +395,16 @@ mod tests {
         assert!(
             w.event_text(&event(9, 0, vec![turn("gob")]), 0)
                 .contains("YOUR TURN: gob")
+        );
+        // A side's turn: each of her characters among those who may act is called out.
+        let side = Fact::TurnsOpened {
+            shape: tablehold_rules::turns::TurnShape::Group,
+            group: Some("players".into()),
+            now: vec!["aune".into(), "gob".into(), "mara".into()],
+        };
+        assert_eq!(
+            w.event_text(&event(10, 0, vec![side]), 0),
+            "players' turn: aune, gob, mara may act, in any order\nYOUR TURN: aune\nYOUR TURN: gob\n"
         );
     }
 
@@ -503,6 +526,7 @@ mod tests {
         };
         let mut v = view(None);
         v.current = None;
+        v.may_act.clear();
         v.prompt = Some(push.clone());
         v.prompts = vec![opening, push];
         let mut w = Watcher::new(&v, &ines(), "tablehold --seat ines".into(), false);
