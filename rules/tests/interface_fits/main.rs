@@ -21,8 +21,10 @@ mod sheets;
 mod table;
 mod tenacity;
 mod tenacity_push;
+mod tenacity_spotlight;
 mod vigor;
 mod vigor_opening;
+mod vigor_reach;
 
 use std::collections::BTreeMap;
 
@@ -31,9 +33,9 @@ use tablehold_rules::grid::{Cell, distance};
 use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
 use tablehold_rules::{
     ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, Audience, CheckRecord,
-    Closing, Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Kind,
-    MemoryState, Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId,
-    Sheet, SheetError, StateView, StepValue, actions, apply, apply_seen, decide,
+    Closing, Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Happening,
+    Kind, MemoryState, Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId,
+    Sheet, SheetError, StateView, Status, StepValue, actions, apply, apply_seen, decide,
 };
 
 use mist::*;
@@ -41,5 +43,7 @@ use shared::*;
 use table::*;
 use tenacity::*;
 use tenacity_push::*;
+use tenacity_spotlight::*;
 use vigor::*;
 use vigor_opening::*;
+use vigor_reach::*;

@@ -95,6 +95,7 @@ impl RuleSystem for Tenacity {
             })
             .collect();
         out.extend(push_specs(state, seat));
+        out.extend(spotlight_specs(state, seat));
         out
     }
 
@@ -110,6 +111,8 @@ impl RuleSystem for Tenacity {
         match action {
             "check" => {}
             PUSH => return push(ctx, seat, actor, args),
+            CONTEST => return contest(ctx, seat, actor, args),
+            HAND_ON => return hand_on(ctx, seat, actor, args),
             _ => return Err(unknown(self.id(), action)),
         }
         let hero = acting(ctx, seat, actor)?;

@@ -45,6 +45,7 @@ impl RuleSystem for Vigor {
             })
             .collect();
         out.extend(stumble_specs(state, seat));
+        out.extend(reach_specs(state, seat));
         out
     }
 
@@ -60,6 +61,8 @@ impl RuleSystem for Vigor {
         match action {
             "attack" => {}
             STUMBLE => return stumble(ctx, seat, actor),
+            STEP => return step_to(ctx, seat, actor, args),
+            MORALE => return morale(ctx, seat, actor),
             _ => return Err(unknown(self.id(), action)),
         }
         let attacker = acting(ctx, seat, actor)?;
@@ -112,6 +115,10 @@ impl RuleSystem for Vigor {
         Ok(())
     }
 
+    fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
+        moved(ctx, happened)
+    }
+
     fn resume(
         &self,
         ctx: &mut Ctx<'_>,
@@ -119,6 +126,9 @@ impl RuleSystem for Vigor {
         closing: &Closing<'_>,
     ) -> Result<(), DecideError> {
         let choice = closing.choice;
+        if step.rule == VIGOR_OPPORTUNITY {
+            return opportunity(ctx, step, closing);
+        }
         if step.rule == VIGOR_OPENING {
             return close_opening(ctx, step);
         }
@@ -299,7 +309,7 @@ fn vigor_dodge_is_offered_to_the_defender_alone_and_a_tie_goes_to_the_attacker()
     // Closed: the ordinary catalogue is back.
     assert_eq!(
         action_names(&Vigor, &table.state, &player("p1")),
-        vec!["attack"]
+        vec!["attack", "step"]
     );
     table.assert_replays();
 }

@@ -208,13 +208,13 @@ fn vigor_opening_does_not_hold_the_table_and_each_seat_answers_once() {
     // The window does not block: the seats keep their actions beside the answer.
     assert_eq!(
         action_names(&Vigor, &table.state, &player("p1")),
-        vec!["answer", "attack"]
+        vec!["answer", "attack", "step"]
     );
     assert!(action_names(&Vigor, &table.state, &Seat::Gm).contains(&"attack".to_owned()));
     table.run(&Vigor, answer("p1", prompt, "strike"), &mut no_dice);
     assert_eq!(
         action_names(&Vigor, &table.state, &player("p1")),
-        vec!["attack"],
+        vec!["attack", "step"],
         "answered: no answer left to give"
     );
 

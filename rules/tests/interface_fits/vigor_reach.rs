@@ -1,0 +1,300 @@
+//! vigor: reach and nerve. A character that leaves a foe's reach (the next cell) gives it an
+//! opportunity to strike: the move's trigger opens a window to the foe's seat, the mover
+//! having written nothing about it. And an NPC's morale is a roll-under check on a d10.
+
+use super::*;
+use tablehold_rules::turns;
+
+pub(crate) const VIGOR_OPPORTUNITY: &str = "vigor.opportunity";
+pub(crate) const STEP: &str = "step";
+pub(crate) const MORALE: &str = "morale";
+
+/// `step` for each of the seat's characters; `morale` for the GM's.
+pub(crate) fn reach_specs(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
+    let mut out: Vec<ActionSpec> = controlled(state, seat)
+        .iter()
+        .map(|c| {
+            spec(
+                STEP,
+                Some(&c.id),
+                "Move to a cell.",
+                vec![arg("to", ArgKind::Cell, "where", vec![])],
+            )
+        })
+        .collect();
+    if seat.is_gm() {
+        out.extend(controlled(state, seat).iter().map(|c| {
+            spec(
+                MORALE,
+                Some(&c.id),
+                "Test its nerve: 1d10 at most its Morale holds.",
+                vec![],
+            )
+        }));
+    }
+    out
+}
+
+pub(crate) fn step_to(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    actor: Option<&EntityId>,
+    args: &Args,
+) -> Result<(), DecideError> {
+    let mover = acting(ctx, seat, actor)?;
+    let to = args
+        .cell("to")?
+        .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
+    ctx.emit(Event::public(Fact::Moved {
+        entity: mover.id.clone(),
+        from: mover.position,
+        to: Some(to),
+    }))
+}
+
+fn within_reach(state: &dyn StateView, a: Option<Cell>, b: Option<Cell>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => distance(a, b, state.options().diagonal()) <= 1,
+        _ => false,
+    }
+}
+
+/// The move trigger: every foe whose reach the mover left may strike.
+pub(crate) fn moved(ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
+    for h in happened {
+        let Happening::Moved { entity, from, to } = h else {
+            continue;
+        };
+        let mover = ctx.combatant(entity)?;
+        let foes: Vec<Combatant> = ctx
+            .state
+            .combatant_ids()
+            .into_iter()
+            .filter_map(|id| ctx.state.combatant(&id).cloned())
+            .filter(|f| f.side != mover.side)
+            .filter(|f| {
+                within_reach(&ctx.state, *from, f.position)
+                    && !within_reach(&ctx.state, *to, f.position)
+            })
+            .collect();
+        for foe in foes {
+            ctx.ask(PendingStep {
+                seats: deciders(&foe),
+                question: format!("{} leaves {}'s reach: strike?", mover.id, foe.id),
+                options: vec!["strike".into(), "let_go".into()],
+                default: "let_go".into(),
+                timeout_ms: ctx.state.options().decision_timeout_ms(),
+                data: BTreeMap::from([("mover".to_owned(), StepValue::Entity(mover.id.clone()))]),
+                ..step(VIGOR_OPPORTUNITY, &foe.id)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The opportunity taken: the striker's damage, no roll.
+pub(crate) fn opportunity(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    if closing.choice != "strike" {
+        return Ok(());
+    }
+    let striker = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let mover = step
+        .entity("mover")
+        .ok_or_else(|| malformed(step, "mover"))?
+        .clone();
+    let amount = striker.sheet.generic_stat("damage");
+    ctx.emit(Event::public(Fact::DamageResolved {
+        target: mover.clone(),
+        steps: vec![Modifier::new(striker.id.as_str(), amount)],
+        amount,
+    }))?;
+    let durability = ctx.combatant(&mover)?.resource("durability");
+    ctx.set_resource(&mover, "durability", durability - amount)
+}
+
+/// Morale: 1d10 at most the Morale stat holds; above it, the NPC flees.
+pub(crate) fn morale(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    actor: Option<&EntityId>,
+) -> Result<(), DecideError> {
+    let npc = acting(ctx, seat, actor)?;
+    let die = roll(&expr("1d10"), ctx.dice)?;
+    let record = checked(
+        &npc.id,
+        MORALE,
+        die,
+        vec![],
+        Against::AtMost(npc.sheet.generic_stat("morale")),
+    );
+    let holds = record.outcome == Outcome::Success;
+    ctx.emit(Event::public(Fact::Checked(record)))?;
+    if !holds {
+        ctx.set_status(
+            &npc.id,
+            "fleeing",
+            Some(Status {
+                source: "morale".into(),
+                magnitude: 0,
+                rounds_left: None,
+            }),
+        )?;
+    }
+    Ok(())
+}
+
+/// A raider (reach: the next cell, damage 3, Morale 6) beside Aune (p1); Bram (p2) far off.
+fn reach_table() -> Table {
+    let mut table = Table::new(
+        vec![
+            combatant(
+                "raider",
+                None,
+                "enemies",
+                Some(Cell::new(1, 0)),
+                &[("guard", 12), ("damage", 3), ("morale", 6)],
+                &[("durability", 10)],
+            ),
+            combatant(
+                "aune",
+                Some("p1"),
+                "players",
+                Some(Cell::new(0, 0)),
+                &[("guard", 15), ("damage", 2)],
+                &[("vigor", 12), ("durability", 10)],
+            ),
+            combatant(
+                "bram",
+                Some("p2"),
+                "players",
+                Some(Cell::new(8, 8)),
+                &[("guard", 14), ("damage", 3)],
+                &[("vigor", 9), ("durability", 10)],
+            ),
+        ],
+        None,
+    );
+    // Nothing here reads turns; an individual turn for Aune only shows it is not needed.
+    table.record(vec![Event::public(Fact::TurnStarted {
+        entity: Some(id("aune")),
+    })]);
+    assert_eq!(turns::describe(&table.state), "aune's turn");
+    table
+}
+
+fn step_cmd(seat: Seat, who: &str, x: i32, y: i32) -> Command {
+    Command::act(
+        seat,
+        Some(who),
+        STEP,
+        Args::default().with("to", ArgValue::Cell(Cell::new(x, y))),
+    )
+}
+
+#[test]
+fn vigor_leaving_a_foes_reach_opens_its_opportunity_by_the_move_trigger() {
+    // (who moves, to, whether the raider is asked). Reach is the next cell, diagonals count
+    // one by default.
+    let cases = [
+        ("aune", (3, 0), true),
+        ("aune", (0, 1), false),
+        ("aune", (2, 1), false),
+        ("bram", (9, 9), false),
+    ];
+    for (who, (x, y), asked) in cases {
+        let mut table = reach_table();
+        let seat = if who == "aune" {
+            player("p1")
+        } else {
+            player("p2")
+        };
+        table.run(
+            &Vigor,
+            step_cmd(seat, who, x, y),
+            &mut ScriptedDice::new(vec![]),
+        );
+        let windows: Vec<&PendingStep> = table.state.encounter.pending.iter().collect();
+        assert_eq!(windows.len(), usize::from(asked), "{who} to ({x}, {y})");
+        if asked {
+            assert_eq!(windows[0].rule, VIGOR_OPPORTUNITY);
+            assert_eq!(windows[0].seats, vec![Seat::Gm]);
+            assert_eq!(windows[0].question, "aune leaves raider's reach: strike?");
+        }
+        table.assert_replays();
+    }
+}
+
+#[test]
+fn vigor_an_opportunity_taken_hurts_and_a_ruling_move_provokes_none() {
+    let mut table = reach_table();
+    let mut no_dice = ScriptedDice::new(vec![]);
+    table.run(&Vigor, step_cmd(player("p1"), "aune", 3, 0), &mut no_dice);
+    let prompt = table.prompt().prompt_id;
+    // While it is open the table waits: Aune may not step again.
+    assert_eq!(
+        table
+            .refuse(&Vigor, step_cmd(player("p1"), "aune", 4, 0), &mut no_dice)
+            .code(),
+        "awaiting_decision"
+    );
+    table.run(
+        &Vigor,
+        Command::answer(Seat::Gm, prompt, "strike"),
+        &mut no_dice,
+    );
+    assert_eq!(table.resource("aune", "durability"), 7);
+    // The GM moves Bram next to the raider and away again by ruling: nothing is set off.
+    let rule_move = format!("{}move", tablehold_rules::engine::RULING_PREFIX);
+    for cell in [Cell::new(2, 0), Cell::new(9, 9)] {
+        let ruling = Args::default()
+            .with("target", ArgValue::Text("bram".into()))
+            .with("to", ArgValue::Cell(cell));
+        table.run(
+            &Vigor,
+            Command::act(Seat::Gm, None, &rule_move, ruling),
+            &mut no_dice,
+        );
+    }
+    assert!(table.state.encounter.pending.is_empty());
+    table.assert_replays();
+}
+
+// (d10 face, outcome, margin, flees): 1d10 at most Morale 6 holds.
+#[test]
+fn vigor_morale_is_a_roll_under_check() {
+    let cases = [
+        (6, Outcome::Success, 0, false),
+        (7, Outcome::Failure, -1, true),
+        (1, Outcome::Success, 5, false),
+        (10, Outcome::Failure, -4, true),
+    ];
+    for (face, outcome, margin, flees) in cases {
+        let mut table = reach_table();
+        let events = table.run(
+            &Vigor,
+            Command::act(Seat::Gm, Some("raider"), MORALE, Args::default()),
+            &mut ScriptedDice::new(vec![face]),
+        );
+        let check = checks(&events)[0];
+        assert_eq!(check.against, Against::AtMost(6));
+        assert_eq!(
+            (check.total, check.outcome, check.margin),
+            (i64::from(face), outcome, Some(margin)),
+            "face {face}"
+        );
+        assert_eq!(
+            table.state.combatants[&id("raider")].has_status("fleeing"),
+            flees,
+            "face {face}"
+        );
+        table.assert_replays();
+    }
+}
