@@ -16,6 +16,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod mist;
+mod random;
 mod shared;
 mod sheets;
 mod table;

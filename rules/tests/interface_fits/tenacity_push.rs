@@ -105,7 +105,7 @@ pub(crate) fn close_push(
 }
 
 /// Missa (seat p1, 3 hero points) before a door whose challenge, 9, is the GM's.
-fn push_table() -> Table {
+pub(crate) fn push_table() -> Table {
     let mut door = combatant("door", None, "scene", None, &[("challenge", 9)], &[]);
     door.kind = Kind::Object;
     Table::new(

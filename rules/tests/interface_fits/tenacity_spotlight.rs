@@ -165,7 +165,7 @@ pub(crate) fn hand_on(
 }
 
 /// Missa (p1), Tomas (p2) and a cultist (the GM's); Missa holds the spotlight in round 1.
-fn spotlight_table() -> Table {
+pub(crate) fn spotlight_table() -> Table {
     let mut table = Table::new(
         vec![
             combatant(

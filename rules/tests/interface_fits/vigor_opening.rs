@@ -94,7 +94,7 @@ pub(crate) fn close_opening(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(),
 
 /// The raider (durability 10) against Aune, Bram and Cato (damage 2, 3 and 4), played from
 /// seats p1, p2 and p3.
-fn opening_table() -> Table {
+pub(crate) fn opening_table() -> Table {
     let pc = |who: &str, seat: &str, damage: i64| {
         combatant(
             who,

@@ -152,7 +152,7 @@ pub(crate) fn morale(
 }
 
 /// A raider (reach: the next cell, damage 3, Morale 6) beside Aune (p1); Bram (p2) far off.
-fn reach_table() -> Table {
+pub(crate) fn reach_table() -> Table {
     let mut table = Table::new(
         vec![
             combatant(
