@@ -679,7 +679,7 @@ fn a_missing_field_is_named() {
     }
     assert_fails(
         &resolve_stdin(&req, "12,3", &[]),
-        &["missing field `action`"],
+        &["the request needs `action` (one action) or `steps`"],
     );
 }
 
@@ -844,4 +844,135 @@ fn positions_for_someone_not_at_the_table_are_refused() {
         &resolve_stdin(&req, "", &[]),
         &["positions.ghost: no combatant has the id `ghost`"],
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole rounds: a request that starts inside an encounter and holds a sequence of steps.
+
+#[test]
+fn a_round_reports_what_each_step_changed_and_whose_turn_it_is() {
+    let report = report(&resolve_file("round", "12,3,10", &["--json"]));
+    let steps = report["steps"].as_array().cloned().unwrap_or_default();
+    let headings: Vec<&str> = steps.iter().filter_map(|s| s["step"].as_str()).collect();
+    assert_eq!(
+        headings,
+        vec![
+            "attack by aune",
+            "end_turn by aune",
+            "attack by goblin-1",
+            "end_turn by goblin-1"
+        ]
+    );
+    // Her knife: d4 3 + TOG 2 = 5, Condition 10 → 5; the goblin's attack changes only what it
+    // has used; the end of its turn starts round 2 and resets what Aune had used, the 2 m she
+    // had moved before the request included.
+    assert_eq!(
+        steps[0]["changed"]["goblin-1"]["resources"]["condition"],
+        json!([10, 5])
+    );
+    assert_eq!(steps[1]["changed"], json!({}));
+    assert_eq!(
+        steps[2]["changed"]["goblin-1"]["turn"]["attacks"],
+        json!([0, 1])
+    );
+    assert_eq!(
+        steps[3]["changed"]["aune"]["turn"]["moved_m"],
+        json!([2, 0])
+    );
+    assert_eq!(report["turn"], json!("Aune's turn"));
+    assert_eq!(resource(&report, "goblin-1", "condition"), 5);
+}
+
+#[test]
+fn a_player_seat_is_told_no_npc_numbers_in_what_a_step_changed() {
+    let mut req = request("round");
+    req["seat"] = json!({"player": "ines"});
+    // Ines plays Aune; the goblin's steps are the GM's, so it is given by the GM's seat.
+    req["steps"][2]["act"]["seat"] = json!("gm");
+    let report = report(&resolve_stdin(&req, "12,3,10", &["--json"]));
+    let steps = report["steps"].as_array().cloned().unwrap_or_default();
+    assert_eq!(steps[0]["changed"].get("goblin-1"), None, "{:#}", steps[0]);
+    assert_eq!(
+        steps[0]["changed"]["aune"]["turn"]["attacks"],
+        json!([0, 1])
+    );
+}
+
+#[test]
+fn a_step_that_does_not_fit_is_named() {
+    let cases: Vec<(Value, &str, Vec<&str>)> = vec![
+        (
+            json!([{"end_turn": "aune"}, {"answer": {"choice": "yes"}}]),
+            "",
+            vec!["steps[1]: no prompt is open to answer"],
+        ),
+        (
+            json!([{"timeout": {"prompt": 4}}]),
+            "",
+            vec!["steps[0]: prompt 4 is not open"],
+        ),
+        (
+            json!([{"end_turn": "ghost"}]),
+            "",
+            vec!["steps[0].end_turn: no combatant has the id `ghost`"],
+        ),
+        (
+            json!([{"act": {"name": "attack", "actor": "aune", "args": {"target": 1.5}}}]),
+            "",
+            vec!["steps[0].act.args.target"],
+        ),
+        (
+            json!([{"wait": {}}]),
+            "",
+            vec!["does not match the request schema", "wait"],
+        ),
+    ];
+    for (steps, faces, needles) in cases {
+        let mut req = request("round");
+        req["steps"] = steps;
+        assert_fails(&resolve_stdin(&req, faces, &[]), &needles);
+    }
+    let mut both = request("round");
+    both["action"] = json!({"name": "pass", "actor": "aune"});
+    assert_fails(
+        &resolve_stdin(&both, "", &[]),
+        &["the request has `steps` and `action` or `answers`"],
+    );
+    let mut unknown = request("round");
+    unknown["encounter"]["order"] = json!(["aune", "ghost"]);
+    assert_fails(
+        &resolve_stdin(&unknown, "", &[]),
+        &["encounter.order: no combatant has the id `ghost`"],
+    );
+}
+
+#[test]
+fn an_open_window_in_the_request_holds_actions_and_times_out_to_its_default() {
+    let mut req = request("round");
+    // An initiative tie asked of the GM: who goes first, aune or goblin-1.
+    req["encounter"]["current"] = Value::Null;
+    req["encounter"]["windows"] = json!([{
+        "prompt_id": 3, "rule": "grimwire.initiative.tie", "actor": null, "seats": ["gm"],
+        "question": "Initiative tie between goblin-1, aune: who goes first?",
+        "options": ["goblin-1", "aune"], "default": "goblin-1", "timeout_ms": 60000,
+        "trigger": null,
+        "data": {"order": {"entities": ["aune", "goblin-1"]},
+                 "group": {"entities": ["aune", "goblin-1"]}}
+    }]);
+    req["steps"] = json!([{"act": {"name": "pass", "actor": "aune"}}]);
+    assert_fails(
+        &resolve_stdin(&req, "", &[]),
+        &["steps[0]", "waiting for an answer to prompt 3"],
+    );
+    req["steps"] = json!([{"timeout": {}}]);
+    let report = report(&resolve_stdin(&req, "", &["--json"]));
+    assert_eq!(report["open_prompts"], json!([]));
+    let order = report["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|e| e["parts"].as_array().cloned().unwrap_or_default())
+        .find(|p| p["fact"]["fact"] == "order_set")
+        .map(|p| p["fact"]["order"].clone());
+    assert_eq!(order, Some(json!(["goblin-1", "aune"])));
 }

@@ -54,9 +54,10 @@ pub fn resolve(args: &ResolveArgs) -> Result<Report> {
     if !res.unused.is_empty() {
         let faces: Vec<String> = res.unused.iter().map(ToString::to_string).collect();
         warnings.push(format!(
-            "{} face(s) given but not drawn: {} (the action needed only {})",
+            "{} face(s) given but not drawn: {} (the {} needed only {})",
             res.unused.len(),
             faces.join(","),
+            if res.stepwise { "steps" } else { "action" },
             res.dice.len()
         ));
     }

@@ -14,23 +14,157 @@ use tablehold_rules::{
 use super::resolve::{Resolution, StepKind};
 use crate::lines;
 
+/// A step's heading: what was done, by whom.
+fn heading(what: &StepKind) -> String {
+    match what {
+        StepKind::Action {
+            name,
+            actor: Some(a),
+        } => format!("{name} by {a}"),
+        StepKind::Action { name, actor: None } => name.clone(),
+        StepKind::Answer {
+            prompt_id,
+            seat,
+            choice,
+            args,
+        } => {
+            let mut given: Vec<String> = Vec::new();
+            if !choice.is_empty() {
+                given.push(format!("`{choice}`"));
+            }
+            given.extend(args.0.iter().map(|(k, v)| format!("{k}={}", arg_text(v))));
+            format!(
+                "answer {} to prompt {prompt_id} from {seat}",
+                given.join(" ")
+            )
+        }
+        StepKind::Timeout { prompt_id } => format!("prompt {prompt_id} times out"),
+    }
+}
+
+fn arg_text(v: &tablehold_rules::ArgValue) -> String {
+    match v {
+        tablehold_rules::ArgValue::Flag(b) => b.to_string(),
+        tablehold_rules::ArgValue::Int(i) => i.to_string(),
+        tablehold_rules::ArgValue::Cell(c) => lines::cell(*c),
+        tablehold_rules::ArgValue::Text(t) => t.clone(),
+    }
+}
+
+/// What one step changed on one combatant, as the requesting seat may see it.
+#[derive(Serialize, Default)]
+struct Change {
+    /// Resource: [before, after]; none for a seat that may not see the combatant's numbers.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    resources: BTreeMap<String, [i64; 2]>,
+    /// What it has used of its turn (the system's turn counters): [before, after].
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    turn: BTreeMap<String, [i64; 2]>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    statuses_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    statuses_removed: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moved: Option<[Option<Cell>; 2]>,
+}
+
+impl Change {
+    fn is_empty(&self) -> bool {
+        self.resources.is_empty()
+            && self.turn.is_empty()
+            && self.statuses_added.is_empty()
+            && self.statuses_removed.is_empty()
+            && self.moved.is_none()
+    }
+}
+
+/// Every combatant the step changed, and how, in id order. An NPC's numbers are left out for
+/// a seat that is not the GM's, as its events leave them out.
+fn changes(res: &Resolution, step: &super::resolve::Step) -> BTreeMap<EntityId, Change> {
+    let mut ids: BTreeSet<&EntityId> = step.before.keys().collect();
+    ids.extend(step.after.keys());
+    let mut out = BTreeMap::new();
+    for id in ids {
+        let (before, after) = (step.before.get(id), step.after.get(id));
+        let mut change = Change::default();
+        let numbers = res.seat.is_gm()
+            || !before
+                .or(after)
+                .is_some_and(tablehold_rules::redact::gm_only_numbers);
+        let get = |c: Option<&tablehold_rules::Combatant>, k: &str| c.map_or(0, |c| c.resource(k));
+        if numbers {
+            let keys: BTreeSet<&String> = before
+                .iter()
+                .chain(after.iter())
+                .flat_map(|c| c.resources.keys())
+                .collect();
+            for k in keys {
+                let (b, a) = (get(before, k), get(after, k));
+                if b != a {
+                    change.resources.insert(k.clone(), [b, a]);
+                }
+            }
+            let counter = |c: Option<&tablehold_rules::Combatant>, k: &str| {
+                c.map_or(0, |c| c.turn_counter(k))
+            };
+            let keys: BTreeSet<&String> = before
+                .iter()
+                .chain(after.iter())
+                .flat_map(|c| c.turn.keys())
+                .collect();
+            for k in keys {
+                let (b, a) = (counter(before, k), counter(after, k));
+                if b != a {
+                    change.turn.insert(k.clone(), [b, a]);
+                }
+            }
+        }
+        let statuses = |c: Option<&tablehold_rules::Combatant>| -> BTreeSet<String> {
+            c.map(|c| c.statuses.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        let (sb, sa) = (statuses(before), statuses(after));
+        change.statuses_added = sa.difference(&sb).cloned().collect();
+        change.statuses_removed = sb.difference(&sa).cloned().collect();
+        let (pb, pa) = (
+            before.and_then(|c| c.position),
+            after.and_then(|c| c.position),
+        );
+        if pb != pa {
+            change.moved = Some([pb, pa]);
+        }
+        if !change.is_empty() {
+            out.insert(id.clone(), change);
+        }
+    }
+    out
+}
+
+fn change_text(id: &EntityId, c: &Change) -> String {
+    let mut parts: Vec<String> = c
+        .resources
+        .iter()
+        .map(|(k, [b, a])| format!("{k} {b} → {a}"))
+        .collect();
+    parts.extend(
+        c.turn
+            .iter()
+            .map(|(k, [b, a])| format!("{k} (this turn) {b} → {a}")),
+    );
+    parts.extend(c.statuses_added.iter().map(|s| format!("+{s}")));
+    parts.extend(c.statuses_removed.iter().map(|s| format!("-{s}")));
+    if let Some([b, a]) = &c.moved {
+        let at = |p: &Option<Cell>| p.map_or("off the grid".to_owned(), lines::cell);
+        parts.push(format!("moved {} → {}", at(b), at(a)));
+    }
+    format!("{id}: {}", parts.join(", "))
+}
+
 /// The readable report.
 pub fn text(res: &Resolution) -> String {
     let mut out = String::new();
     for step in &res.steps {
-        let heading = match &step.what {
-            StepKind::Action {
-                name,
-                actor: Some(a),
-            } => format!("{name} by {a}"),
-            StepKind::Action { name, actor: None } => name.clone(),
-            StepKind::Answer {
-                prompt_id,
-                seat,
-                choice,
-            } => format!("answer `{choice}` to prompt {prompt_id} from {seat}"),
-        };
-        let _ = writeln!(out, "{heading} (seen by {}):", res.seat);
+        let _ = writeln!(out, "{} (seen by {}):", heading(&step.what), res.seat);
         if step.events.is_empty() {
             let _ = writeln!(out, "  nothing happens");
         }
@@ -48,6 +182,11 @@ pub fn text(res: &Resolution) -> String {
                 None => {
                     let _ = writeln!(out, "  (an event this seat may not see)");
                 }
+            }
+        }
+        if res.stepwise {
+            for (id, change) in changes(res, step) {
+                let _ = writeln!(out, "  changed: {}", change_text(&id, &change));
             }
         }
     }
@@ -91,8 +230,16 @@ pub fn text(res: &Resolution) -> String {
             dice.join(", ")
         }
     );
-    if let Some(p) = res.open_prompt() {
+    for p in res.open_prompts() {
         let _ = writeln!(out, "waiting: {}", lines::prompt_text(p));
+    }
+    if res.state.encounter().active {
+        let _ = writeln!(
+            out,
+            "turn: round {}, {}",
+            res.state.encounter().round,
+            tablehold_rules::turns::describe(&res.state)
+        );
     }
     out
 }
@@ -143,7 +290,20 @@ struct JsonReport<'a> {
     #[serde(rename = "final")]
     final_: BTreeMap<String, JsonFinal<'a>>,
     open_prompt: Option<&'a PendingStep>,
+    /// Every window still open, oldest first (`open_prompt` is the newest).
+    open_prompts: &'a [PendingStep],
+    /// Each step: what it was and what it changed, combatant by combatant.
+    steps: Vec<JsonStep>,
+    /// Who may act when the request ends, in words; absent outside an encounter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<String>,
     unused_faces: &'a [u32],
+}
+
+#[derive(Serialize)]
+struct JsonStep {
+    step: String,
+    changed: BTreeMap<String, Change>,
 }
 
 #[derive(Serialize)]
@@ -234,6 +394,23 @@ pub fn json(res: &Resolution) -> Result<String, serde_json::Error> {
         checks,
         final_,
         open_prompt: res.open_prompt(),
+        open_prompts: res.open_prompts(),
+        steps: res
+            .steps
+            .iter()
+            .map(|step| JsonStep {
+                step: heading(&step.what),
+                changed: changes(res, step)
+                    .into_iter()
+                    .map(|(id, c)| (id.to_string(), c))
+                    .collect(),
+            })
+            .collect(),
+        turn: res
+            .state
+            .encounter()
+            .active
+            .then(|| tablehold_rules::turns::describe(&res.state)),
         unused_faces: &res.unused,
     };
     serde_json::to_string_pretty(&report)

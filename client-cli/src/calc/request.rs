@@ -10,8 +10,10 @@ use serde_json::Value;
 use serde_json::error::Category;
 use tablehold_rules::grid::Cell;
 use tablehold_rules::options::{OptionValue, TableOptions};
+use tablehold_rules::turns::Turns;
 use tablehold_rules::{
-    ArgValue, Args, Command, EntityId, MemoryState, RuleSystem, Seat, SeatId, StateMut, Status,
+    ArgValue, Args, Command, EntityId, MemoryState, PendingStep, RuleSystem, Seat, SeatId,
+    StateMut, Status,
 };
 
 /// The request as written. `deny_unknown_fields` everywhere: a misspelt key is an error, not a
@@ -33,10 +35,83 @@ pub struct RequestDto {
     pub statuses: BTreeMap<String, BTreeMap<String, StatusDto>>,
     #[serde(default)]
     pub seat: SeatDto,
-    pub action: ActionDto,
+    /// One action (with `answers`), or else `steps`.
+    #[serde(default)]
+    pub action: Option<ActionDto>,
     /// Answers to the prompts the action opens, in order.
     #[serde(default)]
     pub answers: Vec<String>,
+    /// Where the request starts inside a running encounter; absent: outside any.
+    #[serde(default)]
+    pub encounter: Option<EncounterDto>,
+    /// A sequence of actions, answers, timeouts and turn ends, in place of `action`.
+    #[serde(default)]
+    pub steps: Vec<StepDto>,
+}
+
+/// A running encounter to start from: the round, the order, whose turn, what each combatant
+/// has used of its turn (the system's counters), the shape of turns, open windows and the
+/// encounter's own numbers.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterDto {
+    #[serde(default = "first_round")]
+    pub round: u32,
+    #[serde(default)]
+    pub order: Vec<String>,
+    #[serde(default)]
+    pub current: Option<String>,
+    /// Per combatant, its turn counters as the system names them (CALCULATOR.md lists the
+    /// shipped system's).
+    #[serde(default)]
+    pub used: BTreeMap<String, BTreeMap<String, i64>>,
+    /// A turn of another shape than one combatant's: a group's, or the spotlight.
+    #[serde(default)]
+    pub turns: Option<Turns>,
+    /// Decision windows already open, as the protocol writes a pending step.
+    #[serde(default)]
+    pub windows: Vec<PendingStep>,
+    #[serde(default)]
+    pub values: BTreeMap<String, i64>,
+}
+
+fn first_round() -> u32 {
+    1
+}
+
+/// One step of a sequence: exactly one of these keys.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StepDto {
+    /// An action, as `action` is written; `seat` defaults to the request's.
+    Act {
+        name: String,
+        #[serde(default)]
+        actor: Option<String>,
+        #[serde(default)]
+        args: BTreeMap<String, Value>,
+        #[serde(default)]
+        seat: Option<SeatDto>,
+    },
+    /// An answer to an open window: `prompt` defaults to the newest open one, `seat` to the
+    /// first seat it is still waiting for.
+    Answer {
+        #[serde(default)]
+        prompt: Option<u64>,
+        #[serde(default)]
+        choice: String,
+        #[serde(default)]
+        args: BTreeMap<String, Value>,
+        #[serde(default)]
+        seat: Option<SeatDto>,
+    },
+    /// A window's time running out: `prompt` defaults to the newest open one.
+    Timeout {
+        #[serde(default)]
+        prompt: Option<u64>,
+    },
+    /// `end_turn` for this combatant, by its seat (the GM for one nobody plays).
+    EndTurn(String),
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -82,8 +157,31 @@ pub struct ActionDto {
 pub struct Prepared {
     pub seat: Seat,
     pub state: MemoryState,
-    pub command: Command,
-    pub answers: Vec<String>,
+    pub steps: Vec<Planned>,
+    /// Written as `steps`: the report then says what each step changed.
+    pub stepwise: bool,
+}
+
+/// One step to run, with where it was written, for errors (empty for a request's one action).
+#[derive(Debug)]
+pub struct Planned {
+    pub where_: String,
+    pub what: PlannedKind,
+}
+
+#[derive(Debug)]
+pub enum PlannedKind {
+    Act(Command),
+    /// Answered when it runs: which window and whose seat depend on what is open then.
+    Answer {
+        seat: Option<Seat>,
+        prompt: Option<u64>,
+        choice: String,
+        args: Args,
+    },
+    Timeout {
+        prompt: Option<u64>,
+    },
 }
 
 /// Parses the request text. A syntax error says "not JSON" with serde_json's line and column;
@@ -149,29 +247,181 @@ impl RequestDto {
             }
         }
 
-        let seat = match self.seat {
-            SeatDto::Gm => Seat::Gm,
-            SeatDto::Player(s) => Seat::Player(SeatId(s)),
-            SeatDto::Spectator(s) => Seat::Spectator(SeatId(s)),
-        };
-        let mut args = Args::default();
-        for (name, value) in &self.action.args {
-            let value = arg_value(value).with_context(|| format!("action.args.{name}"))?;
-            args.0.insert(name.clone(), value);
+        if let Some(enc) = self.encounter {
+            start_inside(&mut state, enc)?;
         }
-        let command = Command::act(
-            seat.clone(),
-            self.action.actor.as_deref(),
-            &self.action.name,
-            args,
-        );
+
+        let seat = seat_of(self.seat);
+        let stepwise = !self.steps.is_empty();
+        let steps = match (self.action, self.steps.is_empty()) {
+            (Some(action), true) => {
+                let args = args_of(&action.args, "action.args")?;
+                // The one action's errors need no place: there is only one.
+                let mut steps = vec![Planned {
+                    where_: String::new(),
+                    what: PlannedKind::Act(Command::act(
+                        seat.clone(),
+                        action.actor.as_deref(),
+                        &action.name,
+                        args,
+                    )),
+                }];
+                steps.extend(
+                    self.answers
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, choice)| Planned {
+                            where_: format!("answers[{i}] (`{choice}`)"),
+                            what: PlannedKind::Answer {
+                                seat: None,
+                                prompt: None,
+                                choice,
+                                args: Args::default(),
+                            },
+                        }),
+                );
+                steps
+            }
+            (None, false) if self.answers.is_empty() => self
+                .steps
+                .into_iter()
+                .enumerate()
+                .map(|(i, step)| plan(step, i, &seat, &state))
+                .collect::<Result<Vec<_>>>()?,
+            (None, true) => bail!("the request needs `action` (one action) or `steps`"),
+            _ => bail!(
+                "the request has `steps` and `action` or `answers`: write the action and its \
+                 answers as steps"
+            ),
+        };
         Ok(Prepared {
             seat,
             state,
-            command,
-            answers: self.answers,
+            steps,
+            stepwise,
         })
     }
+}
+
+fn seat_of(dto: SeatDto) -> Seat {
+    match dto {
+        SeatDto::Gm => Seat::Gm,
+        SeatDto::Player(s) => Seat::Player(SeatId(s)),
+        SeatDto::Spectator(s) => Seat::Spectator(SeatId(s)),
+    }
+}
+
+fn args_of(given: &BTreeMap<String, Value>, where_: &str) -> Result<Args> {
+    let mut args = Args::default();
+    for (name, value) in given {
+        let value = arg_value(value).with_context(|| format!("{where_}.{name}"))?;
+        args.0.insert(name.clone(), value);
+    }
+    Ok(args)
+}
+
+/// Puts `state` inside a running encounter, as `enc` describes it.
+fn start_inside(state: &mut MemoryState, enc: EncounterDto) -> Result<()> {
+    let ids: Vec<EntityId> = state.combatants.keys().cloned().collect();
+    let known = |id: &str, field: &str| -> Result<EntityId> {
+        let id = EntityId::from(id);
+        if ids.contains(&id) {
+            Ok(id)
+        } else {
+            bail!("encounter.{field}: no combatant has the id `{id}`")
+        }
+    };
+    let order = enc
+        .order
+        .iter()
+        .map(|id| known(id, "order"))
+        .collect::<Result<Vec<_>>>()?;
+    let current = enc
+        .current
+        .as_deref()
+        .map(|id| known(id, "current"))
+        .transpose()?;
+    for (id, counters) in &enc.used {
+        let id = known(id, &format!("used.{id}"))?;
+        if let Some(c) = state.combatants.get_mut(&id) {
+            c.turn.extend(counters.iter().map(|(k, v)| (k.clone(), *v)));
+        }
+    }
+    let turns = match enc.turns {
+        Some(t) => {
+            for id in t.now.iter().chain(&t.acted).chain(&t.held) {
+                known(id.as_str(), "turns")?;
+            }
+            t
+        }
+        None => Turns {
+            now: current.iter().cloned().collect(),
+            ..Turns::default()
+        },
+    };
+    let mut next_prompt = 0;
+    for (i, w) in enc.windows.iter().enumerate() {
+        if enc.windows[..i].iter().any(|o| o.prompt_id == w.prompt_id) {
+            bail!(
+                "encounter.windows[{i}]: prompt id {} is used by an earlier window",
+                w.prompt_id
+            );
+        }
+        next_prompt = next_prompt.max(w.prompt_id + 1);
+    }
+    let e = state.encounter_mut();
+    e.active = true;
+    e.round = enc.round;
+    e.order = order;
+    e.current = current;
+    e.turns = turns;
+    e.pending = enc.windows;
+    e.next_prompt = next_prompt;
+    e.values = enc.values;
+    Ok(())
+}
+
+/// One written step as a planned one.
+fn plan(step: StepDto, i: usize, seat: &Seat, state: &MemoryState) -> Result<Planned> {
+    let where_ = format!("steps[{i}]");
+    let what = match step {
+        StepDto::Act {
+            name,
+            actor,
+            args,
+            seat: by,
+        } => {
+            let args = args_of(&args, &format!("{where_}.act.args"))?;
+            let by = by.map_or_else(|| seat.clone(), seat_of);
+            PlannedKind::Act(Command::act(by, actor.as_deref(), &name, args))
+        }
+        StepDto::Answer {
+            prompt,
+            choice,
+            args,
+            seat: by,
+        } => PlannedKind::Answer {
+            seat: by.map(seat_of),
+            prompt,
+            choice,
+            args: args_of(&args, &format!("{where_}.answer.args"))?,
+        },
+        StepDto::Timeout { prompt } => PlannedKind::Timeout { prompt },
+        StepDto::EndTurn(actor) => {
+            let id = EntityId::from(actor.as_str());
+            let Some(c) = state.combatants.get(&id) else {
+                bail!("{where_}.end_turn: no combatant has the id `{actor}`");
+            };
+            let by = c.owner.clone().map_or(Seat::Gm, Seat::Player);
+            PlannedKind::Act(Command::act(
+                by,
+                Some(&actor),
+                tablehold_rules::action::END_TURN,
+                Args::default(),
+            ))
+        }
+    };
+    Ok(Planned { where_, what })
 }
 
 fn option_value(v: &Value) -> Result<OptionValue> {

@@ -1,16 +1,18 @@
-//! Running a request: decide the action, apply its events, then decide and apply each answer,
-//! all drawing from one `ScriptedDice`. Produces a [`Resolution`] that `render` prints; nothing
+//! Running a request: decide each step (an action, an answer, a timeout) in order and apply
+//! its events, all drawing from one `ScriptedDice`. Produces a [`Resolution`] that `render` prints; nothing
 //! here writes to the terminal.
+
+use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, anyhow, bail};
 use tablehold_rules::dice::{DiceError, Primitive, ScriptedDice};
 use tablehold_rules::{
-    Command, CommandBody, DecideError, EntityId, Event, MemoryState, PendingStep, RuleSystem, Seat,
-    StateView, apply, decide,
+    Args, Combatant, Command, CommandBody, DecideError, EntityId, Event, MemoryState, PendingStep,
+    RuleSystem, Seat, StateView, apply, decide,
 };
 use tablehold_systems::SystemId;
 
-use super::request::Prepared;
+use super::request::{Planned, PlannedKind, Prepared};
 
 /// What the request did: each step's events (unredacted; `render` views them for the seat),
 /// every die drawn, the faces left over and the final state.
@@ -19,6 +21,8 @@ pub struct Resolution {
     pub system: SystemId,
     /// The requesting seat: output shows what it may see.
     pub seat: Seat,
+    /// The request was written as `steps`.
+    pub stepwise: bool,
     pub steps: Vec<Step>,
     pub dice: Vec<(Primitive, u32)>,
     pub unused: Vec<u32>,
@@ -29,6 +33,9 @@ pub struct Resolution {
 pub struct Step {
     pub what: StepKind,
     pub events: Vec<Event>,
+    /// The combatants as they were before the step and after it, to tell what it changed.
+    pub before: BTreeMap<EntityId, Combatant>,
+    pub after: BTreeMap<EntityId, Combatant>,
 }
 
 #[derive(Debug)]
@@ -41,11 +48,20 @@ pub enum StepKind {
         prompt_id: u64,
         seat: Seat,
         choice: String,
+        args: Args,
+    },
+    Timeout {
+        prompt_id: u64,
     },
 }
 
 impl Resolution {
-    /// The prompt still waiting for an answer, if any.
+    /// The windows still waiting for an answer, oldest first.
+    pub fn open_prompts(&self) -> &[PendingStep] {
+        &self.state.encounter().pending
+    }
+
+    /// The newest of them, if any.
     pub fn open_prompt(&self) -> Option<&PendingStep> {
         self.state.encounter().pending.last()
     }
@@ -56,42 +72,73 @@ pub fn resolve(system: SystemId, prepared: Prepared, faces: Vec<u32>) -> Result<
     let Prepared {
         seat,
         mut state,
-        command,
-        answers,
+        steps: planned,
+        stepwise,
     } = prepared;
     let rules = system.system();
     let mut dice = ScriptedDice::new(faces.clone());
     let mut steps = Vec::new();
 
-    let what = match &command.body {
-        CommandBody::Act { actor, action, .. } => StepKind::Action {
-            name: action.clone(),
-            actor: actor.clone(),
-        },
-        _ => bail!("internal: the request did not build an action"),
-    };
-    let events = run(rules, &mut state, &command, &mut dice, &faces)?;
-    steps.push(Step { what, events });
-
-    for (i, choice) in answers.iter().enumerate() {
-        let where_ = format!("answers[{i}] (`{choice}`)");
-        let Some(top) = state.encounter().pending.last() else {
-            bail!(
-                "{where_}: no prompt is open to answer; the action (and any earlier answers) finished without asking"
-            );
+    for step in planned {
+        let Planned { where_, what } = step;
+        let (command, kind) = match what {
+            PlannedKind::Act(command) => {
+                let kind = match &command.body {
+                    CommandBody::Act { actor, action, .. } => StepKind::Action {
+                        name: action.clone(),
+                        actor: actor.clone(),
+                    },
+                    _ => bail!("internal: {where_} did not build an action"),
+                };
+                (command, kind)
+            }
+            PlannedKind::Answer {
+                seat: by,
+                prompt,
+                choice,
+                args,
+            } => {
+                let window = window(&state, prompt, &where_, &choice)?;
+                let by = by
+                    .or_else(|| window.waiting_for().first().cloned())
+                    .unwrap_or(Seat::Gm);
+                let command = Command {
+                    seat: by.clone(),
+                    body: CommandBody::Answer {
+                        prompt_id: window.prompt_id,
+                        choice: choice.clone(),
+                        args: args.clone(),
+                    },
+                };
+                let kind = StepKind::Answer {
+                    prompt_id: window.prompt_id,
+                    seat: by,
+                    choice,
+                    args,
+                };
+                (command, kind)
+            }
+            PlannedKind::Timeout { prompt } => {
+                let window = window(&state, prompt, &where_, "")?;
+                let prompt_id = window.prompt_id;
+                (
+                    Command::time_out(prompt_id),
+                    StepKind::Timeout { prompt_id },
+                )
+            }
         };
-        let prompt_id = top.prompt_id;
-        let answering = top.seats.first().cloned().unwrap_or(Seat::Gm);
-        let command = Command::answer(answering.clone(), prompt_id, choice);
-        let events =
-            run(rules, &mut state, &command, &mut dice, &faces).with_context(|| where_.clone())?;
+        let before = state.combatants.clone();
+        let ran = run(rules, &mut state, &command, &mut dice, &faces);
+        let events = if where_.is_empty() {
+            ran?
+        } else {
+            ran.with_context(|| where_.clone())?
+        };
         steps.push(Step {
-            what: StepKind::Answer {
-                prompt_id,
-                seat: answering,
-                choice: choice.clone(),
-            },
+            what: kind,
             events,
+            before,
+            after: state.combatants.clone(),
         });
     }
 
@@ -104,11 +151,35 @@ pub fn resolve(system: SystemId, prepared: Prepared, faces: Vec<u32>) -> Result<
     Ok(Resolution {
         system,
         seat,
+        stepwise,
         steps,
         dice: drawn,
         unused: dice.unused().to_vec(),
         state,
     })
+}
+
+/// The window a step answers or times out: the one named, or the newest open one.
+fn window(
+    state: &MemoryState,
+    prompt: Option<u64>,
+    where_: &str,
+    choice: &str,
+) -> Result<PendingStep> {
+    let pending = &state.encounter().pending;
+    let found = match prompt {
+        Some(id) => pending.iter().find(|w| w.prompt_id == id),
+        None => pending.last(),
+    };
+    match (found, prompt) {
+        (Some(w), _) => Ok(w.clone()),
+        (None, Some(id)) => bail!("{where_}: prompt {id} is not open"),
+        (None, None) if choice.is_empty() => bail!("{where_}: no prompt is open"),
+        (None, None) => bail!(
+            "{where_}: no prompt is open to answer; the action (and any earlier answers) finished \
+             without asking"
+        ),
+    }
 }
 
 /// Decides one command and applies its events to `state`.
