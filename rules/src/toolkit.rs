@@ -3,7 +3,8 @@
 //! catalogue before any rule reads it. A system module then holds only its rules.
 
 use crate::action::{ActionSpec, Args};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, DecideError};
+use crate::event::{Event, Fact};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView};
@@ -54,6 +55,42 @@ pub fn controlled(state: &dyn StateView, seat: &Seat) -> Vec<Combatant> {
         })
         .cloned()
         .collect()
+}
+
+/// The GM's `start_encounter`, offered while no encounter runs: the catalogue entry every
+/// system gives for the table action every client knows (`action::START_ENCOUNTER`).
+pub fn start_spec(state: &dyn StateView, seat: &Seat) -> Option<ActionSpec> {
+    (seat.is_gm() && !state.encounter().active).then(|| ActionSpec {
+        name: crate::action::START_ENCOUNTER.to_owned(),
+        help: "Start the encounter.".to_owned(),
+        actor: None,
+        args: Vec::new(),
+        costs: Vec::new(),
+    })
+}
+
+/// Starts the encounter, refused while one runs or with nobody to fight, and gives the
+/// fighters (every combatant but objects) in id order: the order a system draws their
+/// initiative in, so the draws are checkable. What the first turn is, the system says next.
+pub fn start_encounter(ctx: &mut Ctx<'_>) -> Result<Vec<EntityId>, DecideError> {
+    if ctx.state.encounter().active {
+        return Err(Refusal::EncounterRunning.into());
+    }
+    let fighters: Vec<EntityId> = ctx
+        .state
+        .combatant_ids()
+        .into_iter()
+        .filter(|id| {
+            ctx.state
+                .combatant(id)
+                .is_some_and(|c| c.kind != crate::state::Kind::Object)
+        })
+        .collect();
+    if fighters.is_empty() {
+        return Err(Refusal::Rule("nobody is at the table to fight".into()).into());
+    }
+    ctx.emit(Event::public(Fact::EncounterStarted))?;
+    Ok(fighters)
 }
 
 /// Checks an action's arguments against the spec `system` offers `seat` for it now, so that

@@ -430,7 +430,8 @@ impl RuleSystem for Mist {
                 vec![],
             ));
         }
-        if seat.is_gm() {
+        out.extend(start_spec(state, seat));
+        if seat.is_gm() && state.encounter().active {
             // The acting side is what the argument takes now, not a limit: ending the other
             // side's turn is refused by the rule, with its reason.
             out.push(spec(
@@ -461,6 +462,13 @@ impl RuleSystem for Mist {
             "strike" => self.strike(ctx, seat, actor, args),
             "delay" => self.delay(ctx, seat, actor),
             "end_side_turn" => self.end_side_turn(ctx, seat, args),
+            START_ENCOUNTER => {
+                // The players' side goes first.
+                start_encounter(ctx)?;
+                ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
+                let players = members(&ctx.state, "players");
+                turns::open_group(ctx, "players", players)
+            }
             _ => Err(unknown(self.id(), action)),
         }
     }
@@ -493,7 +501,8 @@ impl RuleSystem for Mist {
 
 /// Beatrix (p1) and Markus (p2) against a thug; the players' side is acting.
 pub(crate) fn mist_table() -> Table {
-    let mut table = Table::new(
+    let table = Table::new(
+        &Mist,
         vec![
             combatant(
                 "beatrix",
@@ -520,13 +529,12 @@ pub(crate) fn mist_table() -> Table {
                 &[],
             ),
         ],
-        None,
+        vec![],
     );
-    table.record(vec![Event::public(Fact::TurnsOpened {
-        shape: turns::TurnShape::Group,
-        group: Some("players".into()),
-        now: vec![id("beatrix"), id("markus")],
-    })]);
+    assert_eq!(
+        turns::describe(&table.state),
+        "players: beatrix, markus still to act"
+    );
     table
 }
 

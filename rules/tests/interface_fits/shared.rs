@@ -3,7 +3,10 @@
 use super::*;
 
 // Seat control is the core's toolkit: these systems hold only their rules.
-pub(crate) use tablehold_rules::toolkit::{acting, check_offered, controlled, deciders};
+pub(crate) use tablehold_rules::action::START_ENCOUNTER;
+pub(crate) use tablehold_rules::toolkit::{
+    acting, check_offered, controlled, deciders, start_encounter, start_spec,
+};
 
 pub(crate) fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
     ArgSpec {

@@ -45,27 +45,37 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(combatants: Vec<Combatant>, first_turn: Option<&str>) -> Self {
+    /// A table as a GM sets one up: each sheet added through the roster (the server's own
+    /// path, redaction included), then the system's own `start_encounter`, drawing
+    /// `initiative` and nothing else. No fact is written by hand.
+    pub(crate) fn new(
+        system: &dyn RuleSystem,
+        combatants: Vec<Combatant>,
+        initiative: Vec<u32>,
+    ) -> Self {
         let mut table = Table {
             state: MemoryState::new(options()),
             log: Vec::new(),
         };
-        let mut setup = vec![Fact::EncounterStarted];
-        setup.extend(combatants.into_iter().map(|c| Fact::CombatantAdded {
-            replaces: false,
-            combatant: Box::new(c),
-        }));
-        if let Some(first) = first_turn {
-            setup.push(Fact::TurnStarted {
-                entity: Some(id(first)),
-            });
+        for c in combatants {
+            let arrival = tablehold_rules::roster::sheet_added(&table.state, c, &Seat::Gm)
+                .unwrap_or_else(|r| panic!("the GM's sheet was refused: {r}"));
+            table.record(vec![arrival]);
         }
-        // Set up as the server would: through the same redaction as every decided event, so
-        // an NPC or an object arrives for the players without its numbers.
-        for fact in setup {
-            let event = tablehold_rules::redact::hide_gm_numbers(Event::public(fact), &table.state);
-            table.record(vec![event]);
-        }
+        let faces = initiative.len();
+        let mut dice = ScriptedDice::new(initiative);
+        let start = Command::act(
+            Seat::Gm,
+            None,
+            tablehold_rules::action::START_ENCOUNTER,
+            Args::default(),
+        );
+        table.run(system, start, &mut dice);
+        assert_eq!(
+            dice.used(),
+            faces,
+            "the start draws exactly the initiative given"
+        );
         table
     }
 

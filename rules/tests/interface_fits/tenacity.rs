@@ -96,6 +96,7 @@ impl RuleSystem for Tenacity {
             .collect();
         out.extend(push_specs(state, seat));
         out.extend(spotlight_specs(state, seat));
+        out.extend(start_spec(state, seat));
         out
     }
 
@@ -113,6 +114,7 @@ impl RuleSystem for Tenacity {
             PUSH => return push(ctx, seat, actor, args),
             CONTEST => return contest(ctx, seat, actor, args),
             HAND_ON => return hand_on(ctx, seat, actor, args),
+            START_ENCOUNTER => return start(ctx),
             _ => return Err(unknown(self.id(), action)),
         }
         let hero = acting(ctx, seat, actor)?;
@@ -204,6 +206,7 @@ impl RuleSystem for Tenacity {
 /// Missa (p1): 3 Awareness hero dice, Investigation rank 5 (so 2d4 impact). Tomas plays p2.
 pub(crate) fn tenacity_table() -> Table {
     Table::new(
+        &Tenacity,
         vec![
             combatant(
                 "missa",
@@ -222,7 +225,7 @@ pub(crate) fn tenacity_table() -> Table {
                 &[],
             ),
         ],
-        None,
+        vec![],
     )
 }
 
@@ -367,9 +370,10 @@ fn tenacity_without_a_ten_there_is_nothing_to_ask() {
         (7, 12, Outcome::Success)
     );
     assert_eq!(table.resource("missa", "impact"), 5);
+    // No prompt: her catalogue is back, with the spotlight's actions she holds.
     assert_eq!(
         action_names(&Tenacity, &table.state, &player("p1")),
-        vec!["check"]
+        vec!["check", "contest", "hand_on"]
     );
     // A tie with the challenge number fails.
     let mut dice = ScriptedDice::new(vec![4, 7, 2]);

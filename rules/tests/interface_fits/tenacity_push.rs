@@ -109,6 +109,7 @@ pub(crate) fn push_table() -> Table {
     let mut door = combatant("door", None, "scene", None, &[("challenge", 9)], &[]);
     door.kind = Kind::Object;
     Table::new(
+        &Tenacity,
         vec![
             combatant(
                 "missa",
@@ -120,7 +121,7 @@ pub(crate) fn push_table() -> Table {
             ),
             door,
         ],
-        None,
+        vec![],
     )
 }
 

@@ -164,9 +164,23 @@ pub(crate) fn hand_on(
     turns::spotlight(ctx, &to.id)
 }
 
+/// 10acity's start: round 1, the spotlight with the first player's character in id order.
+pub(crate) fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let fighters = start_encounter(ctx)?;
+    ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
+    let first = fighters
+        .iter()
+        .find(|id| ctx.state.combatant(id).is_some_and(|c| c.owner.is_some()))
+        .or(fighters.first())
+        .cloned()
+        .ok_or_else(|| Refusal::Rule("nobody is at the table to fight".into()))?;
+    turns::spotlight(ctx, &first)
+}
+
 /// Missa (p1), Tomas (p2) and a cultist (the GM's); Missa holds the spotlight in round 1.
 pub(crate) fn spotlight_table() -> Table {
-    let mut table = Table::new(
+    let table = Table::new(
+        &Tenacity,
         vec![
             combatant(
                 "missa",
@@ -186,16 +200,9 @@ pub(crate) fn spotlight_table() -> Table {
             ),
             combatant("cultist", None, "enemies", None, &[("awareness", 2)], &[]),
         ],
-        None,
+        vec![],
     );
-    table.record(vec![
-        Event::public(Fact::RoundStarted { round: 1 }),
-        Event::public(Fact::TurnsOpened {
-            shape: turns::TurnShape::Spotlight,
-            group: None,
-            now: vec![id("missa")],
-        }),
-    ]);
+    assert_eq!(turns::describe(&table.state), "spotlight: missa");
     table
 }
 

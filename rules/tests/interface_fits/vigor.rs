@@ -46,6 +46,7 @@ impl RuleSystem for Vigor {
             .collect();
         out.extend(stumble_specs(state, seat));
         out.extend(reach_specs(state, seat));
+        out.extend(start_spec(state, seat));
         out
     }
 
@@ -62,6 +63,7 @@ impl RuleSystem for Vigor {
             "attack" => {}
             STUMBLE => return stumble(ctx, seat, actor),
             STEP => return step_to(ctx, seat, actor, args),
+            START_ENCOUNTER => return roll_initiative(ctx),
             MORALE => return morale(ctx, seat, actor),
             _ => return Err(unknown(self.id(), action)),
         }
@@ -196,9 +198,28 @@ impl RuleSystem for Vigor {
     }
 }
 
+/// vigor's initiative: 1d10 each, in id order; the highest goes first, ties by id.
+pub(crate) fn roll_initiative(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let fighters = start_encounter(ctx)?;
+    let mut rolled = Vec::new();
+    for id in fighters {
+        let die = roll(&expr("1d10"), ctx.dice)?;
+        let record = checked(&id, "initiative", die, vec![], Against::Nothing);
+        rolled.push((record.total, id));
+        ctx.emit(Event::public(Fact::Checked(record)))?;
+    }
+    rolled.sort_by(|(a, x), (b, y)| b.cmp(a).then(x.cmp(y)));
+    let order: Vec<EntityId> = rolled.into_iter().map(|(_, id)| id).collect();
+    let first = order.first().cloned();
+    ctx.emit(Event::public(Fact::OrderSet { order }))?;
+    ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
+    ctx.emit(Event::public(Fact::TurnStarted { entity: first }))
+}
+
 /// A raider (GM) attacks Aune (seat p1); Bram (seat p2) is at the table but not attacked.
 pub(crate) fn vigor_table(aune_vigor: i64) -> Table {
     Table::new(
+        &Vigor,
         vec![
             combatant(
                 "raider",
@@ -225,7 +246,7 @@ pub(crate) fn vigor_table(aune_vigor: i64) -> Table {
                 &[("vigor", 9)],
             ),
         ],
-        None,
+        vec![5, 4, 3],
     )
 }
 

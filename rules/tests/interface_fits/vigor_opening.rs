@@ -106,6 +106,7 @@ pub(crate) fn opening_table() -> Table {
         )
     };
     Table::new(
+        &Vigor,
         vec![
             combatant(
                 "raider",
@@ -119,7 +120,7 @@ pub(crate) fn opening_table() -> Table {
             pc("bram", "p2", 3),
             pc("cato", "p3", 4),
         ],
-        None,
+        vec![5, 4, 3, 2],
     )
 }
 

@@ -153,7 +153,8 @@ pub(crate) fn morale(
 
 /// A raider (reach: the next cell, damage 3, Morale 6) beside Aune (p1); Bram (p2) far off.
 pub(crate) fn reach_table() -> Table {
-    let mut table = Table::new(
+    let table = Table::new(
+        &Vigor,
         vec![
             combatant(
                 "raider",
@@ -180,13 +181,14 @@ pub(crate) fn reach_table() -> Table {
                 &[("vigor", 9), ("durability", 10)],
             ),
         ],
-        None,
+        vec![5, 4, 3],
     );
-    // Nothing here reads turns; an individual turn for Aune only shows it is not needed.
-    table.record(vec![Event::public(Fact::TurnStarted {
-        entity: Some(id("aune")),
-    })]);
+    // Initiative d10s 5, 4, 3 in id order: Aune, then Bram, then the raider.
     assert_eq!(turns::describe(&table.state), "aune's turn");
+    assert_eq!(
+        table.state.encounter.order,
+        vec![id("aune"), id("bram"), id("raider")]
+    );
     table
 }
 
@@ -297,4 +299,36 @@ fn vigor_morale_is_a_roll_under_check() {
         );
         table.assert_replays();
     }
+}
+
+#[test]
+fn vigor_starts_its_encounter_once_rolling_initiative_in_id_order() {
+    let table = reach_table();
+    let rolled: Vec<(String, i64)> = checks(&table.log)
+        .iter()
+        .filter(|c| c.label == "initiative")
+        .map(|c| (c.actor.clone().unwrap().0, c.total))
+        .collect();
+    assert_eq!(
+        rolled,
+        vec![
+            ("aune".to_owned(), 5),
+            ("bram".to_owned(), 4),
+            ("raider".to_owned(), 3)
+        ]
+    );
+    let start = || Command::act(Seat::Gm, None, START_ENCOUNTER, Args::default());
+    assert_eq!(
+        table.refuse(&Vigor, start(), &mut ScriptedDice::new(vec![1, 1, 1])),
+        Refusal::EncounterRunning
+    );
+    assert!(!action_names(&Vigor, &table.state, &Seat::Gm).contains(&START_ENCOUNTER.to_owned()));
+    let empty = MemoryState::new(table.state.options.clone());
+    assert_eq!(
+        decide(&Vigor, &empty, &start(), &mut ScriptedDice::new(vec![])),
+        Err(DecideError::Refused(Refusal::Rule(
+            "nobody is at the table to fight".into()
+        )))
+    );
+    assert_eq!(action_names(&Vigor, &empty, &Seat::Gm)[0], START_ENCOUNTER);
 }
