@@ -241,3 +241,122 @@ pub enum Resolver {
     /// Nobody answered within the timeout; the default was applied.
     TimedOut,
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::action::{ArgKind, ArgValue};
+
+    // A window written before windows had fields reads back as it was written: no new key
+    // appears in the JSON of a step that uses none (so it hashes as before), and each field
+    // that differs from its default survives the round trip.
+    #[test]
+    fn window_fields_are_written_only_when_set_and_read_back_whole() {
+        let plain = PendingStep {
+            prompt_id: 2,
+            rule: "sys.spare".into(),
+            seats: vec![Seat::Gm],
+            question: "Spare it?".into(),
+            options: vec!["yes".into(), "no".into()],
+            default: "no".into(),
+            timeout_ms: 5_000,
+            ..PendingStep::default()
+        };
+        let json = serde_json::to_value(&plain).unwrap();
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                "prompt_id",
+                "rule",
+                "actor",
+                "seats",
+                "question",
+                "options",
+                "default",
+                "timeout_ms",
+                "trigger",
+                "data"
+            ]
+        );
+        let ines = Seat::Player("ines".into());
+        let window = PendingStep {
+            answering: Answering::Each,
+            blocks: false,
+            args: vec![ArgSpec::new("points", ArgKind::Int, true, "").range(1, 3)],
+            default_args: Args::default().with("points", ArgValue::Int(1)),
+            secret: [("challenge".to_owned(), StepValue::Int(9))].into(),
+            answers: vec![Answer {
+                seat: ines.clone(),
+                choice: "yes".into(),
+                args: Args::default().with("points", ArgValue::Int(2)),
+                by: Resolver::Seat(ines.clone()),
+            }],
+            ..plain.clone()
+        };
+        for step in [&plain, &window] {
+            let back: PendingStep =
+                serde_json::from_str(&serde_json::to_string(step).unwrap()).unwrap();
+            assert_eq!(&back, step);
+        }
+        let json = serde_json::to_value(&window).unwrap();
+        assert_eq!(json["blocks"], serde_json::json!(false));
+        assert_eq!(json["answering"], serde_json::json!("each"));
+    }
+
+    #[test]
+    fn who_may_answer_follows_the_answering_rule() {
+        let (ines, rui) = (Seat::Player("ines".into()), Seat::Player("rui".into()));
+        let eve = Seat::Spectator("eve".into());
+        let first = PendingStep {
+            seats: vec![ines.clone(), rui.clone()],
+            ..PendingStep::default()
+        };
+        let each = PendingStep {
+            answering: Answering::Each,
+            answers: vec![Answer {
+                seat: ines.clone(),
+                choice: "a".into(),
+                args: Args::default(),
+                by: Resolver::Seat(ines.clone()),
+            }],
+            default: "b".into(),
+            ..first.clone()
+        };
+        let gm = PendingStep {
+            answering: Answering::Gm,
+            ..first.clone()
+        };
+        // (window, seat, may answer)
+        let cases = [
+            (&first, &ines, true),
+            (&first, &rui, true),
+            (&first, &eve, false),
+            (&first, &Seat::Gm, true),
+            (&each, &ines, false),
+            (&each, &rui, true),
+            (&each, &Seat::Gm, true),
+            (&gm, &ines, false),
+            (&gm, &Seat::Gm, true),
+        ];
+        for (window, seat, may) in cases {
+            assert_eq!(
+                window.may_answer(seat),
+                may,
+                "{seat} in {:?}",
+                window.answering
+            );
+        }
+        assert_eq!(each.waiting_for(), vec![rui.clone()]);
+        assert_eq!(each.answer_of(&ines), ("a", &Args::default()));
+        assert_eq!(each.answer_of(&rui), ("b", &Args::default()));
+        assert_eq!(first.waiting_for(), vec![ines, rui]);
+    }
+}
