@@ -766,6 +766,7 @@ fn mist_aimed_attacks_fire_by_themselves_after_the_enemies_side_in_declaration_o
     assert!(table.state.encounter.deferred.is_empty());
     assert_eq!(turn(&table), "players: beatrix, markus still to act");
     table.assert_replays();
+    table.hold_as_fixture("mist-side-turns");
 }
 
 #[test]
@@ -986,6 +987,7 @@ fn mist_a_delayed_action_interrupts_the_enemys_strike_with_a_move() {
     assert!(table.state.encounter.turns.held.is_empty());
     assert_eq!(turn(&table), "players: beatrix, markus still to act");
     table.assert_replays();
+    table.hold_as_fixture("mist-interrupt");
 }
 
 #[test]

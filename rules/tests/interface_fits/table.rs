@@ -135,6 +135,38 @@ impl Table {
         SeatCopy { events, state }
     }
 
+    /// Holds the log to `tests/fixtures/shapes/NAME.jsonl`, one event per line: the sequences
+    /// the server's own store (the bevy `World`) must apply as the in-memory state does, which
+    /// its tests replay. `TABLEHOLD_BLESS=1` writes the file; otherwise the log must equal it,
+    /// so a change to what a shape produces is seen in review.
+    pub(crate) fn hold_as_fixture(&self, name: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/shapes")
+            .join(format!("{name}.jsonl"));
+        let text: String = self
+            .log
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap() + "\n")
+            .collect();
+        if std::env::var("TABLEHOLD_BLESS").is_ok_and(|v| v == "1") {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &text).unwrap();
+            return;
+        }
+        let held = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run with TABLEHOLD_BLESS=1 to write it",
+                path.display()
+            )
+        });
+        assert!(
+            held == text,
+            "the {name} shape now logs something else than {}; if that is meant, run with \
+             TABLEHOLD_BLESS=1 and review the difference",
+            path.display()
+        );
+    }
+
     /// Replay never decides: the same events applied from scratch give the same state.
     pub(crate) fn assert_replays(&self) {
         let mut fresh = MemoryState::new(options());

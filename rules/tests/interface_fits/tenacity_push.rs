@@ -288,4 +288,5 @@ fn tenacity_push_refuses_a_wrong_answer_and_holds_the_table_meanwhile() {
     );
     assert_eq!(table.resource("missa", "hero_points"), 2);
     table.assert_replays();
+    table.hold_as_fixture("tenacity-push");
 }

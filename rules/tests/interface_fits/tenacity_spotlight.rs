@@ -282,6 +282,7 @@ fn tenacity_the_spotlight_passes_on_within_the_rule_and_back_to_the_one_acted_ag
     assert_eq!(table.state.encounter.round, 2);
     assert_eq!(turns::describe(&table.state), "spotlight: cultist");
     table.assert_replays();
+    table.hold_as_fixture("tenacity-spotlight");
 }
 
 // (hero's d10, the narrator's 2d6, outcome, margin): 1d10 + investigation 5 must beat the pool.

@@ -198,6 +198,7 @@ fn vigor_opening_is_open_to_three_seats_answered_by_two_and_timed_out_for_the_th
         Refusal::NoSuchPrompt { prompt_id: prompt }
     );
     table.assert_replays();
+    table.hold_as_fixture("vigor-opening");
 }
 
 #[test]
@@ -277,4 +278,5 @@ fn vigor_opening_does_not_hold_the_table_and_each_seat_answers_once() {
     );
     assert_eq!(table.resource("raider", "durability"), 10 - 2 - 3 - 4);
     table.assert_replays();
+    table.hold_as_fixture("vigor-opening-override");
 }

@@ -267,6 +267,7 @@ fn vigor_an_opportunity_taken_hurts_and_a_ruling_move_provokes_none() {
     }
     assert!(table.state.encounter.pending.is_empty());
     table.assert_replays();
+    table.hold_as_fixture("vigor-opportunity");
 }
 
 // (d10 face, outcome, margin, flees): 1d10 at most Morale 6 holds.

@@ -155,6 +155,64 @@ mod tests {
         }
     }
 
+    /// The shapes the coming systems need (windows each seat answers, GM-only window data,
+    /// typed answers, group turns and held actions, the spotlight, triggers), as the rules'
+    /// interface tests log them (`tests/fixtures/shapes`): the `World` applies every event as
+    /// the in-memory state does, digest for digest after each, and so does each seat's view.
+    #[test]
+    fn the_world_follows_every_shape_as_the_memory_state_does() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/shapes");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the shapes' logs")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        assert!(files.len() >= 7, "{files:?}");
+        let seats = [
+            Seat::Player("p1".into()),
+            Seat::Player("p2".into()),
+            Seat::Player("p3".into()),
+            Seat::Spectator("s1".into()),
+        ];
+        for path in files {
+            let text = std::fs::read_to_string(&path).expect("read");
+            let mut memory = MemoryState::new(TableOptions::default());
+            let mut world = TableWorld::new(TableOptions::default());
+            let mut seen: Vec<(MemoryState, TableWorld)> = seats
+                .iter()
+                .map(|_| {
+                    (
+                        MemoryState::new(TableOptions::default()),
+                        TableWorld::new(TableOptions::default()),
+                    )
+                })
+                .collect();
+            for (n, line) in text.lines().enumerate() {
+                let event: tablehold_rules::Event = serde_json::from_str(line).expect("an event");
+                apply(&mut memory, &event).expect("memory");
+                apply(&mut world, &event).expect("world");
+                assert_eq!(
+                    digest_now(&memory),
+                    digest_now(&world),
+                    "{}: event {n}",
+                    path.display()
+                );
+                for (seat, (m, w)) in seats.iter().zip(&mut seen) {
+                    if let Some(view) = event.view(seat) {
+                        tablehold_rules::apply_seen(m, view.facts());
+                        tablehold_rules::apply_seen(w, view.facts());
+                    }
+                    assert_eq!(
+                        digest_now(m),
+                        digest_now(w),
+                        "{}: event {n}, {seat}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
