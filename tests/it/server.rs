@@ -920,9 +920,31 @@ async fn rule_refusals_arrive_with_their_codes_over_the_wire() {
     .reply();
     gm.request(act(None, "start_encounter", &[])).await.reply();
     // The tie's prompt is for the two tied players: a spectator may not answer it.
-    let prompt = state(gm.request(Op::State).await.reply())
-        .prompt
-        .expect("tie prompt");
+    let before_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    let view = state(gm.request(Op::State).await.reply());
+    let prompt = view.prompt.clone().expect("tie prompt");
+    // Every open window is listed with its own deadline (the table's 60 s default, counted
+    // from when it opened), who answers and who is still waiting.
+    assert_eq!(view.prompts, vec![prompt.clone()]);
+    assert!(
+        prompt.deadline_ms > before_ms && prompt.deadline_ms <= before_ms + 60_000,
+        "deadline {} against {before_ms}",
+        prompt.deadline_ms
+    );
+    assert_eq!((prompt.answering.as_str(), prompt.blocks), ("first", true));
+    assert_eq!(prompt.waiting, prompt.seats);
+    // An answer with an argument the window does not take changes nothing.
+    let got = b
+        .request(Op::Answer {
+            prompt_id: prompt.prompt_id,
+            choice: "pc-a".into(),
+            args: tablehold_rules::Args::default().with("points", ArgValue::Int(2)),
+        })
+        .await;
+    assert_eq!(got.code(), Some(ErrorCode::BadRequest), "{got:?}");
     let got = eve
         .request(Op::Answer {
             prompt_id: prompt.prompt_id,
