@@ -85,8 +85,8 @@ pub struct Compared {
 
 impl Compared {
     /// Which side of the value succeeds.
-    pub fn direction(&self) -> crate::compare::Direction {
-        use crate::compare::Direction;
+    pub fn direction(&self) -> crate::direction::Direction {
+        use crate::direction::Direction;
         match (self.under, self.exceed) {
             (false, false) => Direction::Reach,
             (false, true) => Direction::Exceed,

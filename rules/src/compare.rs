@@ -7,47 +7,8 @@
 //! subtracting by hand in each rule, and a client can show it without knowing which way the
 //! system rolls.
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::direction::Direction;
 use crate::event::{Against, Outcome};
-
-/// Which side of a number succeeds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// At least the number (a tie succeeds): the common target number.
-    #[default]
-    Reach,
-    /// More than the number (a tie fails): vigor's Guard, 10acity's challenge rating.
-    Exceed,
-    /// At most the number (a tie succeeds): a roll-under check such as Tiny d10's morale.
-    AtMost,
-    /// Less than the number (a tie fails).
-    Below,
-}
-
-impl Direction {
-    /// How far `total` lands on the good side of `line`: 0 is exactly on it.
-    pub fn margin(self, total: i64, line: i64) -> i64 {
-        match self {
-            Direction::Reach | Direction::Exceed => total.saturating_sub(line),
-            Direction::AtMost | Direction::Below => line.saturating_sub(total),
-        }
-    }
-
-    /// Whether a roll `margin` away from the line succeeds.
-    pub fn succeeds(self, margin: i64) -> bool {
-        match self {
-            Direction::Reach | Direction::AtMost => margin >= 0,
-            Direction::Exceed | Direction::Below => margin > 0,
-        }
-    }
-
-    /// Whether a tie with the line succeeds.
-    pub fn tie_succeeds(self) -> bool {
-        self.succeeds(0)
-    }
-}
 
 /// The verdict on a total: the outcome and how far it landed from the line. The margin is
 /// `None` when nothing was compared, and for a hidden target in the record every seat reads

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::account::Account;
 use crate::action::Args;
-use crate::compare::Direction;
 use crate::decision::{Answer, PendingStep, Resolver, StepValue};
 use crate::dice::{Draws, Primitive, Roll};
+use crate::direction::Direction;
 use crate::grid::{Cell, Terrain};
 use crate::ids::{EntityId, Seat, SeatId};
 pub use crate::modifier::Modifier;

@@ -13,6 +13,7 @@ pub mod ctx;
 pub mod decision;
 pub mod dice;
 pub mod digest;
+pub mod direction;
 pub mod engine;
 pub mod event;
 pub mod free_roll;

@@ -238,7 +238,7 @@ pub fn text(res: &Resolution) -> String {
             out,
             "turn: round {}, {}",
             res.state.encounter().round,
-            tablehold_rules::turns::describe(&res.state)
+            tablehold_rules::toolkit::turns::describe(&res.state)
         );
     }
     out
@@ -410,7 +410,7 @@ pub fn json(res: &Resolution) -> Result<String, serde_json::Error> {
             .state
             .encounter()
             .active
-            .then(|| tablehold_rules::turns::describe(&res.state)),
+            .then(|| tablehold_rules::toolkit::turns::describe(&res.state)),
         unused_faces: &res.unused,
     };
     serde_json::to_string_pretty(&report)

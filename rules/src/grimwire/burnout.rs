@@ -1,38 +1,14 @@
-//! Burnout: four levels of long-term harm, each with a roll penalty and a cap on Condition; and
-//! dying and death, which burnout's last level and a fall to 0 Condition both lead to (the two
-//! call each other, so they live together).
+//! Burnout as it happens: a level taken and what it does at once; and dying and death, which
+//! burnout's last level and a fall to 0 Condition both lead to (the two call each other, so
+//! they live together). What each level does to the numbers is `burnout_levels`.
 
 use crate::engine::{Ctx, DecideError};
 use crate::ids::EntityId;
 
 use crate::state::Status;
 
+use super::burnout_levels::condition_cap;
 use super::{BURNOUT, CONDITION, DEAD, DEAD_BELOW, DYING, OUT_COLD};
-
-/// Penalty to every roll at a burnout level. The levels' penalties are absolute (-1, -3, -5),
-/// not cumulative: the likelier reading (docs/grimwire.md).
-pub fn roll_penalty(level: i64) -> i64 {
-    match level {
-        i64::MIN..=0 => 0,
-        1 => -1,
-        2 => -3,
-        _ => -5,
-    }
-}
-
-/// Maximum Condition at a burnout level: x0.8 at level 2 and x0.5 at level 3, rounded down.
-pub fn condition_cap(max: i64, level: i64) -> i64 {
-    match level {
-        2 => max.saturating_mul(4) / 5,
-        l if l >= 3 => max / 2,
-        _ => max,
-    }
-}
-
-/// Whether specialty techniques are blocked by burnout (level 3 and up).
-pub fn blocks_techniques(level: i64) -> bool {
-    level >= 3
-}
 
 /// Raises burnout by one level (to at most 4) because of `cause`, with what the new level
 /// does at once (see [`follow_level`]).

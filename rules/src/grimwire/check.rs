@@ -10,7 +10,8 @@ use crate::options::TableOptions;
 use crate::refusal::Refusal;
 use crate::state::StateView;
 
-use super::burnout::{add_level, roll_penalty};
+use super::burnout::add_level;
+use super::burnout_levels::roll_penalty;
 use super::options::{self, ALIAS_INT, ALIAS_SOC, ALIAS_STR, HIDE_TNS, STABILISE_TN_BASE};
 use super::sheet::Attribute;
 use super::{BURNOUT, CONDITION, DEAD, DYING, FOCUS, ID, economy, sheet_of};

@@ -6,6 +6,7 @@
 
 mod attack;
 mod burnout;
+mod burnout_levels;
 mod check;
 pub mod content;
 mod damage;
@@ -21,7 +22,7 @@ mod tell;
 #[cfg(test)]
 mod tests;
 
-pub use burnout::{condition_cap, roll_penalty};
+pub use burnout_levels::{condition_cap, roll_penalty};
 pub use damage::{DamageInput, damage_steps};
 pub use sheet::{Attribute, DamageType, Sheet, Weapon, WeaponClass};
 

@@ -8,7 +8,7 @@ use crate::engine::{Ctx, DecideError};
 use crate::refusal::Refusal;
 use crate::state::StateView;
 
-use super::burnout::condition_cap;
+use super::burnout_levels::condition_cap;
 use super::{BURNOUT, CONDITION, DEAD, DYING, FOCUS, sheet_of};
 
 /// Condition and Focus gained: short rest 20% of max Condition and half max Focus, long rest

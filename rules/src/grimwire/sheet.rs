@@ -430,7 +430,7 @@ impl Sheet {
         if !(0..=4).contains(&self.burnout) {
             return Err(SheetError::invalid("burnout", "must be 0..=4"));
         }
-        let cap = super::burnout::condition_cap(self.condition_max, self.burnout);
+        let cap = super::burnout_levels::condition_cap(self.condition_max, self.burnout);
         if let Some(c) = self.condition {
             if c > cap {
                 return Err(SheetError::invalid(
@@ -536,7 +536,7 @@ impl Sheet {
     /// table, exactly as if play had brought them there.
     pub fn into_combatant(self) -> Result<Combatant, SheetError> {
         let mut resources = BTreeMap::new();
-        let cap = super::burnout::condition_cap(self.condition_max, self.burnout);
+        let cap = super::burnout_levels::condition_cap(self.condition_max, self.burnout);
         let mut condition = self.condition.unwrap_or(cap);
         if self.burnout >= 4 {
             condition = condition.min(0);

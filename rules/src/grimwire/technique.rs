@@ -7,7 +7,8 @@ use crate::engine::{Ctx, DecideError};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 
-use super::burnout::{add_level, blocks_techniques};
+use super::burnout::add_level;
+use super::burnout_levels::blocks_techniques;
 use super::sheet::Timing;
 use super::{BURNOUT, FOCUS, ID, economy, sheet_of};
 

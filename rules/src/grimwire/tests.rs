@@ -16,7 +16,7 @@ use crate::refusal::Refusal;
 use crate::state::{MemoryState, StateMut, StateView};
 use crate::system::RuleSystem;
 
-use super::burnout::{condition_cap, roll_penalty};
+use super::burnout_levels::{condition_cap, roll_penalty};
 use super::damage::{DamageInput, damage_steps};
 use super::sheet::{DamageType, learning_hours};
 use super::*;

@@ -6,7 +6,7 @@
 use super::*;
 use tablehold_rules::grid::GridSpec;
 use tablehold_rules::toolkit;
-use tablehold_rules::turns;
+use tablehold_rules::toolkit::turns;
 
 pub(crate) const MIST_AIM: &str = "mist.aimed_attack";
 pub(crate) const MIST_INTERRUPT: &str = "mist.interrupt";

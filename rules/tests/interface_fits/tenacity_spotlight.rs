@@ -4,7 +4,7 @@
 //! dice that belongs to no combatant; its margin is the contest's size.
 
 use super::*;
-use tablehold_rules::turns;
+use tablehold_rules::toolkit::turns;
 
 pub(crate) const HAND_ON: &str = "hand_on";
 pub(crate) const CONTEST: &str = "contest";

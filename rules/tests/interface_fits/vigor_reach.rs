@@ -3,7 +3,7 @@
 //! having written nothing about it. And an NPC's morale is a roll-under check on a d10.
 
 use super::*;
-use tablehold_rules::turns;
+use tablehold_rules::toolkit::turns;
 
 pub(crate) const VIGOR_OPPORTUNITY: &str = "vigor.opportunity";
 pub(crate) const STEP: &str = "step";

@@ -46,11 +46,11 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
         // must replay as they did); with no encounter there is no round to show.
         round: if enc.active { enc.round } else { 0 },
         current: enc.current.as_ref().map(|c| c.0.clone()),
-        may_act: tablehold_rules::turns::may_act(enc)
+        may_act: tablehold_rules::toolkit::turns::may_act(enc)
             .into_iter()
             .map(|e| e.0)
             .collect(),
-        turn: tablehold_rules::turns::describe(seen),
+        turn: tablehold_rules::toolkit::turns::describe(seen),
         order: enc.order.iter().map(|c| c.0.clone()).collect(),
         combatants,
         prompt: prompts.last().cloned(),

@@ -2,6 +2,8 @@
 //! which combatant, who decides for one, and an action checked against the seat's own
 //! catalogue before any rule reads it. A system module then holds only its rules.
 
+pub mod turns;
+
 use crate::action::{ActionSpec, Args};
 use crate::ctx::{Ctx, DecideError};
 use crate::event::{Event, Fact};
