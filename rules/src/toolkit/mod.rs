@@ -163,8 +163,25 @@ mod tests {
             controls(&watcher, &owned),
             Err(Refusal::forbidden("spectators do not act"))
         );
-        assert_eq!(deciders(&owned), vec![p1]);
+        assert_eq!(deciders(&owned), vec![p1.clone()]);
         assert_eq!(deciders(&npc), vec![Seat::Gm]);
+        // Whose actions a catalogue lists: a player's own; the GM's, those nobody plays.
+        let mut state = crate::state::MemoryState::default();
+        for (id, kind, owner) in [("aune", "pc", Some("p1")), ("gob", "npc", None)] {
+            crate::state::StateMut::insert_combatant(
+                &mut state,
+                crate::testing::combatant(id, kind, owner, &[]),
+            );
+        }
+        let ids = |seat: &Seat| -> Vec<String> {
+            controlled(&state, seat)
+                .into_iter()
+                .map(|c| c.id.0)
+                .collect()
+        };
+        assert_eq!(ids(&p1), vec!["aune"]);
+        assert_eq!(ids(&Seat::Gm), vec!["gob"]);
+        assert!(ids(&p2).is_empty() && ids(&watcher).is_empty());
     }
 
     struct Strike;
