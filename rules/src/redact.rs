@@ -258,8 +258,17 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 }
                 None
             }
+            // One seat's answer in a window each seat answers is that seat's (and the GM's)
+            // until the window closes: the others, those still to answer included, learn
+            // that it has answered, not what, so nobody answers knowing another's choice.
             Fact::DecisionAnswered { prompt_id, answer } => {
-                if let Some(audience) = asked(state, *prompt_id) {
+                if asked(state, *prompt_id).is_some() {
+                    let audience = match &answer.seat {
+                        Seat::Gm => Audience::GmOnly,
+                        Seat::Player(id) | Seat::Spectator(id) => {
+                            Audience::Seats(BTreeSet::from([id.clone()]))
+                        }
+                    };
                     parts.push(Part {
                         audience: stand_in_audience(&audience),
                         fact: Fact::DecisionAnswered {

@@ -152,6 +152,24 @@ fn vigor_opening_is_open_to_three_seats_answered_by_two_and_timed_out_for_the_th
     // Aune strikes; the window stays open for the other two.
     let events = table.run(&Vigor, answer("p1", prompt, "strike"), &mut no_dice);
     assert!(resolutions(&events).is_empty());
+    // Her answer is hers and the GM's until the window closes: Bram and Cato, still to
+    // answer, learn that she has answered, not what.
+    let told = |seat: Seat| -> Vec<(Seat, String)> {
+        events
+            .iter()
+            .filter_map(|e| e.view(&seat))
+            .flat_map(|e| e.parts)
+            .filter_map(|p| match p.fact {
+                Fact::DecisionAnswered { answer, .. } => Some((answer.seat, answer.choice)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(told(player("p1")), vec![(player("p1"), "strike".to_owned())]);
+    assert_eq!(told(Seat::Gm), vec![(player("p1"), "strike".to_owned())]);
+    for other in [player("p2"), player("p3"), Seat::Spectator(SeatId::from("s1"))] {
+        assert_eq!(told(other), vec![(player("p1"), String::new())]);
+    }
     assert_eq!(
         table.prompt().waiting_for(),
         vec![player("p2"), player("p3")]
