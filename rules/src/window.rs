@@ -203,3 +203,83 @@ pub fn answer_specs(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
 fn clamp(id: u64) -> i64 {
     i64::try_from(id).unwrap_or(i64::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{MemoryState, StateMut};
+
+    /// An answer entry as the test reads it: its help, and each argument's name, its values
+    /// (choices, then values now) and its lower bound.
+    type Entry = (String, Vec<(String, Vec<String>, Option<i64>)>);
+
+    // Two windows open at once: the seat's catalogue has one answer entry per window it may
+    // answer, each naming its window (the one value its `prompt` takes, and its only bound),
+    // with the window's options as the choice and its typed arguments after.
+    #[test]
+    fn each_window_a_seat_may_answer_is_an_entry_that_names_it() {
+        let ines = Seat::Player("ines".into());
+        let rui = Seat::Player("rui".into());
+        let mut state = MemoryState::default();
+        state.encounter_mut().pending = vec![
+            PendingStep {
+                prompt_id: 4,
+                seats: vec![ines.clone(), rui.clone()],
+                question: "Take the opening?".into(),
+                options: vec!["strike".into(), "hold".into()],
+                default: "hold".into(),
+                answering: Answering::Each,
+                ..PendingStep::default()
+            },
+            PendingStep {
+                prompt_id: 9,
+                seats: vec![ines.clone()],
+                question: "How many points?".into(),
+                args: vec![ArgSpec::new("points", ArgKind::Int, true, "").range(1, 3)],
+                ..PendingStep::default()
+            },
+        ];
+        let entries = |seat: &Seat| -> Vec<Entry> {
+            answer_specs(&state, seat)
+                .into_iter()
+                .map(|e| {
+                    let args = e
+                        .args
+                        .iter()
+                        .map(|a| {
+                            (
+                                a.name.clone(),
+                                [a.choices.clone(), a.now.clone()].concat(),
+                                a.min,
+                            )
+                        })
+                        .collect();
+                    (e.help, args)
+                })
+                .collect()
+        };
+        let opening = (
+            "Take the opening?".to_owned(),
+            vec![
+                (
+                    "choice".to_owned(),
+                    vec!["strike".to_owned(), "hold".to_owned()],
+                    None,
+                ),
+                ("prompt".to_owned(), vec!["4".to_owned()], Some(4)),
+            ],
+        );
+        let points = (
+            "How many points?".to_owned(),
+            vec![
+                ("points".to_owned(), vec![], Some(1)),
+                ("prompt".to_owned(), vec!["9".to_owned()], Some(9)),
+            ],
+        );
+        assert_eq!(entries(&ines), vec![opening.clone(), points.clone()]);
+        assert_eq!(entries(&rui), vec![opening.clone()]);
+        assert_eq!(entries(&Seat::Gm), vec![opening, points]);
+        assert!(entries(&Seat::Spectator("eve".into())).is_empty());
+        assert!(blocking(&state).is_some_and(|w| w.prompt_id == 9));
+    }
+}

@@ -165,9 +165,16 @@ fn vigor_opening_is_open_to_three_seats_answered_by_two_and_timed_out_for_the_th
             })
             .collect()
     };
-    assert_eq!(told(player("p1")), vec![(player("p1"), "strike".to_owned())]);
+    assert_eq!(
+        told(player("p1")),
+        vec![(player("p1"), "strike".to_owned())]
+    );
     assert_eq!(told(Seat::Gm), vec![(player("p1"), "strike".to_owned())]);
-    for other in [player("p2"), player("p3"), Seat::Spectator(SeatId::from("s1"))] {
+    for other in [
+        player("p2"),
+        player("p3"),
+        Seat::Spectator(SeatId::from("s1")),
+    ] {
         assert_eq!(told(other), vec![(player("p1"), String::new())]);
     }
     assert_eq!(
