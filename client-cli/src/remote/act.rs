@@ -304,6 +304,12 @@ pub fn catalogue_text(catalogue: &[ActionSpec]) -> String {
     }
     let mut told: Vec<&str> = Vec::new();
     for spec in catalogue.iter().filter(|s| s.actor.is_some()) {
+        // Each open window is an answer of its own (its prompt, its question), never merged
+        // with another window's.
+        if spec.name == "answer" {
+            action_block(&mut out, spec, &[spec]);
+            continue;
+        }
         if told.contains(&spec.name.as_str()) {
             continue;
         }
@@ -589,5 +595,40 @@ mod tests {
             .with("to", ArgValue::Cell(Cell::new(1, 2)))
             .with("x", ArgValue::Text("y".into()));
         assert_eq!(r.args, want);
+    }
+
+    // Two windows open to the GM for two NPCs: each answer is listed on its own, with its
+    // question and the prompt it answers, beside the NPCs' actions grouped as usual.
+    #[test]
+    fn each_open_window_is_listed_as_its_own_answer() {
+        let answer = |actor: &str, id: &str, question: &str| ActionSpec {
+            help: question.into(),
+            ..spec(
+                "answer",
+                Some(actor),
+                vec![
+                    ArgSpec::new("choice", ArgKind::Text, true, "").choices(&["strike", "let_go"]),
+                    ArgSpec {
+                        now: vec![id.into()],
+                        ..ArgSpec::new("prompt", ArgKind::Int, false, "which prompt this answers")
+                    },
+                ],
+            )
+        };
+        let list = vec![
+            answer("gob", "3", "aune leaves gob's reach: strike?"),
+            answer("orc", "4", "aune leaves orc's reach: strike?"),
+            spec("dash", Some("gob"), vec![]),
+            spec("dash", Some("orc"), vec![]),
+        ];
+        let text = catalogue_text(&list);
+        assert_eq!(text.matches("answer (actor").count(), 2, "{text}");
+        assert!(text.contains("aune leaves gob's reach: strike?"), "{text}");
+        assert!(text.contains("aune leaves orc's reach: strike?"), "{text}");
+        assert!(
+            text.contains("        now: 3\n") && text.contains("        now: 4\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("dash (2 characters)").count(), 1, "{text}");
     }
 }
