@@ -9,7 +9,7 @@ use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::StateView;
-use crate::state::{Kind, Status};
+use crate::state::Status;
 
 use super::check::{Target, record, roll_d20};
 use super::damage::dying_tick;
@@ -24,23 +24,8 @@ pub const INITIATIVE: &str = "initiative";
 pub const PLAYERS: &str = "players";
 
 pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    if ctx.state.encounter().active {
-        return Err(Refusal::EncounterRunning.into());
-    }
-    let ids: Vec<EntityId> = ctx
-        .state
-        .combatant_ids()
-        .into_iter()
-        .filter(|id| {
-            ctx.state
-                .combatant(id)
-                .is_some_and(|c| c.kind != Kind::Object && !c.has_status(DEAD))
-        })
-        .collect();
-    if ids.is_empty() {
-        return Err(Refusal::Rule("nobody is at the table to fight".into()).into());
-    }
-    ctx.emit(Event::public(Fact::EncounterStarted))?;
+    // The dead do not fight.
+    let ids = crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
     // Initiative dice are drawn in canonical id order, so the draw order is checkable.
     let mut rolled = Vec::new();
     for id in &ids {

@@ -72,9 +72,13 @@ pub fn start_spec(state: &dyn StateView, seat: &Seat) -> Option<ActionSpec> {
 }
 
 /// Starts the encounter, refused while one runs or with nobody to fight, and gives the
-/// fighters (every combatant but objects) in id order: the order a system draws their
-/// initiative in, so the draws are checkable. What the first turn is, the system says next.
-pub fn start_encounter(ctx: &mut Ctx<'_>) -> Result<Vec<EntityId>, DecideError> {
+/// fighters (every combatant but objects, of those `fights` keeps) in id order: the order a
+/// system draws their initiative in, so the draws are checkable. What the first turn is, the
+/// system says next.
+pub fn start_encounter(
+    ctx: &mut Ctx<'_>,
+    fights: impl Fn(&Combatant) -> bool,
+) -> Result<Vec<EntityId>, DecideError> {
     if ctx.state.encounter().active {
         return Err(Refusal::EncounterRunning.into());
     }
@@ -85,7 +89,7 @@ pub fn start_encounter(ctx: &mut Ctx<'_>) -> Result<Vec<EntityId>, DecideError> 
         .filter(|id| {
             ctx.state
                 .combatant(id)
-                .is_some_and(|c| c.kind != crate::state::Kind::Object)
+                .is_some_and(|c| c.kind != crate::state::Kind::Object && fights(c))
         })
         .collect();
     if fighters.is_empty() {

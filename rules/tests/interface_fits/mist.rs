@@ -464,7 +464,7 @@ impl RuleSystem for Mist {
             "end_side_turn" => self.end_side_turn(ctx, seat, args),
             START_ENCOUNTER => {
                 // The players' side goes first.
-                start_encounter(ctx)?;
+                start_encounter(ctx, |_| true)?;
                 ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
                 let players = members(&ctx.state, "players");
                 turns::open_group(ctx, "players", players)

@@ -166,7 +166,7 @@ pub(crate) fn hand_on(
 
 /// 10acity's start: round 1, the spotlight with the first player's character in id order.
 pub(crate) fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    let fighters = start_encounter(ctx)?;
+    let fighters = start_encounter(ctx, |_| true)?;
     ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
     let first = fighters
         .iter()

@@ -200,7 +200,7 @@ impl RuleSystem for Vigor {
 
 /// vigor's initiative: 1d10 each, in id order; the highest goes first, ties by id.
 pub(crate) fn roll_initiative(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    let fighters = start_encounter(ctx)?;
+    let fighters = start_encounter(ctx, |_| true)?;
     let mut rolled = Vec::new();
     for id in fighters {
         let die = roll(&expr("1d10"), ctx.dice)?;
