@@ -352,3 +352,124 @@ fn generic_ruling(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Audience, Part};
+    use crate::ids::EntityId;
+    use crate::turns::{TurnShape, Turns};
+
+    fn id(s: &str) -> EntityId {
+        EntityId::from(s)
+    }
+
+    fn opened(shape: TurnShape, group: Option<&str>, now: &[&str]) -> Fact {
+        Fact::TurnsOpened {
+            shape,
+            group: group.map(str::to_owned),
+            now: now.iter().map(|n| id(n)).collect(),
+        }
+    }
+
+    fn acted(who: &str) -> Fact {
+        Fact::Acted { entity: id(who) }
+    }
+
+    // (turns before the command, the command's facts, what happened): a group is done when
+    // an action leaves nobody of it, whether the group's turn opened before the command or
+    // within it; nothing is done in a spotlight or an individual turn; stand-ins are not
+    // read twice.
+    #[test]
+    fn what_a_command_made_happen_is_read_from_its_facts() {
+        let players = Turns {
+            shape: TurnShape::Group,
+            group: Some("players".into()),
+            now: vec![id("ana"), id("bo")],
+            ..Turns::default()
+        };
+        let done = |g: &str| Happening::GroupDone { group: g.into() };
+        let did = |who: &str| Happening::Acted { entity: id(who) };
+        let cases: Vec<(Turns, Vec<Fact>, Vec<Happening>)> = vec![
+            (players.clone(), vec![acted("ana")], vec![did("ana")]),
+            (
+                players.clone(),
+                vec![acted("ana"), acted("bo")],
+                vec![did("ana"), did("bo"), done("players")],
+            ),
+            (
+                players.clone(),
+                vec![
+                    acted("ana"),
+                    acted("bo"),
+                    opened(TurnShape::Group, Some("enemies"), &["gob"]),
+                    acted("gob"),
+                ],
+                vec![
+                    did("ana"),
+                    did("bo"),
+                    done("players"),
+                    did("gob"),
+                    done("enemies"),
+                ],
+            ),
+            (
+                Turns::default(),
+                vec![opened(TurnShape::Spotlight, None, &["ana"]), acted("ana")],
+                vec![did("ana")],
+            ),
+            (
+                players.clone(),
+                vec![
+                    Fact::TurnStarted {
+                        entity: Some(id("ana")),
+                    },
+                    acted("ana"),
+                    acted("bo"),
+                ],
+                vec![
+                    Happening::TurnStarted {
+                        entity: Some(id("ana")),
+                    },
+                    did("ana"),
+                    did("bo"),
+                ],
+            ),
+            (
+                players,
+                vec![Fact::Moved {
+                    entity: id("ana"),
+                    from: None,
+                    to: Some(crate::grid::Cell::new(1, 2)),
+                }],
+                vec![Happening::Moved {
+                    entity: id("ana"),
+                    from: None,
+                    to: Some(crate::grid::Cell::new(1, 2)),
+                }],
+            ),
+        ];
+        for (before, facts, expected) in cases {
+            let events: Vec<Event> = facts.iter().cloned().map(Event::public).collect();
+            assert_eq!(happenings(&before, &events), expected, "{facts:?}");
+        }
+        // A stand-in part repeats a fact for other seats: it is not a second happening.
+        let twice = Event {
+            parts: vec![
+                Part {
+                    audience: Audience::GmOnly,
+                    fact: acted("ana"),
+                },
+                Part {
+                    audience: Audience::AllButGm,
+                    fact: acted("ana"),
+                },
+            ],
+        };
+        let before = Turns {
+            now: vec![id("ana")],
+            ..Turns::default()
+        };
+        assert_eq!(happenings(&before, &[twice]), vec![did("ana")]);
+    }
+}

@@ -613,4 +613,52 @@ mod tests {
         };
         assert_eq!(hide_gm_numbers(secret.clone(), &state), secret);
     }
+
+    // A seat's answer in a window each seat answers, with typed arguments: whole to that seat
+    // and the GM; the others get who answered, with no choice and no arguments.
+    #[test]
+    fn one_seats_answer_reaches_whole_only_that_seat_and_the_gm() {
+        use crate::action::{ArgValue, Args};
+        use crate::decision::{Answer, Answering, Resolver};
+        let ines = Seat::Player("ines".into());
+        let rui = Seat::Player("rui".into());
+        let mut state = MemoryState::new(TableOptions::default());
+        crate::state::StateMut::encounter_mut(&mut state).pending = vec![PendingStep {
+            answering: Answering::Each,
+            ..step(vec![ines.clone(), rui.clone()])
+        }];
+        let answer = Answer {
+            seat: ines.clone(),
+            choice: "gob".into(),
+            args: Args::default().with("points", ArgValue::Int(2)),
+            by: Resolver::Seat(ines.clone()),
+        };
+        let event = hide_gm_numbers(
+            Event::public(Fact::DecisionAnswered {
+                prompt_id: 4,
+                answer: answer.clone(),
+            }),
+            &state,
+        );
+        let seen = |seat: &Seat| -> Vec<Answer> {
+            event
+                .view(seat)
+                .into_iter()
+                .flat_map(|e| e.parts)
+                .filter_map(|p| match p.fact {
+                    Fact::DecisionAnswered { answer, .. } => Some(answer),
+                    _ => None,
+                })
+                .collect()
+        };
+        let withheld = Answer {
+            choice: String::new(),
+            args: Args::default(),
+            ..answer.clone()
+        };
+        assert_eq!(seen(&ines), vec![answer.clone()]);
+        assert_eq!(seen(&Seat::Gm), vec![answer]);
+        assert_eq!(seen(&rui), vec![withheld.clone()]);
+        assert_eq!(seen(&Seat::Spectator("eve".into())), vec![withheld]);
+    }
 }
