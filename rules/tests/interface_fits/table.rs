@@ -180,7 +180,6 @@ impl Table {
 /// One seat's copy of the table: the events it was sent and the state it built.
 pub(crate) struct SeatCopy {
     pub(crate) events: Vec<Event>,
-    #[allow(dead_code)]
     pub(crate) state: MemoryState,
 }
 

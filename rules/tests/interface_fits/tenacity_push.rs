@@ -188,11 +188,27 @@ fn tenacity_push_pays_the_points_chosen_against_the_hidden_challenge() {
 fn tenacity_push_challenge_is_in_no_players_view() {
     let mut table = push_table();
     let prompt = missa_pushes(&mut table);
+    // While it is open, the window in the state her seat built has everything but the
+    // challenge; the GM's has it; Tomas's holds only that Missa has a decision to make.
+    let open = |table: &Table, seat: &Seat| table.seen_by(seat).state.encounter.pending.clone();
+    let hers = open(&table, &player("p1"));
+    assert_eq!(hers.len(), 1);
+    assert_eq!(
+        hers[0].question,
+        "How many hero points does missa pay (1 to 3)?"
+    );
+    assert!(hers[0].secret.is_empty());
+    assert_eq!(open(&table, &Seat::Gm)[0].secret_int("challenge"), Some(9));
+    assert_eq!(
+        open(&table, &player("p2"))[0].question,
+        "p1 has a decision to make"
+    );
     table.run(
         &Tenacity,
         pay(player("p1"), prompt, ArgValue::Int(2), ""),
         &mut ScriptedDice::new(vec![8]),
     );
+    assert!(open(&table, &player("p1")).is_empty(), "closed for her too");
     // Everything Missa's seat was sent, and the state she built from it.
     let seen = table.seen_by(&player("p1"));
     let sent = serde_json::to_string(&seen.events).unwrap();
