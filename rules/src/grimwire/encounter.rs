@@ -53,12 +53,17 @@ pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     settle_ties_or_begin(ctx, order)
 }
 
-/// Groups of two or more adjacent characters with the same total and side.
+/// Groups of two or more adjacent characters with the same total and side. Characters who
+/// cannot act (out cold, dead) choose nothing: they are left out, and a tie of one who can
+/// act with one who cannot is no tie to ask about.
 fn tie_groups(ctx: &Ctx<'_>, order: &[EntityId]) -> Result<Vec<Vec<EntityId>>, DecideError> {
     let mut groups: Vec<Vec<EntityId>> = Vec::new();
     let mut last: Option<(i64, String)> = None;
     for id in order {
         let c = ctx.combatant(id)?;
+        if c.has_status(OUT_COLD) || c.has_status(DEAD) {
+            continue;
+        }
         let key = (c.resource(INITIATIVE), c.side.clone());
         if last.as_ref() == Some(&key) {
             if let Some(g) = groups.last_mut() {

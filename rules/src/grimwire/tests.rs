@@ -3595,3 +3595,50 @@ fn a_turn_nobody_can_use_passes_by_itself_unless_the_table_waits() {
     assert_eq!(t.state.encounter().round, 1);
     assert_eq!((t.res("p", CONDITION), t.res("q", CONDITION)), (-2, -1));
 }
+
+/// Found in the newcomer's fight: the GM was asked every round to order a tie between a
+/// goblin bleeding out and the warden. Those who cannot act choose nothing.
+#[test]
+fn a_tie_is_asked_only_among_those_who_can_act() {
+    // (who is out cold when round 2 starts) -> the options of the round's tie prompt
+    let cases: [(&[&str], Option<&[&str]>); 3] = [
+        (&[], Some(&["a", "b", "c"])),
+        (&["c"], Some(&["a", "b"])),
+        (&["b", "c"], None),
+    ];
+    for (down, want) in cases {
+        let mut t = Table::new(&[]);
+        for id in ["a", "b", "c"] {
+            t.add(&pc(id, &attrs(0, 0, 0, 0, 0, 0), ""));
+        }
+        t.gm("start_encounter", Args::default(), &[9, 9, 9])
+            .unwrap();
+        // Round 1's tie: the default order a, b, c (the GM lets it stand).
+        let id = t.state.encounter().pending.last().unwrap().prompt_id;
+        t.run(Command::answer(Seat::Gm, id, "a"), &[]).unwrap();
+        t.answer(Seat::Gm, "b", &[]).unwrap();
+        for id in down {
+            let ruling = Args::default()
+                .with("target", ArgValue::Text((*id).into()))
+                .with("status", ArgValue::Text(OUT_COLD.into()));
+            t.gm("rule.set-status", ruling, &[]).unwrap();
+        }
+        // Each turn of round 1 ends (one out cold passes by itself), until round 2 asks.
+        for id in ["a", "b", "c"] {
+            let enc = t.state.encounter();
+            if enc.pending.is_empty() && enc.current == Some(id.into()) {
+                t.act(Seat::Gm, id, "end_turn", Args::default(), &[])
+                    .unwrap();
+            }
+        }
+        assert_eq!(t.state.encounter().round, 2, "{down:?}");
+        let asked = t
+            .state
+            .encounter()
+            .pending
+            .last()
+            .map(|p| p.options.clone());
+        let want = want.map(|w| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(asked, want, "{down:?}");
+    }
+}
