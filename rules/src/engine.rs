@@ -64,9 +64,7 @@ pub fn decide(
         }
     }
     let happened = happenings(&state.encounter().turns, ctx.emitted());
-    if !happened.is_empty() {
-        system.after(&mut ctx, &happened)?;
-    }
+    system.after(&mut ctx, &happened)?;
     Ok(ctx.into_events())
 }
 

@@ -68,8 +68,10 @@ pub trait RuleSystem: Sync {
     /// opportunity attack when someone leaves reach, a readied action when its trigger comes)
     /// and fires deferred steps (when a side has acted), so that no action has to re-check by
     /// hand what its own effects set off. Called once per action, answer or timeout, after
-    /// the system's own decision, with every [`Happening`] its events hold, in order; events
-    /// this emits are not fed back in. The default ties nothing to anything.
+    /// the system's own decision, with every [`Happening`] its events hold, in order (none,
+    /// for a command that moved nothing and took no turn: the state may still call for
+    /// something, such as a turn that is spent); events this emits are not fed back in. The
+    /// default ties nothing to anything.
     fn after(&self, _ctx: &mut Ctx<'_>, _happened: &[Happening]) -> Result<(), DecideError> {
         Ok(())
     }

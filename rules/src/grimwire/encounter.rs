@@ -14,7 +14,7 @@ use crate::state::Status;
 use super::check::{Target, record, roll_d20};
 use super::damage::dying_tick;
 use super::economy::TURN_COUNTERS;
-use super::options::{self, DYING_TICK, IDLE_TURNS, SAME_SIDE_TIES};
+use super::options::{self, DYING_TICK, END_SPENT_TURNS, IDLE_TURNS, SAME_SIDE_TIES};
 use super::sheet::Attribute;
 use super::{ACTION_OWED, ACTION_SPENT, DEAD, DYING, OUT_COLD, deciding_seats, economy};
 
@@ -277,6 +277,56 @@ fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {
         dying_tick(ctx, &id)?;
     }
     Ok(())
+}
+
+/// Under the house rule `grimwire.end_spent_turns` (off by default: the book keeps the
+/// auxiliary and free actions), the turn ends by itself once it is spent: its action taken,
+/// no further attack left in it and no movement that can still be made. Run after every
+/// command (the system's `after`), so whatever spent the turn, and whichever answer finished
+/// it, the turn ends then; never while a window is open.
+pub fn end_if_spent(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    if !options::flag_of(ctx.state.options(), END_SPENT_TURNS) {
+        return Ok(());
+    }
+    let enc = ctx.state.encounter();
+    if !enc.active || !enc.pending.is_empty() {
+        return Ok(());
+    }
+    let Some(id) = enc.current.clone() else {
+        return Ok(());
+    };
+    let c = ctx.combatant(&id)?;
+    if c.has_status(DEAD) || !spent(ctx, &c)? {
+        return Ok(());
+    }
+    ctx.note_about(
+        &id,
+        format!(
+            "{id} has spent the action and cannot move: the turn ends by itself (house rule \
+             {END_SPENT_TURNS})"
+        ),
+    )?;
+    end_turn(ctx, &id)
+}
+
+/// Whether all that is left of `c`'s turn is auxiliary and free actions: the action is spent,
+/// no further attack is left in it (a light weapon's COR count, none after another weapon or
+/// after moving on), and no movement can be made (off the grid, closed by acting after it,
+/// or used up).
+fn spent(ctx: &Ctx<'_>, c: &crate::state::Combatant) -> Result<bool, Refusal> {
+    if c.resource(ACTION_SPENT) == 0 {
+        return Ok(false);
+    }
+    let made = c.turn_counter(economy::ATTACKS);
+    let cor = super::sheet_of(c)?.attribute(Attribute::COR);
+    let attack_left = made > 0
+        && made < super::content::tables().light_attacks(cor)
+        && c.turn_counter(economy::SINGLE_ATTACK) == 0
+        && c.turn_counter(economy::ACTION_OVER) == 0;
+    let metres_left = economy::movement_allowance(ctx, &c.id)? - c.turn_counter(economy::MOVED_M);
+    let can_move =
+        c.position.is_some() && c.turn_counter(economy::MOVE_CLOSED) == 0 && metres_left > 0;
+    Ok(!attack_left && !can_move)
 }
 
 /// A character who passed, waiting for the end of the round.

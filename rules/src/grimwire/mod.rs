@@ -182,6 +182,15 @@ impl RuleSystem for Grimwire {
         }
     }
 
+    /// Triggers: the house rule that ends a spent turn by itself (see `encounter`).
+    fn after(
+        &self,
+        ctx: &mut Ctx<'_>,
+        _happened: &[crate::system::Happening],
+    ) -> Result<(), DecideError> {
+        encounter::end_if_spent(ctx)
+    }
+
     fn resume(
         &self,
         ctx: &mut Ctx<'_>,

@@ -10,6 +10,7 @@ pub const HEAVY_TOG_TN: &str = "grimwire.heavy_tog_tn";
 pub const HEAVY_MISFIRE: &str = "grimwire.heavy_misfire";
 pub const DYING_TICK: &str = "grimwire.dying_tick";
 pub const IDLE_TURNS: &str = "grimwire.idle_turns";
+pub const END_SPENT_TURNS: &str = "grimwire.end_spent_turns";
 pub const ALIAS_INT: &str = "grimwire.alias_int";
 pub const ALIAS_STR: &str = "grimwire.alias_str";
 pub const ALIAS_SOC: &str = "grimwire.alias_soc";
@@ -60,6 +61,12 @@ pub fn specs() -> Vec<OptionSpec> {
         },
         choice(HEAVY_MISFIRE, "Natural faces that risk collateral damage with a heavy weapon below its TOG requirement: up to the requirement (requirement), or up to 1 + the shortfall (deficit).", vec!["requirement", "deficit"]),
         choice(DYING_TICK, "When a dying character loses 1 Condition: at the start (turn_start) or end (turn_end) of their turn.", vec!["turn_start", "turn_end"]),
+        OptionSpec {
+            key: END_SPENT_TURNS,
+            help: "House rule for quick play: a turn ends by itself once its action is spent, no further attack is left in it and no movement can be made (off the grid, closed or used up), giving up the auxiliary and free actions left (the book keeps them: false).",
+            kind: OptionKind::Bool,
+            default: OptionValue::Bool(false),
+        },
         choice(IDLE_TURNS, "A turn its character cannot use (dying or out cold): it passes by itself (pass), or waits for its seat to end it (wait).", vec!["pass", "wait"]),
         alias(ALIAS_INT, "Which attribute an INT roll uses (the text names INT but never defines it).", "MND"),
         alias(ALIAS_STR, "Which attribute a STR roll uses (grappling names STR, never defined).", "TOG"),

@@ -18,6 +18,7 @@ use crate::system::RuleSystem;
 
 use super::burnout_levels::{condition_cap, roll_penalty};
 use super::damage::{DamageInput, damage_steps};
+use super::options::END_SPENT_TURNS;
 use super::sheet::{DamageType, learning_hours};
 use super::*;
 
@@ -3640,5 +3641,77 @@ fn a_tie_is_asked_only_among_those_who_can_act() {
             .map(|p| p.options.clone());
         let want = want.map(|w| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
         assert_eq!(asked, want, "{down:?}");
+    }
+}
+
+/// The house rule `grimwire.end_spent_turns`: a turn ends by itself once its action is spent
+/// and neither an attack nor any movement is left in it. Cases: (house rule on, COR, weapon,
+/// on the grid, attacks made, whose turn it is after them). A knife at COR 3 attacks twice
+/// (`light_attacks`), at COR 1 once; the hammer, a heavy weapon, once; a token on the grid
+/// still has its metres.
+#[test]
+fn under_the_house_rule_a_spent_turn_ends_by_itself() {
+    let cases = [
+        (true, 3, "knife", false, 1, "a"),
+        (true, 3, "knife", false, 2, "n"),
+        (true, 1, "knife", false, 1, "n"),
+        (true, 3, "hammer", false, 1, "n"),
+        (true, 1, "knife", true, 1, "a"),
+        (false, 1, "knife", false, 1, "a"),
+    ];
+    for (on, cor, weapon, placed, attacks, after) in cases {
+        let mut t = Table::new(&[(END_SPENT_TURNS, OptionValue::Bool(on))]);
+        t.add(&pc(
+            "a",
+            &attrs(3, 0, cor, 0, 5, 0),
+            &format!("{KNIFE}{HAMMER}"),
+        ))
+        .add(&npc("n", &attrs(1, 0, 0, 0, 0, 0), 5, 30, ""));
+        if placed {
+            t.place("a", 0, 0).place("n", 1, 0);
+        }
+        t.gm("start_encounter", Args::default(), &[10, 1]).unwrap();
+        assert_eq!(t.state.encounter().current, Some(EntityId::from("a")));
+        let hit = Args::default()
+            .with("target", text("n"))
+            .with("weapon", text(weapon));
+        // d20 15 hits TN 5; the knife's d4 2, the hammer's 2d6 1 and 1.
+        let damage: &[u32] = if weapon == "knife" { &[2] } else { &[1, 1] };
+        let mut told = Vec::new();
+        for _ in 0..attacks {
+            let faces = [&[15][..], damage].concat();
+            let events = t
+                .act(player("a"), "a", "attack", hit.clone(), &faces)
+                .unwrap();
+            told.extend(
+                events
+                    .into_iter()
+                    .flat_map(|e| e.parts)
+                    .filter_map(|p| match p.fact {
+                        Fact::Noted { text } if text.contains(END_SPENT_TURNS) => Some(text),
+                        _ => None,
+                    }),
+            );
+        }
+        let case = format!("house rule {on}, COR {cor}, {weapon}, placed {placed}, {attacks}");
+        assert_eq!(
+            t.state.encounter().current,
+            Some(EntityId::from(after)),
+            "{case}"
+        );
+        let ended = after == "n";
+        assert_eq!(
+            told,
+            if ended {
+                vec![
+                    "a has spent the action and cannot move: the turn ends by itself (house \
+                     rule grimwire.end_spent_turns)"
+                        .to_owned(),
+                ]
+            } else {
+                vec![]
+            },
+            "{case}"
+        );
     }
 }
