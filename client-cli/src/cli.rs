@@ -449,6 +449,11 @@ pub struct ActArgs {
     /// Then end the turn (`end_turn`), when the action went through.
     #[arg(long, conflicts_with = "list")]
     pub end: bool,
+    /// GM: then, for each following turn of a character no player plays, the same action and
+    /// the end of its turn, with that character's own values where the typed ones do not fit
+    /// it (its own weapon). Stops at a player's turn, an open prompt or a refusal.
+    #[arg(long, conflicts_with = "list")]
+    pub npcs: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1176,3 +1176,82 @@ fn an_action_is_typed_as_a_command_with_its_values_in_order() {
     );
     assert_ne!(t.state("gm")["current"], "aune", "{said}");
 }
+
+// See: issue #11 (the GM's NPC turns dominated the newcomer's fight). `--npcs` plays each
+// following NPC turn with the same action, each with its own weapon, and stops at a player's.
+#[test]
+fn the_gm_plays_the_following_npc_turns_in_one_command() {
+    let t = Table::new();
+    // No prompt may stop the goblins here: ties are fixed and a natural 1 risks no one.
+    t.seat_everyone(&["grimwire.same_side_ties=fixed", "grimwire.collateral=never"]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    let players = ["aune", "mara"];
+    // Players end their turns until a goblin's comes.
+    for _ in 0..4 {
+        let current = t.state("gm")["current"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        match current.as_str() {
+            "aune" => t.ok("ines", &["end_turn"]),
+            "mara" => t.ok("rui", &["end_turn"]),
+            _ => break,
+        };
+    }
+    let view = t.state("gm");
+    let first = view["current"]
+        .as_str()
+        .expect("a goblin's turn")
+        .to_owned();
+    assert!(!players.contains(&first.as_str()), "{view:#}");
+    // The goblins whose turns come in a row from here, in the order of the round.
+    let order: Vec<String> = view["order"]
+        .as_array()
+        .expect("order")
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect();
+    let at = order
+        .iter()
+        .position(|id| *id == first)
+        .expect("in the order");
+    // From here round after round: the order wraps into the next round.
+    let in_a_row: Vec<&String> = order[at..]
+        .iter()
+        .chain(&order[..at])
+        .take_while(|id| !players.contains(&id.as_str()))
+        .collect();
+    let weapon = if first == "goblin-1" {
+        "cleaver"
+    } else {
+        "club"
+    };
+    let said = t.ok("gm", &["attack", "aune", weapon, "--npcs"]);
+    for goblin in &in_a_row {
+        let theirs = if goblin.as_str() == "goblin-1" {
+            "cleaver"
+        } else {
+            "club"
+        };
+        assert!(
+            said.contains(&format!("{goblin} attacks aune with a {theirs}")),
+            "{goblin} with its own {theirs}:\n{said}"
+        );
+    }
+    // No goblin beyond them: the first player's turn stopped it.
+    for goblin in ["goblin-1", "goblin-2"] {
+        let attacked = said.contains(&format!("{goblin} attacks aune"));
+        assert_eq!(
+            attacked,
+            in_a_row.iter().any(|g| g.as_str() == goblin),
+            "{said}"
+        );
+    }
+    // It stops at a player's turn (aune's passes by itself if the goblins put her down).
+    let now = t.state("gm")["current"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(players.contains(&now.as_str()), "{now}\n{said}");
+}

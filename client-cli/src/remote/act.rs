@@ -398,6 +398,31 @@ fn arg_line(a: &ArgSpec) -> String {
     line
 }
 
+/// `template`'s values as `spec` takes them: each kept where it fits (among the values the
+/// argument takes now, or any when the catalogue lists none), else that argument's first value
+/// now; a required argument not typed also gets its first value now. So one NPC's
+/// `attack aune cleaver` is another's `attack aune club`.
+pub fn fitted(spec: &ActionSpec, template: &Args) -> Args {
+    let mut args = Args::default();
+    for arg in &spec.args {
+        let typed = template.0.get(&arg.name);
+        let fits = |v: &ArgValue| match v {
+            ArgValue::Text(t) => arg.now.is_empty() || arg.now.iter().any(|n| n == t),
+            _ => true,
+        };
+        let value = match typed {
+            Some(v) if fits(v) => Some(v.clone()),
+            Some(_) => arg.now.first().map(|n| ArgValue::Text(n.clone())),
+            None if arg.required => arg.now.first().map(|n| ArgValue::Text(n.clone())),
+            None => None,
+        };
+        if let Some(v) = value {
+            args.0.insert(arg.name.clone(), v);
+        }
+    }
+    args
+}
+
 /// The action in the catalogue whose name is closest to `typed`, for a refused action that
 /// was likely misspelt.
 pub fn closest_action<'a>(catalogue: &'a [ActionSpec], typed: &str) -> Option<&'a str> {
@@ -630,5 +655,63 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.matches("dash (2 characters)").count(), 1, "{text}");
+    }
+
+    // One NPC's typed values as another's: a value the argument takes now for this one is
+    // kept, one it does not is replaced by its first; a required argument left out gets its
+    // first; an optional one left out stays out; numbers and free text are kept.
+    #[test]
+    fn typed_values_are_fitted_to_another_character() {
+        let entry = |weapons: &[&str]| ActionSpec {
+            args: vec![
+                ArgSpec {
+                    now: vec!["aune".into(), "mara".into()],
+                    ..ArgSpec::new("target", ArgKind::Entity, true, "")
+                },
+                ArgSpec {
+                    now: weapons.iter().map(|w| (*w).to_owned()).collect(),
+                    ..ArgSpec::new("weapon", ArgKind::Text, false, "")
+                },
+                ArgSpec::new("modifier", ArgKind::Int, false, ""),
+            ],
+            ..spec("attack", Some("gob"), vec![])
+        };
+        let typed = |pairs: &[(&str, ArgValue)]| {
+            let mut a = Args::default();
+            for (k, v) in pairs {
+                a = a.with(k, v.clone());
+            }
+            a
+        };
+        let t = |s: &str| ArgValue::Text(s.into());
+        let cases = [
+            (
+                typed(&[("target", t("aune")), ("weapon", t("cleaver"))]),
+                &["club"][..],
+                typed(&[("target", t("aune")), ("weapon", t("club"))]),
+            ),
+            (
+                typed(&[("target", t("aune")), ("weapon", t("cleaver"))]),
+                &["cleaver", "club"][..],
+                typed(&[("target", t("aune")), ("weapon", t("cleaver"))]),
+            ),
+            (
+                typed(&[("modifier", ArgValue::Int(2))]),
+                &["club"][..],
+                typed(&[("target", t("aune")), ("modifier", ArgValue::Int(2))]),
+            ),
+            (
+                typed(&[("target", t("nobody"))]),
+                &[][..],
+                typed(&[("target", t("aune"))]),
+            ),
+        ];
+        for (template, weapons, want) in cases {
+            assert_eq!(
+                fitted(&entry(weapons), &template),
+                want,
+                "{template:?} {weapons:?}"
+            );
+        }
     }
 }

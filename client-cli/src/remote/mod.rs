@@ -139,12 +139,18 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             let Some((action, values)) = words.split_first() else {
                 bail!("no action given");
             };
+            let flag = |f: &str| values.iter().any(|w| w == f);
             let a = crate::cli::ActArgs {
                 action: Some(action.clone()),
                 actor: None,
-                args: values.iter().filter(|w| *w != "--end").cloned().collect(),
+                args: values
+                    .iter()
+                    .filter(|w| *w != "--end" && *w != "--npcs")
+                    .cloned()
+                    .collect(),
                 list: false,
-                end: values.iter().any(|w| w == "--end"),
+                end: flag("--end") || flag("--npcs"),
+                npcs: flag("--npcs"),
             };
             act(&g, &a).await
         }
@@ -495,6 +501,7 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         return s.finish(text).await;
     }
     let req = act::resolve(&actions, action, a.actor.as_deref(), &a.args)?;
+    let template = req.args.clone();
     let listed = req.listed;
     let actor = req.actor.clone();
     let meant_value = act::closest_values(&actions, &req);
@@ -552,7 +559,7 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         Err(e) => return Err(e.into()),
     };
     let mut text = s.produced(reply).await?;
-    if a.end {
+    if a.end || a.npcs {
         let op = Op::Act {
             actor,
             action: tablehold_rules::action::END_TURN.to_owned(),
@@ -564,12 +571,87 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
             Ok(reply) => text.push_str(&s.produced(reply).await?),
             Err(NetError::Server(e)) => {
                 text.push_str(&format!("the turn goes on: {e}\n"));
+                return s.finish(text).await;
             }
             Err(e) => return Err(e.into()),
         }
     }
+    if a.npcs {
+        npc_turns(&mut s, action, &template, &mut text).await?;
+    }
     s.finish(text).await
 }
+
+/// `--npcs`: each following turn of a character no player plays takes `action` with the
+/// `template`'s values where they fit it (among the values its catalogue entry takes now)
+/// and its own first ones otherwise, then ends. Stops at a player's turn, an open prompt, a
+/// refusal, or after a round's worth of turns at most.
+async fn npc_turns(
+    s: &mut Session,
+    action: &str,
+    template: &Args,
+    text: &mut String,
+) -> Result<()> {
+    for _ in 0..MAX_NPC_TURNS {
+        let view = s.state().await?;
+        if !view.prompts.is_empty() || view.prompt.is_some() {
+            text.push_str("a prompt is open: the other turns wait for it\n");
+            return Ok(());
+        }
+        let Some(current) = view.current.clone() else {
+            return Ok(());
+        };
+        let npc = view
+            .combatants
+            .iter()
+            .any(|c| c.id == current && c.owner.is_none());
+        if !npc {
+            return Ok(());
+        }
+        let Reply::Actions { actions } = s.request(Op::Actions).await? else {
+            bail!("internal: unexpected answer to `actions`");
+        };
+        let Some(spec) = actions.iter().find(|sp| {
+            sp.name == action && sp.actor.as_ref().is_some_and(|a| a.as_str() == current)
+        }) else {
+            text.push_str(&format!(
+                "{current} cannot {action} now: its turn goes on\n"
+            ));
+            return Ok(());
+        };
+        let op = Op::Act {
+            actor: Some(current.clone()),
+            action: action.to_owned(),
+            args: act::fitted(spec, template),
+        };
+        match s.request(op).await {
+            Ok(reply) => text.push_str(&s.produced(reply).await?),
+            Err(NetError::Server(e)) => {
+                text.push_str(&format!("{current}'s turn goes on: {e}\n"));
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let end = Op::Act {
+            actor: Some(current.clone()),
+            action: tablehold_rules::action::END_TURN.to_owned(),
+            args: Args::default(),
+        };
+        match s.request(end).await {
+            Ok(reply) => text.push_str(&s.produced(reply).await?),
+            Err(NetError::Server(e)) => {
+                text.push_str(&format!("{current}'s turn goes on: {e}\n"));
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// The most NPC turns one `--npcs` plays: a safeguard against a table where they would go on
+/// round after round (no player able to act), far above any real encounter's NPC count.
+const MAX_NPC_TURNS: usize = 64;
 
 async fn send_answer(
     s: &mut Session,
