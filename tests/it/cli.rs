@@ -1255,3 +1255,26 @@ fn the_gm_plays_the_following_npc_turns_in_one_command() {
         .to_owned();
     assert!(players.contains(&now.as_str()), "{now}\n{said}");
 }
+
+// A command that makes many requests on a server with a low limit waits for its bucket to
+// refill instead of failing with `rate_limited`: three sheets in one `npc add` at two requests
+// a second (a burst of four) all arrive.
+#[test]
+fn a_command_slows_down_when_the_server_asks_it_to() {
+    let t = Table::with_server(&["--requests-per-second", "2"]);
+    t.seat_everyone(&[]);
+    let out = t.ok(
+        "gm",
+        &[
+            "npc",
+            "add",
+            &t.file("g1.toml", GOBLIN_1),
+            &t.file("g2.toml", GOBLIN_2),
+            &t.file("g3.toml", &GOBLIN_2.replace("goblin-2", "goblin-3")),
+        ],
+    );
+    assert_eq!(
+        out,
+        "#1 goblin-1 joins the table\n#2 goblin-2 joins the table\n#3 goblin-3 joins the table\n"
+    );
+}

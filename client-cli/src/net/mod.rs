@@ -151,7 +151,25 @@ impl Client {
 
     /// Sends one request and waits for its answer. Events that arrive meanwhile are kept for
     /// [`Client::next_event`]; a refusal comes back as [`NetError::Server`].
+    /// Sends `op` and waits for its answer. A `rate_limited` answer is the server asking to
+    /// slow down, not a refusal of the request: it is sent again once the connection's bucket
+    /// has had time to refill (a tenth of a second at a time, for four seconds at most), so a
+    /// command that makes many requests (`npc add` of many sheets, `--npcs`) stays within the
+    /// limit instead of failing half way.
     pub async fn request(&mut self, op: Op) -> Result<Reply, NetError> {
+        let mut tries = 0;
+        loop {
+            match self.request_once(op.clone()).await {
+                Err(NetError::Server(e)) if e.code == ErrorCode::RateLimited && tries < 40 => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn request_once(&mut self, op: Op) -> Result<Reply, NetError> {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&ClientMsg::Request { id, op }).await?;

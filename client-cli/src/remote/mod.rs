@@ -559,7 +559,9 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         Err(e) => return Err(e.into()),
     };
     let mut text = s.produced(reply).await?;
-    if a.end || a.npcs {
+    // A turn the action itself ended (a house rule, a turn spent) needs no `end_turn`.
+    let turn_over = actor.is_some() && s.state().await?.current != actor;
+    if (a.end || a.npcs) && !turn_over {
         let op = Op::Act {
             actor,
             action: tablehold_rules::action::END_TURN.to_owned(),
@@ -631,6 +633,10 @@ async fn npc_turns(
                 return Ok(());
             }
             Err(e) => return Err(e.into()),
+        }
+        // A turn the action itself ended (a house rule, a turn spent) needs no `end_turn`.
+        if s.state().await?.current.as_ref() != Some(&current) {
+            continue;
         }
         let end = Op::Act {
             actor: Some(current.clone()),
