@@ -1278,3 +1278,35 @@ fn a_command_slows_down_when_the_server_asks_it_to() {
         "#1 goblin-1 joins the table\n#2 goblin-2 joins the table\n#3 goblin-3 joins the table\n"
     );
 }
+
+// Under the house rule that ends a spent turn, `--end` after the action that spent it has
+// nothing left to end: the turn ended by itself, and the command says so once, without an
+// error. Aune's knife at COR 3 makes two attacks; off the grid she cannot move.
+#[test]
+fn end_after_a_turn_that_ended_by_itself_is_no_error() {
+    let t = Table::new();
+    t.seat_everyone(&[
+        "grimwire.same_side_ties=fixed",
+        "grimwire.end_spent_turns=true",
+        "grimwire.collateral=never",
+    ]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    assert_eq!(t.state("gm")["current"], "aune");
+    t.ok("ines", &["attack", "goblin-1", "knife"]);
+    assert_eq!(
+        t.state("gm")["current"],
+        "aune",
+        "one attack of two: the turn goes on"
+    );
+    let said = t.ok("ines", &["attack", "goblin-1", "knife", "--end"]);
+    assert!(
+        said.contains(
+            "aune has spent the action and cannot move: the turn ends by itself (house rule \
+             grimwire.end_spent_turns)"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("the turn goes on"), "{said}");
+    assert_ne!(t.state("gm")["current"], "aune");
+}
