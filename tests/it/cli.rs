@@ -1310,3 +1310,21 @@ fn end_after_a_turn_that_ended_by_itself_is_no_error() {
     assert!(!said.contains("the turn goes on"), "{said}");
     assert_ne!(t.state("gm")["current"], "aune");
 }
+
+// See: issue #11. The GM who types an NPC's action in a player's turn hears whose turn it is
+// and how to act for that character, not a refusal of the player's character acting.
+#[test]
+fn the_gm_acting_in_a_players_turn_hears_whose_turn_it_is() {
+    let t = Table::new();
+    t.seat_everyone(&["grimwire.same_side_ties=fixed"]);
+    t.add_everyone();
+    t.ok("gm", &["encounter", "start"]);
+    assert_eq!(t.state("gm")["current"], "aune");
+    let err = t.fails("gm", &["attack", "mara", "cleaver", "--end"]);
+    assert_eq!(
+        err,
+        "error: bad_request: it is aune's turn, and aune is ines's character: an NPC acts on its \
+         own turn, and the GM acts for aune only by naming it (--actor aune)\n"
+    );
+    assert_eq!(t.state("gm")["current"], "aune", "nothing was applied");
+}

@@ -501,6 +501,29 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         return s.finish(text).await;
     }
     let req = act::resolve(&actions, action, a.actor.as_deref(), &a.args)?;
+    // The GM's catalogue lists the player character whose turn it is (the GM may act for it);
+    // but a GM who names no actor means one of the GM's own, so a player's character is acted
+    // for only when named.
+    if a.actor.is_none()
+        && s.seat.is_gm()
+        && let Some(id) = req.actor.as_deref()
+    {
+        let view = s.state().await?;
+        let player = view
+            .combatants
+            .iter()
+            .find(|c| c.id == id)
+            .and_then(|c| c.owner.clone());
+        if let Some(owner) = player {
+            bail!(ServerError {
+                code: ErrorCode::BadRequest,
+                message: format!(
+                    "it is {id}'s turn, and {id} is {owner}'s character: an NPC acts on its own \
+                     turn, and the GM acts for {id} only by naming it (--actor {id})"
+                ),
+            });
+        }
+    }
     let template = req.args.clone();
     let listed = req.listed;
     let actor = req.actor.clone();

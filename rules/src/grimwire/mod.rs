@@ -145,8 +145,7 @@ impl RuleSystem for Grimwire {
         let actor = if spec.needs_actor {
             let id = match actor {
                 Some(id) => id.clone(),
-                None => current_for(ctx, seat)
-                    .ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?,
+                None => current_for(ctx, seat).ok_or_else(|| no_actor(ctx, seat))?,
             };
             let c = ctx.combatant(&id)?;
             may_control(seat, &c)?;
@@ -214,11 +213,37 @@ impl RuleSystem for Grimwire {
 
 /// The character whose turn it is, when `seat` acts for them: whom an action with no actor
 /// is for. Naming them lets the refusal say why they cannot act (out cold, dying) rather
-/// than that nobody was named.
+/// than that nobody was named. A player's character is never the GM's by default: the GM who
+/// leaves the actor out means one of the GM's own (see [`no_actor`]).
 fn current_for(ctx: &Ctx<'_>, seat: &Seat) -> Option<EntityId> {
     let current = ctx.state.encounter().current.clone()?;
     let c = ctx.state.combatant(&current)?;
+    if seat.is_gm() && c.owner.is_some() {
+        return None;
+    }
     may_control(seat, c).ok().map(|()| current)
+}
+
+/// Why an action with no actor has none, with what would work: in a player's turn, the GM
+/// hears whose turn it is (an NPC acts on its own turn, the player's character only when named).
+fn no_actor(ctx: &Ctx<'_>, seat: &Seat) -> Refusal {
+    let current = ctx
+        .state
+        .encounter()
+        .current
+        .clone()
+        .and_then(|id| ctx.state.combatant(&id).cloned());
+    match current {
+        Some(c) if seat.is_gm() && c.owner.is_some() => Refusal::bad_argument(
+            "actor",
+            &format!(
+                "is required: it is {}'s turn, a player's character; an NPC acts on its own \
+                 turn, and the GM acts for {} only by naming it (--actor {})",
+                c.id, c.id, c.id
+            ),
+        ),
+        _ => Refusal::bad_argument("actor", "is required: who acts?"),
+    }
 }
 
 fn may_control(seat: &Seat, c: &Combatant) -> Result<(), Refusal> {

@@ -3715,3 +3715,48 @@ fn under_the_house_rule_a_spent_turn_ends_by_itself() {
         );
     }
 }
+
+/// The GM who leaves the actor out in a player's turn means one of the GM's own characters:
+/// the player's is not taken for it, and the refusal says whose turn it is and how to act for
+/// that character. In an NPC's turn the NPC is meant.
+#[test]
+fn the_gm_names_the_players_character_to_act_for_it() {
+    let mut t = Table::new(&[]);
+    t.add(&pc("p", &attrs(0, 0, 3, 0, 5, 0), KNIFE)).add(&npc(
+        "n",
+        &attrs(1, 0, 0, 0, 0, 0),
+        5,
+        30,
+        "",
+    ));
+    // Initiative in id order: n draws 1, p draws 10 (+ PER 5).
+    t.gm("start_encounter", Args::default(), &[1, 10]).unwrap();
+    assert_eq!(t.state.encounter().current, Some(EntityId::from("p")));
+    let attack = Args::default().with("target", text("p"));
+    let refused = t.run(Command::act(Seat::Gm, None, "attack", attack.clone()), &[]);
+    assert_eq!(
+        refused,
+        Err(DecideError::Refused(Refusal::bad_argument(
+            "actor",
+            "is required: it is p's turn, a player's character; an NPC acts on its own turn, \
+             and the GM acts for p only by naming it (--actor p)"
+        )))
+    );
+    // Named, the GM acts for the player's character.
+    let knife = Args::default()
+        .with("target", text("n"))
+        .with("weapon", text("knife"));
+    t.act(Seat::Gm, "p", "attack", knife, &[15, 2]).unwrap();
+    // In the NPC's turn, no actor means the NPC.
+    t.act(Seat::Gm, "p", "end_turn", Args::default(), &[])
+        .unwrap();
+    assert_eq!(t.state.encounter().current, Some(EntityId::from("n")));
+    let events = t
+        .run(
+            Command::act(Seat::Gm, None, "end_turn", Args::default()),
+            &[],
+        )
+        .unwrap();
+    assert!(!events.is_empty());
+    assert_eq!(t.state.encounter().current, Some(EntityId::from("p")));
+}
