@@ -1,6 +1,7 @@
-//! Does the rules interface fit systems that are not built yet? Three deliberately small rule
-//! systems, written only against the crate's public API, each exercising one shape the shipped
-//! system does not:
+//! Does the rules interface fit systems that are not built yet? The three small rule systems
+//! of the `tablehold-toys` crate, written only against this crate's public API, each exercising
+//! shapes the shipped system does not (this file keeps their tables and tests; the server and
+//! the calculator run the same systems from that crate):
 //!
 //! - vigor: a reaction that spends a resource and rolls an opposed contest in which ties go to
 //!   the attacker (a prompt to the defender's seat, mid-attack);
@@ -17,7 +18,6 @@
 
 mod mist;
 mod random;
-mod shared;
 mod sheets;
 mod table;
 mod tenacity;
@@ -29,22 +29,28 @@ mod vigor_reach;
 
 use std::collections::BTreeMap;
 
-use tablehold_rules::dice::{DiceExpr, Roll, ScriptedDice, roll};
-use tablehold_rules::grid::{Cell, distance};
-use tablehold_rules::options::{OptionSpec, TableOptions, common_options};
+use tablehold_rules::dice::{Roll, ScriptedDice};
+use tablehold_rules::grid::Cell;
+use tablehold_rules::options::{TableOptions, common_options};
 use tablehold_rules::{
-    ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, Audience, CheckRecord,
-    Closing, Combatant, Command, CommandBody, Ctx, DecideError, EntityId, Event, Fact, Happening,
-    Kind, MemoryState, Modifier, Outcome, PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId,
-    Sheet, SheetError, StateView, Status, StepValue, actions, apply, apply_seen, decide,
+    Against, Answering, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Combatant, Command,
+    CommandBody, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier, Outcome,
+    PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError, StateView,
+    StepValue, actions, apply, apply_seen, decide,
 };
 
 use mist::*;
-use shared::*;
 use table::*;
+use tablehold_toys::mist::*;
+use tablehold_toys::shared::*;
+use tablehold_toys::tenacity::*;
+use tablehold_toys::tenacity_push::*;
+use tablehold_toys::tenacity_spotlight::*;
+use tablehold_toys::vigor::*;
+use tablehold_toys::vigor_opening::*;
+use tablehold_toys::vigor_reach::*;
 use tenacity::*;
 use tenacity_push::*;
 use tenacity_spotlight::*;
-use vigor::*;
 use vigor_opening::*;
 use vigor_reach::*;

@@ -1,26 +1,21 @@
 //! Pieces every test system shares.
 
-use super::*;
+use crate::prelude::*;
 
 // Seat control is the core's toolkit: these systems hold only their rules.
-pub(crate) use tablehold_rules::action::START_ENCOUNTER;
-pub(crate) use tablehold_rules::toolkit::{
+pub use tablehold_rules::action::START_ENCOUNTER;
+pub use tablehold_rules::toolkit::{
     acting, check_offered, controlled, deciders, start_encounter, start_spec,
 };
 
-pub(crate) fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
+pub fn arg(name: &str, kind: ArgKind, help: &str, choices: Vec<String>) -> ArgSpec {
     ArgSpec {
         choices,
         ..ArgSpec::new(name, kind, true, help)
     }
 }
 
-pub(crate) fn spec(
-    name: &str,
-    actor: Option<&EntityId>,
-    help: &str,
-    args: Vec<ArgSpec>,
-) -> ActionSpec {
+pub fn spec(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) -> ActionSpec {
     ActionSpec {
         name: name.into(),
         help: help.into(),
@@ -30,13 +25,13 @@ pub(crate) fn spec(
     }
 }
 
-/// The expressions here are built from constants and sheet numbers already checked, so a
-/// parse failure is a bug in the test system.
-pub(crate) fn expr(text: &str) -> DiceExpr {
-    DiceExpr::parse(text).unwrap()
+/// The expressions here are built from constants and sheet numbers; one a sheet makes too
+/// large to parse is refused, never a panic.
+pub fn expr(text: &str) -> Result<DiceExpr, DecideError> {
+    DiceExpr::parse(text).map_err(|e| Refusal::Rule(format!("cannot roll `{text}`: {e}")).into())
 }
 
-pub(crate) fn verdict(success: bool) -> Outcome {
+pub fn verdict(success: bool) -> Outcome {
     if success {
         Outcome::Success
     } else {
@@ -44,7 +39,7 @@ pub(crate) fn verdict(success: bool) -> Outcome {
     }
 }
 
-pub(crate) fn checked(
+pub fn checked(
     actor: &EntityId,
     label: &str,
     roll: Roll,
@@ -68,7 +63,7 @@ pub(crate) fn checked(
 }
 
 /// A step with nothing but its rule and actor; callers fill in what their shape needs.
-pub(crate) fn step(rule: &str, actor: &EntityId) -> PendingStep {
+pub fn step(rule: &str, actor: &EntityId) -> PendingStep {
     PendingStep {
         prompt_id: 0,
         rule: rule.into(),
@@ -86,7 +81,7 @@ pub(crate) fn step(rule: &str, actor: &EntityId) -> PendingStep {
 
 /// A step whose data is not what its own system wrote: a bug, reported as a rule refusal
 /// because `DecideError` has no variant for a malformed step.
-pub(crate) fn malformed(step: &PendingStep, key: &str) -> DecideError {
+pub fn malformed(step: &PendingStep, key: &str) -> DecideError {
     DecideError::BadStep {
         prompt_id: step.prompt_id,
         rule: step.rule.clone(),
@@ -95,7 +90,7 @@ pub(crate) fn malformed(step: &PendingStep, key: &str) -> DecideError {
 }
 
 /// Sheets are the generic shape; a system only insists on the stats its rules read.
-pub(crate) fn load_sheet(
+pub fn load_sheet(
     parsed: Result<Combatant, String>,
     required: &[&str],
 ) -> Result<Combatant, SheetError> {
@@ -116,15 +111,15 @@ pub(crate) fn load_sheet(
     }
 }
 
-pub(crate) fn from_toml(text: &str) -> Result<Combatant, String> {
+pub fn from_toml(text: &str) -> Result<Combatant, String> {
     toml::from_str(text).map_err(|e| e.to_string())
 }
 
-pub(crate) fn from_json(value: &serde_json::Value) -> Result<Combatant, String> {
+pub fn from_json(value: &serde_json::Value) -> Result<Combatant, String> {
     serde_json::from_value(value.clone()).map_err(|e| e.to_string())
 }
 
-pub(crate) fn unknown(system: &str, action: &str) -> DecideError {
+pub fn unknown(system: &str, action: &str) -> DecideError {
     Refusal::UnknownAction {
         system: system.into(),
         action: action.into(),
