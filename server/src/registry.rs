@@ -110,12 +110,14 @@ impl Registry {
             .await
             .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
             .ok_or_else(|| unknown(table))?;
-        let (rebuilt, loaded) = table::rebuild_blocking(loaded).await.map_err(|e| {
-            WireError::new(
-                ErrorCode::Internal,
-                format!("table {table} cannot be rebuilt from its log: {e}"),
-            )
-        })?;
+        let (rebuilt, loaded) = table::rebuild_blocking(loaded, &self.settings.systems)
+            .await
+            .map_err(|e| {
+                WireError::new(
+                    ErrorCode::Internal,
+                    format!("table {table} cannot be rebuilt from its log: {e}"),
+                )
+            })?;
         let stop = Stop {
             stop: self.stop.clone(),
             done: self.done.clone(),

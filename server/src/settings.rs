@@ -39,6 +39,8 @@ pub struct Settings {
     /// Handshakes one address may have in progress at once: a single host opening sockets
     /// faster than it finishes them is refused at once, without evicting anyone else.
     pub max_handshakes_per_address: usize,
+    /// The rule systems tables may run: the shipped ones, unless a test host adds its own.
+    pub systems: tablehold_systems::Catalogue,
 }
 
 impl Default for Settings {
@@ -57,6 +59,7 @@ impl Default for Settings {
             max_connections: 10_000,
             max_connections_per_address: 256,
             max_handshakes_per_address: 64,
+            systems: tablehold_systems::Catalogue::shipped(),
         }
     }
 }

@@ -87,6 +87,57 @@ impl FromStr for SystemId {
     }
 }
 
+/// The systems a host offers: the shipped ones, and for a test host also systems built
+/// elsewhere (the toy systems that prove the core's shapes run through the server). A table
+/// records its system's id; the host finds it here when the table is created and again each
+/// time it is loaded.
+#[derive(Clone)]
+pub struct Catalogue {
+    systems: Vec<&'static dyn RuleSystem>,
+}
+
+impl Catalogue {
+    /// What a real server offers.
+    pub fn shipped() -> Catalogue {
+        Catalogue {
+            systems: SystemId::ALL.iter().map(|s| s.system()).collect(),
+        }
+    }
+
+    /// This catalogue and `extra`; an id already offered keeps its first system.
+    #[must_use]
+    pub fn with(mut self, extra: &'static dyn RuleSystem) -> Catalogue {
+        if self.find(extra.id()).is_err() {
+            self.systems.push(extra);
+        }
+        self
+    }
+
+    pub fn find(&self, id: &str) -> Result<&'static dyn RuleSystem, UnknownSystem> {
+        self.systems
+            .iter()
+            .copied()
+            .find(|s| s.id() == id)
+            .ok_or_else(|| UnknownSystem {
+                given: id.to_owned(),
+            })
+    }
+}
+
+impl Default for Catalogue {
+    fn default() -> Self {
+        Catalogue::shipped()
+    }
+}
+
+impl fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.systems.iter().map(|s| s.id()))
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +154,25 @@ mod tests {
         );
         let err = "chess".parse::<SystemId>().unwrap_err().to_string();
         assert_eq!(err, "unknown rule system `chess`; shipped: grimwire");
+    }
+
+    #[test]
+    fn a_catalogue_finds_what_it_offers_and_nothing_else() {
+        let shipped = Catalogue::shipped();
+        for id in SystemId::ALL {
+            assert_eq!(shipped.find(id.as_str()).map(|s| s.id()), Ok(id.as_str()));
+        }
+        assert_eq!(
+            shipped
+                .find("vigor")
+                .map(|s| s.id())
+                .unwrap_err()
+                .to_string(),
+            "unknown rule system `vigor`; shipped: grimwire (this one is planned but not implemented yet)"
+        );
+        // A second system under an id already offered does not replace the first.
+        let grimwire = SystemId::Grimwire.system();
+        let twice = Catalogue::shipped().with(grimwire);
+        assert_eq!(format!("{twice:?}"), "[\"grimwire\"]");
     }
 }

@@ -11,6 +11,7 @@
 //! can never be mistaken for the real systems that will carry the plain names.
 
 pub mod mist;
+pub mod rosters;
 pub mod shared;
 pub mod tenacity;
 pub mod tenacity_push;
@@ -38,7 +39,8 @@ mod prelude {
     pub use tablehold_rules::{
         ActionSpec, Against, Answering, ArgKind, ArgSpec, ArgValue, Args, Audience, CheckRecord,
         Closing, Combatant, Ctx, DecideError, EntityId, Event, Fact, Happening, Kind, Modifier,
-        Outcome, PendingStep, Refusal, RuleSystem, Seat, SheetError, StateView, Status, StepValue,
+        Outcome, PendingStep, Refusal, RuleSystem, Seat, SeatId, Sheet, SheetError, StateView,
+        Status, StepValue,
     };
 
     pub use crate::shared::*;

@@ -8,36 +8,7 @@ use tablehold_rules::toolkit::turns;
 
 /// Beatrix (p1) and Markus (p2) against a thug; the players' side is acting.
 pub(crate) fn mist_table() -> Table {
-    let table = Table::new(
-        &Mist,
-        vec![
-            combatant(
-                "beatrix",
-                Some("p1"),
-                "players",
-                Some(Cell::new(0, 0)),
-                &[("senses", 3), ("range", 10), ("evade", 7)],
-                &[],
-            ),
-            combatant(
-                "markus",
-                Some("p2"),
-                "players",
-                Some(Cell::new(0, 2)),
-                &[("senses", 2), ("range", 10), ("evade", 6)],
-                &[],
-            ),
-            combatant(
-                "thug",
-                None,
-                "enemies",
-                Some(Cell::new(5, 0)),
-                &[("senses", 1), ("range", 1), ("evade", 9)],
-                &[],
-            ),
-        ],
-        vec![],
-    );
+    let table = Table::new(&Mist, mist_roster(), vec![]);
     assert_eq!(
         turns::describe(&table.state),
         "players: beatrix, markus still to act"

@@ -14,29 +14,6 @@ pub(crate) fn id(s: &str) -> EntityId {
     EntityId::from(s)
 }
 
-pub(crate) fn combatant(
-    who: &str,
-    owner: Option<&str>,
-    side: &str,
-    at: Option<Cell>,
-    stats: &[(&str, i64)],
-    resources: &[(&str, i64)],
-) -> Combatant {
-    let named = |pairs: &[(&str, i64)]| pairs.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
-    Combatant {
-        id: id(who),
-        name: who.to_owned(),
-        kind: if owner.is_some() { Kind::Pc } else { Kind::Npc },
-        owner: owner.map(SeatId::from),
-        side: side.to_owned(),
-        position: at,
-        sheet: Sheet::generic(named(stats)),
-        resources: named(resources),
-        statuses: BTreeMap::new(),
-        turn: BTreeMap::new(),
-    }
-}
-
 /// A table whose state is built only from its log, starting from an empty state, so that the
 /// final replay check covers the setup too.
 pub(crate) struct Table {

@@ -4,28 +4,7 @@ use super::*;
 
 /// Missa (p1): 3 Awareness hero dice, Investigation rank 5 (so 2d4 impact). Tomas plays p2.
 pub(crate) fn tenacity_table() -> Table {
-    Table::new(
-        &Tenacity,
-        vec![
-            combatant(
-                "missa",
-                Some("p1"),
-                "players",
-                None,
-                &[("awareness", 3), ("investigation", 5)],
-                &[],
-            ),
-            combatant(
-                "tomas",
-                Some("p2"),
-                "players",
-                None,
-                &[("awareness", 2), ("investigation", 1)],
-                &[],
-            ),
-        ],
-        vec![],
-    )
+    Table::new(&Tenacity, tenacity_roster(), vec![])
 }
 
 pub(crate) fn missa_investigates(cr: i64) -> Command {

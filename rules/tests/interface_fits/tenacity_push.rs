@@ -5,23 +5,7 @@ use super::*;
 
 /// Missa (seat p1, 3 hero points) before a door whose challenge, 9, is the GM's.
 pub(crate) fn push_table() -> Table {
-    let mut door = combatant("door", None, "scene", None, &[("challenge", 9)], &[]);
-    door.kind = Kind::Object;
-    Table::new(
-        &Tenacity,
-        vec![
-            combatant(
-                "missa",
-                Some("p1"),
-                "players",
-                None,
-                &[("awareness", 3), ("investigation", 5)],
-                &[("hero_points", 3)],
-            ),
-            door,
-        ],
-        vec![],
-    )
+    Table::new(&Tenacity, push_roster(), vec![])
 }
 
 fn missa_pushes(table: &mut Table) -> u64 {

@@ -8,29 +8,7 @@ use tablehold_rules::toolkit::turns;
 
 /// Missa (p1), Tomas (p2) and a cultist (the GM's); Missa holds the spotlight in round 1.
 pub(crate) fn spotlight_table() -> Table {
-    let table = Table::new(
-        &Tenacity,
-        vec![
-            combatant(
-                "missa",
-                Some("p1"),
-                "players",
-                None,
-                &[("awareness", 3), ("investigation", 5)],
-                &[],
-            ),
-            combatant(
-                "tomas",
-                Some("p2"),
-                "players",
-                None,
-                &[("awareness", 2), ("investigation", 1)],
-                &[],
-            ),
-            combatant("cultist", None, "enemies", None, &[("awareness", 2)], &[]),
-        ],
-        vec![],
-    );
+    let table = Table::new(&Tenacity, spotlight_roster(), vec![]);
     assert_eq!(turns::describe(&table.state), "spotlight: missa");
     table
 }

@@ -4,36 +4,7 @@ use super::*;
 
 /// A raider (GM) attacks Aune (seat p1); Bram (seat p2) is at the table but not attacked.
 pub(crate) fn vigor_table(aune_vigor: i64) -> Table {
-    Table::new(
-        &Vigor,
-        vec![
-            combatant(
-                "raider",
-                None,
-                "enemies",
-                None,
-                &[("guard", 12), ("damage", 3)],
-                &[],
-            ),
-            combatant(
-                "aune",
-                Some("p1"),
-                "players",
-                None,
-                &[("guard", 15)],
-                &[("vigor", aune_vigor), ("durability", 10)],
-            ),
-            combatant(
-                "bram",
-                Some("p2"),
-                "players",
-                None,
-                &[("guard", 14)],
-                &[("vigor", 9)],
-            ),
-        ],
-        vec![5, 4, 3],
-    )
+    Table::new(&Vigor, vigor_roster(aune_vigor), vec![5, 4, 3])
 }
 
 pub(crate) fn raider_attacks_aune() -> Command {

@@ -7,33 +7,7 @@ use super::*;
 /// The raider (durability 10) against Aune, Bram and Cato (damage 2, 3 and 4), played from
 /// seats p1, p2 and p3.
 pub(crate) fn opening_table() -> Table {
-    let pc = |who: &str, seat: &str, damage: i64| {
-        combatant(
-            who,
-            Some(seat),
-            "players",
-            None,
-            &[("guard", 14), ("damage", damage)],
-            &[("vigor", 10)],
-        )
-    };
-    Table::new(
-        &Vigor,
-        vec![
-            combatant(
-                "raider",
-                None,
-                "enemies",
-                None,
-                &[("guard", 12), ("damage", 3)],
-                &[("durability", 10)],
-            ),
-            pc("aune", "p1", 2),
-            pc("bram", "p2", 3),
-            pc("cato", "p3", 4),
-        ],
-        vec![5, 4, 3, 2],
-    )
+    Table::new(&Vigor, opening_roster(), vec![5, 4, 3, 2])
 }
 
 fn raider_stumbles(table: &mut Table) -> u64 {

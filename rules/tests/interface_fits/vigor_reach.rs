@@ -7,36 +7,7 @@ use tablehold_rules::toolkit::turns;
 
 /// A raider (reach: the next cell, damage 3, Morale 6) beside Aune (p1); Bram (p2) far off.
 pub(crate) fn reach_table() -> Table {
-    let table = Table::new(
-        &Vigor,
-        vec![
-            combatant(
-                "raider",
-                None,
-                "enemies",
-                Some(Cell::new(1, 0)),
-                &[("guard", 12), ("damage", 3), ("morale", 6)],
-                &[("durability", 10)],
-            ),
-            combatant(
-                "aune",
-                Some("p1"),
-                "players",
-                Some(Cell::new(0, 0)),
-                &[("guard", 15), ("damage", 2)],
-                &[("vigor", 12), ("durability", 10)],
-            ),
-            combatant(
-                "bram",
-                Some("p2"),
-                "players",
-                Some(Cell::new(8, 8)),
-                &[("guard", 14), ("damage", 3)],
-                &[("vigor", 9), ("durability", 10)],
-            ),
-        ],
-        vec![5, 4, 3],
-    );
+    let table = Table::new(&Vigor, reach_roster(), vec![5, 4, 3]);
     // Initiative d10s 5, 4, 3 in id order: Aune, then Bram, then the raider.
     assert_eq!(turns::describe(&table.state), "aune's turn");
     assert_eq!(

@@ -163,10 +163,10 @@ impl Table {
         let rules = |r: Result<Vec<Event>, DecideError>| r.map_err(|e| wire(e, &self.id));
         match op {
             Op::AddSheet { sheet } => {
-                let c =
-                    self.system.system().sheet_from_toml(sheet).map_err(|e| {
-                        WireError::new(ErrorCode::BadRequest, format!("sheet: {e}"))
-                    })?;
+                let c = self
+                    .system
+                    .sheet_from_toml(sheet)
+                    .map_err(|e| WireError::new(ErrorCode::BadRequest, format!("sheet: {e}")))?;
                 if let Some(owner) = c.owner.as_ref().filter(|_| by.is_gm()) {
                     self.seating.player_seat(&owner.0)?;
                 }
@@ -203,7 +203,7 @@ impl Table {
                 args,
             } => {
                 let cmd = Command::act(by, actor.as_deref(), action, args.clone());
-                rules(decide(self.system.system(), &self.world, &cmd, stream))
+                rules(decide(self.system, &self.world, &cmd, stream))
             }
             Op::Answer {
                 prompt_id,
@@ -218,7 +218,7 @@ impl Table {
                         args: args.clone(),
                     },
                 };
-                rules(decide(self.system.system(), &self.world, &cmd, stream))
+                rules(decide(self.system, &self.world, &cmd, stream))
             }
             Op::Roll { dice, secret } => {
                 rules(free_roll(dice, &by, &seat.info.name, *secret, stream).map(|e| vec![e]))
@@ -241,7 +241,7 @@ impl Table {
         };
         let start = stream.counter();
         let cmd = Command::time_out(prompt_id);
-        let decided = decide(self.system.system(), &self.world, &cmd, &mut stream)
+        let decided = decide(self.system, &self.world, &cmd, &mut stream)
             .map_err(|e| wire(e, &self.id))
             .and_then(|events| {
                 self.check_draws(&events, start, stream.counter())?;

@@ -6,8 +6,8 @@ use tablehold_log::{GENESIS, link_of_stored};
 use tablehold_protocol::{Invite, Role};
 use tablehold_rules::options::{OptionValue, TableOptions};
 use tablehold_rules::upgrade::parts_from_json;
-use tablehold_rules::{Event, Part, apply};
-use tablehold_systems::SystemId;
+use tablehold_rules::{Event, Part, RuleSystem, apply};
+use tablehold_systems::Catalogue;
 
 use crate::auth;
 use crate::clock::now_ms;
@@ -39,13 +39,11 @@ pub fn create(
     req: NewTable,
     settings: &Settings,
 ) -> Result<(String, String, Vec<Invite>, Vec<Write>), WireError> {
-    let system: SystemId = req
-        .system
-        .parse()
-        .map_err(|e: tablehold_systems::UnknownSystem| {
-            WireError::new(ErrorCode::BadRequest, e.to_string())
-        })?;
-    let options = TableOptions::resolve(&system.system().options(), &req.options)
+    let system = settings
+        .systems
+        .find(&req.system)
+        .map_err(|e| WireError::new(ErrorCode::BadRequest, e.to_string()))?;
+    let options = TableOptions::resolve(&system.options(), &req.options)
         .map_err(|e| WireError::new(ErrorCode::BadRequest, e.to_string()))?;
     let name = req.name.trim();
     if name.is_empty() || name.chars().count() > 100 {
@@ -71,7 +69,7 @@ pub fn create(
     let mut writes = vec![
         Write::CreateTable(TableRecord {
             id: id.clone(),
-            system: system.as_str().to_owned(),
+            system: system.id().to_owned(),
             name: name.to_owned(),
             options_json,
             created_ms: now_ms(),
@@ -144,7 +142,7 @@ pub fn role_of(name: &str) -> Option<Role> {
 /// A table rebuilt from its log: the world after every event, the events, the dice epochs
 /// and each audience's view where the log left them.
 pub struct Rebuilt {
-    pub system: SystemId,
+    pub system: &'static dyn RuleSystem,
     pub world: TableWorld,
     pub events: Vec<LoggedEvent>,
     pub epochs: Epochs,
@@ -153,24 +151,24 @@ pub struct Rebuilt {
 
 /// [`rebuild`] on tokio's blocking threads: a replay is CPU work as long as the log, and must
 /// not hold up the tasks of other tables. Gives the loaded records back with the result.
-pub async fn rebuild_blocking(loaded: LoadedTable) -> Result<(Rebuilt, LoadedTable), String> {
-    tokio::task::spawn_blocking(move || rebuild(&loaded).map(|r| (r, loaded)))
+pub async fn rebuild_blocking(
+    loaded: LoadedTable,
+    systems: &Catalogue,
+) -> Result<(Rebuilt, LoadedTable), String> {
+    let system = systems
+        .find(&loaded.table.system)
+        .map_err(|e| e.to_string())?;
+    tokio::task::spawn_blocking(move || rebuild(&loaded, system).map(|r| (r, loaded)))
         .await
         .map_err(|e| format!("the replay stopped: {e}"))?
 }
 
 /// Replays the log onto an empty world, checking every link of the hash chain on the way.
 /// Replay only applies stored events: it never decides and never rolls (invariant 3).
-pub fn rebuild(loaded: &LoadedTable) -> Result<Rebuilt, String> {
-    let system: SystemId = loaded
-        .table
-        .system
-        .parse()
-        .map_err(|e: tablehold_systems::UnknownSystem| e.to_string())?;
+pub fn rebuild(loaded: &LoadedTable, system: &'static dyn RuleSystem) -> Result<Rebuilt, String> {
     let given: BTreeMap<String, OptionValue> =
         serde_json::from_str(&loaded.table.options_json).map_err(|e| format!("options: {e}"))?;
-    let options =
-        TableOptions::resolve(&system.system().options(), &given).map_err(|e| e.to_string())?;
+    let options = TableOptions::resolve(&system.options(), &given).map_err(|e| e.to_string())?;
     let mut world = TableWorld::new(options.clone());
     let mut epochs = Epochs::new(&loaded.epochs);
     let mut audiences = Audiences::new(options.clone());
@@ -251,6 +249,10 @@ pub fn seat_records(loaded: &LoadedTable) -> BTreeMap<String, SeatRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rebuild_grimwire(loaded: &LoadedTable) -> Result<Rebuilt, String> {
+        rebuild(loaded, tablehold_systems::SystemId::Grimwire.system())
+    }
     use crate::store::{EventRecord, TableRecord};
 
     fn table_with(events: Vec<EventRecord>) -> LoadedTable {
@@ -282,14 +284,14 @@ mod tests {
             link: [0; 32],
         };
         let newer = tablehold_protocol::EVENT_VERSION + 1;
-        let err = rebuild(&table_with(vec![record(1, newer)]))
+        let err = rebuild_grimwire(&table_with(vec![record(1, newer)]))
             .err()
             .expect("refused");
         assert!(err.starts_with("event 1: its format version is"), "{err}");
         assert!(err.contains("upgrade"), "{err}");
         // The version is checked before anything else of the event: a current one gets as far
         // as its (here wrong) link.
-        let err = rebuild(&table_with(vec![record(
+        let err = rebuild_grimwire(&table_with(vec![record(
             1,
             tablehold_protocol::EVENT_VERSION,
         )]))
@@ -304,7 +306,7 @@ mod tests {
     fn a_table_of_format_1_events_loads_through_the_upgrade() {
         let parts = br#"[{"audience":"everyone","fact":{"fact":"digest_recorded","audience":"public","digest":"ab"}}]"#.to_vec();
         let link = link_of_stored(&GENESIS, 1, 1, 0, &parts).expect("a JSON array");
-        let rebuilt = rebuild(&table_with(vec![EventRecord {
+        let rebuilt = rebuild_grimwire(&table_with(vec![EventRecord {
             table: "t".into(),
             seq: 1,
             version: 1,

@@ -262,7 +262,7 @@ impl Table {
 
     async fn reload(&mut self) {
         let loaded = match self.store.load_table(&self.id).await {
-            Ok(Some(l)) => rebuild_blocking(l).await,
+            Ok(Some(l)) => rebuild_blocking(l, &self.settings.systems).await,
             Ok(None) => Err("the table is gone from the store".to_owned()),
             Err(e) => Err(e.to_string()),
         };

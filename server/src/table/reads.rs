@@ -88,11 +88,11 @@ impl Table {
                 let header = Header {
                     table: &self.id,
                     name: &self.name,
-                    system: self.system.as_str(),
+                    system: self.system.id(),
                     head: self.journal.head(),
                     deadlines: self.deadlines.at_ms(),
                     digest: gm.then(|| digest::current(&self.world)),
-                    grid: self.system.system().grid(),
+                    grid: self.system.grid(),
                 };
                 let state = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
                     Some(seen) => table_view(header, seen),
@@ -103,7 +103,7 @@ impl Table {
                 })
             }
             Op::Actions => Ok(Reply::Actions {
-                actions: actions(self.system.system(), &self.world, &rules_seat),
+                actions: actions(self.system, &self.world, &rules_seat),
             }),
             Op::ShowSheet { entity } => {
                 let id = entity.as_str().into();
@@ -152,7 +152,7 @@ impl Table {
                         table: TableInfo {
                             id: self.id.clone(),
                             name: self.name.clone(),
-                            system: self.system.as_str().to_owned(),
+                            system: self.system.id().to_owned(),
                             options: self.options_json.clone(),
                         },
                         viewer: View::of(&rules_seat).to_string(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 use tablehold_protocol::Op;
-use tablehold_systems::SystemId;
+use tablehold_rules::RuleSystem;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -33,7 +33,7 @@ const MAILBOX: usize = 256;
 pub(super) struct Table {
     pub(super) id: String,
     pub(super) name: String,
-    pub(super) system: SystemId,
+    pub(super) system: &'static dyn RuleSystem,
     pub(super) world: TableWorld,
     pub(super) journal: Journal,
     /// The resolved table options as stored, for export headers.
