@@ -28,6 +28,11 @@ pub struct TestTable {
 impl TestTable {
     /// A new table with `players` and one spectator invite, on a fresh data file.
     pub async fn new(settings: Settings, players: u32) -> TestTable {
+        TestTable::of_system(settings, "grimwire", players).await
+    }
+
+    /// [`TestTable::new`] for a table of `system`, which `settings.systems` must offer.
+    pub async fn of_system(settings: Settings, system: &str, players: u32) -> TestTable {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("tablehold.db");
         let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).expect("store"));
@@ -37,7 +42,7 @@ impl TestTable {
         let registry = Registry::new(store, Arc::new(settings), stop, done);
         let created = registry
             .create(NewTable {
-                system: "grimwire".into(),
+                system: system.into(),
                 name: "harness".into(),
                 options: Default::default(),
                 players,

@@ -11,6 +11,8 @@ pub mod connection;
 pub mod handler;
 #[cfg(test)]
 mod harness;
+#[cfg(test)]
+mod hosted_toys;
 pub mod registry;
 pub mod server;
 pub mod settings;

@@ -24,6 +24,19 @@ pub fn impact_expr(rank: i64, extra_d4: bool) -> Result<Option<DiceExpr>, Decide
     expr(&terms.join("+")).map(Some)
 }
 
+/// A character reads its Awareness; an obstacle (an object of the scene) only its challenge.
+fn tenacity_sheet(parsed: Result<Combatant, String>) -> Result<Combatant, SheetError> {
+    let object = parsed.as_ref().is_ok_and(|c| c.kind == Kind::Object);
+    load_sheet(
+        parsed,
+        if object {
+            &["challenge"]
+        } else {
+            &["awareness"]
+        },
+    )
+}
+
 impl Tenacity {
     /// Compares the check once every die that counts is known, then rolls impact on a
     /// success. `extra_hero` is the face of a critical's extra hero die.
@@ -74,11 +87,11 @@ impl RuleSystem for Tenacity {
     }
 
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
-        load_sheet(from_toml(text), &["awareness"])
+        tenacity_sheet(from_toml(text))
     }
 
     fn sheet_from_json(&self, value: &serde_json::Value) -> Result<Combatant, SheetError> {
-        load_sheet(from_json(value), &["awareness"])
+        tenacity_sheet(from_json(value))
     }
 
     fn actions(&self, state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {

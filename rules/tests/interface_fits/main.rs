@@ -34,9 +34,9 @@ use tablehold_rules::grid::Cell;
 use tablehold_rules::options::{TableOptions, common_options};
 use tablehold_rules::{
     Against, Answering, ArgKind, ArgSpec, ArgValue, Args, CheckRecord, Combatant, Command,
-    CommandBody, DecideError, EntityId, Event, Fact, MemoryState, Modifier, Outcome, PendingStep,
-    Refusal, Resolver, RuleSystem, Seat, SeatId, SheetError, StateView, StepValue, actions, apply,
-    apply_seen, decide,
+    CommandBody, DecideError, EntityId, Event, Fact, Kind, MemoryState, Modifier, Outcome,
+    PendingStep, Refusal, Resolver, RuleSystem, Seat, SeatId, Sheet, SheetError, StateView,
+    StepValue, actions, apply, apply_seen, decide,
 };
 
 use mist::*;

@@ -30,3 +30,17 @@ fn generic_sheets_load_through_each_system() {
         Err(SheetError::Syntax(_))
     ));
 }
+
+#[test]
+fn a_10acity_obstacle_needs_its_challenge_and_no_awareness() {
+    let door = push_roster().pop().unwrap();
+    assert_eq!(door.kind, Kind::Object);
+    let text = toml::to_string(&door).unwrap();
+    assert_eq!(Tenacity.sheet_from_toml(&text), Ok(door.clone()));
+    let mut bare = door;
+    bare.sheet = Sheet::generic(BTreeMap::new());
+    assert_eq!(
+        Tenacity.sheet_from_toml(&toml::to_string(&bare).unwrap()),
+        Err(SheetError::invalid("sheet.stats.challenge", "is required"))
+    );
+}

@@ -194,7 +194,9 @@ impl Table {
                             queue.push_front(reveal);
                         }
                     }
-                    Fact::TurnStarted { .. } => turn_ended = true,
+                    // A turn passing, in whichever shape the system keeps turns: one
+                    // combatant's, a group's or the spotlight's.
+                    Fact::TurnStarted { .. } | Fact::TurnsOpened { .. } => turn_ended = true,
                     _ => {}
                 }
             }
