@@ -9,6 +9,8 @@
 mod render;
 mod request;
 mod resolve;
+#[cfg(test)]
+mod toys;
 
 use std::fmt::Write as _;
 use std::io::Read as _;
@@ -28,7 +30,7 @@ fn system(id: &str) -> Result<SystemId> {
 
 /// `tablehold rules resolve`.
 pub fn resolve(args: &ResolveArgs) -> Result<Report> {
-    let system = system(&args.system)?;
+    let system = system(&args.system)?.system();
     let faces = request::parse_faces(args.dice.as_deref().unwrap_or_default())?;
     let (name, text) = match args.request.as_deref() {
         None => ("<stdin>".to_owned(), read_stdin()?),
@@ -39,11 +41,23 @@ pub fn resolve(args: &ResolveArgs) -> Result<Report> {
                 .with_context(|| format!("{}: cannot read the request", p.display()))?,
         ),
     };
-    let prepared = request::parse(&text)
-        .and_then(|dto| dto.prepare(system.system()))
-        .with_context(|| name.clone())?;
+    resolve_text(system, &name, &text, faces, args.json)
+}
+
+/// A request's text resolved under `system`: what `tablehold rules resolve` prints, for any
+/// system a caller holds (the CLI's are the shipped ones; the tests also run the toy ones).
+fn resolve_text(
+    system: &'static dyn tablehold_rules::RuleSystem,
+    name: &str,
+    text: &str,
+    faces: Vec<u32>,
+    json: bool,
+) -> Result<Report> {
+    let prepared = request::parse(text)
+        .and_then(|dto| dto.prepare(system))
+        .with_context(|| name.to_owned())?;
     let res = resolve::resolve(system, prepared, faces)?;
-    let stdout = if args.json {
+    let stdout = if json {
         let mut s = render::json(&res).context("internal: the report does not serialize")?;
         s.push('\n');
         s

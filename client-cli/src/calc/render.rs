@@ -173,7 +173,7 @@ pub fn text(res: &Resolution) -> String {
                 Some(seen) => {
                     let measure = Some(lines::Measure {
                         diagonal: res.state.options().diagonal(),
-                        grid: res.system.system().grid(),
+                        grid: res.system.grid(),
                     });
                     for line in lines::event_lines(&seen, &res.seat, measure) {
                         let _ = writeln!(out, "  {line}");
@@ -380,7 +380,7 @@ pub fn json(res: &Resolution) -> Result<String, serde_json::Error> {
         })
         .collect();
     let report = JsonReport {
-        system: res.system.as_str(),
+        system: res.system.id(),
         seat: &res.seat,
         dice: res
             .dice

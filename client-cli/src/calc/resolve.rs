@@ -10,15 +10,13 @@ use tablehold_rules::{
     Args, Combatant, Command, CommandBody, DecideError, EntityId, Event, MemoryState, PendingStep,
     RuleSystem, Seat, StateView, apply, decide,
 };
-use tablehold_systems::SystemId;
 
 use super::request::{Planned, PlannedKind, Prepared};
 
 /// What the request did: each step's events (unredacted; `render` views them for the seat),
 /// every die drawn, the faces left over and the final state.
-#[derive(Debug)]
 pub struct Resolution {
-    pub system: SystemId,
+    pub system: &'static dyn RuleSystem,
     /// The requesting seat: output shows what it may see.
     pub seat: Seat,
     /// The request was written as `steps`.
@@ -68,14 +66,18 @@ impl Resolution {
 }
 
 /// Resolves a prepared request with `faces` as the dice.
-pub fn resolve(system: SystemId, prepared: Prepared, faces: Vec<u32>) -> Result<Resolution> {
+pub fn resolve(
+    system: &'static dyn RuleSystem,
+    prepared: Prepared,
+    faces: Vec<u32>,
+) -> Result<Resolution> {
     let Prepared {
         seat,
         mut state,
         steps: planned,
         stepwise,
     } = prepared;
-    let rules = system.system();
+    let rules = system;
     let mut dice = ScriptedDice::new(faces.clone());
     let mut steps = Vec::new();
 
