@@ -305,6 +305,10 @@ pub struct JoinArgs {
     /// Save the seat under this profile name instead of its seat id.
     #[arg(long = "as", value_name = "NAME")]
     pub as_name: Option<String>,
+    /// Bring your character: add this TOML sheet as soon as the seat is yours (`sheet add`
+    /// in the same command). May be given more than once.
+    #[arg(long = "sheet", value_name = "FILE")]
+    pub sheets: Vec<std::path::PathBuf>,
 }
 
 /// The kind of seat an invite gives (the GM seat comes only with the table).
@@ -421,11 +425,17 @@ pub struct EncounterArgs {
 pub enum EncounterCommand {
     /// GM: start the encounter: everyone rolls initiative and the first turn begins.
     #[command(
-        long_about = "GM: start the encounter. Every combatant rolls initiative, the \
-        order is set and the first turn begins (a tie may first open a prompt). Prints what \
-        happened.\n\nExample:\n  tablehold --seat gm encounter start"
+        long_about = "GM: start the encounter. NPC sheets named here join the table first \
+        (`npc add` in the same command); then every combatant rolls initiative, the order is \
+        set and the first turn begins (a tie may first open a prompt). Prints what \
+        happened.\n\nExamples:\n  tablehold --seat gm encounter start\n  tablehold --seat gm \
+        encounter start goblin-1.toml goblin-2.toml"
     )]
-    Start,
+    Start {
+        /// NPC sheets (TOML) to add before the encounter starts.
+        #[arg(value_name = "NPC_SHEET")]
+        npcs: Vec<std::path::PathBuf>,
+    },
     /// GM: end the encounter.
     #[command(long_about = "GM: end the encounter. Prints what happened.\n\n\
         Example:\n  tablehold --seat gm encounter end")]

@@ -1328,3 +1328,125 @@ fn the_gm_acting_in_a_players_turn_hears_whose_turn_it_is() {
     );
     assert_eq!(t.state("gm")["current"], "aune", "nothing was applied");
 }
+
+/// The newcomer's setup in fewer commands: a player brings the character when joining, and the
+/// GM brings the NPCs when starting the encounter.
+#[test]
+fn a_player_joins_with_a_character_and_the_gm_starts_with_npcs() {
+    let t = Table::new();
+    let out = t.run(
+        None,
+        &[
+            "table",
+            "create",
+            "--system",
+            "grimwire",
+            "--name",
+            "friday",
+            "--players",
+            "2",
+            "--server",
+            &t.server.url,
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "create: {}", stderr(&out));
+    let created: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let table = created["table"].as_str().expect("table").to_owned();
+    let code = |i: usize| {
+        created["invites"][i]["code"]
+            .as_str()
+            .expect("code")
+            .to_owned()
+    };
+
+    // A sheet that does not exist spends nothing: the invite still works afterwards.
+    let missing = t.run(
+        None,
+        &[
+            "join",
+            &table,
+            "--invite",
+            &code(0),
+            "--name",
+            "Ines",
+            "--server",
+            &t.server.url,
+            "--sheet",
+            "no-such-sheet.toml",
+        ],
+    );
+    assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
+    assert!(stderr(&missing).contains("no-such-sheet.toml: cannot read the sheet"));
+    let aune = t.file("aune.toml", AUNE);
+    let joined = t.run(
+        None,
+        &[
+            "join",
+            &table,
+            "--invite",
+            &code(0),
+            "--name",
+            "Ines",
+            "--server",
+            &t.server.url,
+            "--sheet",
+            &aune,
+        ],
+    );
+    assert!(joined.status.success(), "join: {}", stderr(&joined));
+    let lines: Vec<String> = stdout(&joined).lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines[0],
+        format!("joined table {table} as ines (Ines, player)")
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("#1 aune joins the table")
+    );
+
+    // A sheet the server refuses: the seat is still taken and saved, and the message says
+    // how to add the sheet once fixed.
+    let broken = t.file("broken.toml", "id = \"mara\"\nname = \"Mara\"\n");
+    let refused = t.run(
+        None,
+        &[
+            "join",
+            &table,
+            "--invite",
+            &code(1),
+            "--name",
+            "Rui",
+            "--server",
+            &t.server.url,
+            "--sheet",
+            &broken,
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    assert!(
+        stderr(&refused).contains("saved the profile rui, but the sheet was not added")
+            && stderr(&refused).contains("tablehold --seat rui sheet add FILE"),
+        "{}",
+        stderr(&refused)
+    );
+    t.ok("rui", &["sheet", "add", &t.file("mara.toml", MARA)]);
+
+    // The GM's NPCs join first, in the order given, then initiative is rolled for all four.
+    let started = t.ok(
+        "gm",
+        &[
+            "encounter",
+            "start",
+            &t.file("g1.toml", GOBLIN_1),
+            &t.file("g2.toml", GOBLIN_2),
+        ],
+    );
+    let g1 = started.find("goblin-1 joins the table").expect(&started);
+    let g2 = started.find("goblin-2 joins the table").expect(&started);
+    let round = started.find("the encounter starts").expect(&started);
+    assert!(g1 < g2 && g2 < round, "{started}");
+    let state = t.state("gm");
+    assert_eq!(state["encounter"], true);
+    assert_eq!(state["order"].as_array().map(Vec::len), Some(4), "{state}");
+}

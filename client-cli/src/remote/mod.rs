@@ -45,6 +45,7 @@ const GM_PROFILE: &str = "gm";
 pub type Sink<'a> = dyn FnMut(&str) -> std::io::Result<()> + 'a;
 
 /// The global options, resolved: where profiles live, which one to use, which CA to trust.
+#[derive(Clone)]
 struct Globals {
     config: ConfigDir,
     seat: Option<String>,
@@ -120,18 +121,22 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
         Command::Encounter(a) => {
             // The two table actions every system takes (the core names them); everything else
             // comes from the catalogue.
-            let action = match a.command {
-                EncounterCommand::Start => tablehold_rules::action::START_ENCOUNTER,
-                EncounterCommand::End => tablehold_rules::action::END_ENCOUNTER,
+            let (action, npcs) = match &a.command {
+                EncounterCommand::Start { npcs } => {
+                    (tablehold_rules::action::START_ENCOUNTER, npcs.as_slice())
+                }
+                EncounterCommand::End => (tablehold_rules::action::END_ENCOUNTER, &[][..]),
             };
+            let sheets = read_sheets(npcs)?;
             let mut s = Session::open(&g).await?;
+            let mut text = s.add_sheets(sheets).await?;
             let op = Op::Act {
                 actor: None,
                 action: action.to_owned(),
                 args: Args::default(),
             };
             let reply = s.request(op).await?;
-            let text = s.produced(reply).await?;
+            text.push_str(&s.produced(reply).await?);
             s.finish(text).await
         }
         Command::Act(a) => act(&g, a).await,
@@ -197,6 +202,18 @@ impl Session {
 
     async fn request(&mut self, op: Op) -> Result<Reply, NetError> {
         self.client.request(op).await
+    }
+
+    /// Adds each sheet in turn, with what each produced. A refusal stops there, after the
+    /// ones before it, and keeps the `error: CODE: message` shape scripts read; the sheet's
+    /// own id is in the message.
+    async fn add_sheets(&mut self, sheets: Vec<String>) -> Result<String> {
+        let mut text = String::new();
+        for sheet in sheets {
+            let reply = self.request(Op::AddSheet { sheet }).await?;
+            text.push_str(&self.produced(reply).await?);
+        }
+        Ok(text)
     }
 
     async fn state(&mut self) -> Result<TableView> {
@@ -405,6 +422,8 @@ async fn create_table(g: &Globals, a: &CreateArgs) -> Result<Report> {
 
 async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
     let chosen = new_profile_name(g, a.as_name.as_deref())?;
+    // Read before the invite is spent: a missing file costs nothing.
+    let sheets = read_sheets(&a.sheets)?;
     let mut client = Client::connect(&a.server, g.ca_cert.as_deref()).await?;
     let op = Op::Join {
         table: a.table.clone(),
@@ -432,13 +451,31 @@ async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
             seat.id
         )
     })?;
-    Ok(Report::text(format!(
+    let joined = format!(
         "joined table {table} as {} ({}, {})\nprofile {name} ({})\n",
         seat.id,
         seat.name,
         show::role_name(seat.role),
         file.display()
-    )))
+    );
+    if sheets.is_empty() {
+        return Ok(Report::text(joined));
+    }
+    // The seat is saved: a sheet refused now is added later with `sheet add`.
+    let seated = Globals {
+        seat: Some(name.clone()),
+        ..g.clone()
+    };
+    let not_added = || {
+        format!(
+            "joined table {table} as {} and saved the profile {name}, but the sheet was not \
+             added: fix it and add it with `tablehold --seat {name} sheet add FILE`",
+            seat.id
+        )
+    };
+    let mut s = Session::open(&seated).await.with_context(not_added)?;
+    let added = s.add_sheets(sheets).await.with_context(not_added)?;
+    s.finish(joined + &added).await
 }
 
 async fn invite(g: &Globals, a: &InviteArgs) -> Result<Report> {
@@ -468,22 +505,21 @@ async fn revoke(g: &Globals, a: &RevokeArgs) -> Result<Report> {
 /// Adds each sheet in turn over one connection. Every file is read first, so a missing one
 /// adds nothing; a sheet the server refuses stops there, after the ones before it.
 async fn add_sheets(g: &Globals, files: &[std::path::PathBuf]) -> Result<Report> {
-    let mut sheets = Vec::with_capacity(files.len());
-    for file in files {
-        sheets.push(
-            std::fs::read_to_string(file)
-                .with_context(|| format!("{}: cannot read the sheet", file.display()))?,
-        );
-    }
+    let sheets = read_sheets(files)?;
     let mut s = Session::open(g).await?;
-    let mut text = String::new();
-    // A refusal keeps the `error: CODE: message` shape scripts read; the sheet's own id is
-    // in the message.
-    for sheet in sheets {
-        let reply = s.request(Op::AddSheet { sheet }).await?;
-        text.push_str(&s.produced(reply).await?);
-    }
+    let text = s.add_sheets(sheets).await?;
     s.finish(text).await
+}
+
+/// Every sheet file's text, all read before anything is sent.
+fn read_sheets(files: &[std::path::PathBuf]) -> Result<Vec<String>> {
+    files
+        .iter()
+        .map(|file| {
+            std::fs::read_to_string(file)
+                .with_context(|| format!("{}: cannot read the sheet", file.display()))
+        })
+        .collect()
 }
 
 async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
