@@ -1359,41 +1359,30 @@ fn a_player_joins_with_a_character_and_the_gm_starts_with_npcs() {
             .expect("code")
             .to_owned()
     };
+    let join = |i: usize, name: &str, sheet: &str| {
+        t.run(
+            None,
+            &[
+                "join",
+                &table,
+                "--invite",
+                &code(i),
+                "--name",
+                name,
+                "--server",
+                &t.server.url,
+                "--sheet",
+                sheet,
+            ],
+        )
+    };
 
     // A sheet that does not exist spends nothing: the invite still works afterwards.
-    let missing = t.run(
-        None,
-        &[
-            "join",
-            &table,
-            "--invite",
-            &code(0),
-            "--name",
-            "Ines",
-            "--server",
-            &t.server.url,
-            "--sheet",
-            "no-such-sheet.toml",
-        ],
-    );
+    let missing = join(0, "Ines", "no-such-sheet.toml");
     assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
     assert!(stderr(&missing).contains("no-such-sheet.toml: cannot read the sheet"));
     let aune = t.file("aune.toml", AUNE);
-    let joined = t.run(
-        None,
-        &[
-            "join",
-            &table,
-            "--invite",
-            &code(0),
-            "--name",
-            "Ines",
-            "--server",
-            &t.server.url,
-            "--sheet",
-            &aune,
-        ],
-    );
+    let joined = join(0, "Ines", &aune);
     assert!(joined.status.success(), "join: {}", stderr(&joined));
     let lines: Vec<String> = stdout(&joined).lines().map(str::to_owned).collect();
     assert_eq!(
@@ -1408,21 +1397,7 @@ fn a_player_joins_with_a_character_and_the_gm_starts_with_npcs() {
     // A sheet the server refuses: the seat is still taken and saved, and the message says
     // how to add the sheet once fixed.
     let broken = t.file("broken.toml", "id = \"mara\"\nname = \"Mara\"\n");
-    let refused = t.run(
-        None,
-        &[
-            "join",
-            &table,
-            "--invite",
-            &code(1),
-            "--name",
-            "Rui",
-            "--server",
-            &t.server.url,
-            "--sheet",
-            &broken,
-        ],
-    );
+    let refused = join(1, "Rui", &broken);
     assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
     assert!(
         stderr(&refused).contains("saved the profile rui, but the sheet was not added")

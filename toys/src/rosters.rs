@@ -146,64 +146,48 @@ pub fn mist_roster() -> Vec<Combatant> {
     ]
 }
 
-/// Missa (p1): 3 Awareness hero dice, Investigation rank 5 (so 2d4 impact). Tomas plays p2.
+/// 10acity's investigator: 3 Awareness hero dice, Investigation rank 5 (so 2d4 impact),
+/// played from p1.
+fn missa(resources: &[(&str, i64)]) -> Combatant {
+    combatant(
+        "missa",
+        Some("p1"),
+        "players",
+        None,
+        &[("awareness", 3), ("investigation", 5)],
+        resources,
+    )
+}
+
+/// Her companion, played from p2.
+fn tomas() -> Combatant {
+    combatant(
+        "tomas",
+        Some("p2"),
+        "players",
+        None,
+        &[("awareness", 2), ("investigation", 1)],
+        &[],
+    )
+}
+
+/// Missa (p1) and Tomas (p2).
 pub fn tenacity_roster() -> Vec<Combatant> {
-    vec![
-        combatant(
-            "missa",
-            Some("p1"),
-            "players",
-            None,
-            &[("awareness", 3), ("investigation", 5)],
-            &[],
-        ),
-        combatant(
-            "tomas",
-            Some("p2"),
-            "players",
-            None,
-            &[("awareness", 2), ("investigation", 1)],
-            &[],
-        ),
-    ]
+    vec![missa(&[]), tomas()]
 }
 
 /// Missa (seat p1, 3 hero points) before a door whose challenge, 9, is the GM's.
 pub fn push_roster() -> Vec<Combatant> {
     let mut door = combatant("door", None, "scene", None, &[("challenge", 9)], &[]);
     door.kind = Kind::Object;
-    vec![
-        combatant(
-            "missa",
-            Some("p1"),
-            "players",
-            None,
-            &[("awareness", 3), ("investigation", 5)],
-            &[("hero_points", 3)],
-        ),
-        door,
-    ]
+    vec![missa(&[("hero_points", 3)]), door]
 }
 
 /// Missa (p1), Tomas (p2) and a cultist (the GM's); Missa holds the spotlight in round 1.
 pub fn spotlight_roster() -> Vec<Combatant> {
     vec![
-        combatant(
-            "missa",
-            Some("p1"),
-            "players",
-            None,
-            &[("awareness", 3), ("investigation", 5)],
-            &[],
-        ),
-        combatant(
-            "tomas",
-            Some("p2"),
-            "players",
-            None,
-            &[("awareness", 2), ("investigation", 1)],
-            &[],
-        ),
+        missa(&[]),
+        tomas(),
         combatant("cultist", None, "enemies", None, &[("awareness", 2)], &[]),
     ]
 }
