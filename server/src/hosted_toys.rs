@@ -23,7 +23,7 @@ use tablehold_systems::Catalogue;
 use tablehold_toys::{Mist, Tenacity, Vigor, rosters};
 use tokio::sync::mpsc;
 
-use crate::harness::{PATIENCE, TestTable, settings};
+use crate::harness::{TestTable, settings};
 use crate::settings::Settings;
 use crate::table::{Outbound, SeatKey};
 
@@ -201,8 +201,8 @@ impl Hosted {
         // state was read at, and no further.
         let gm = &mut self.listeners[0];
         while gm.head < state.head {
-            match tokio::time::timeout(PATIENCE, gm.frames.recv()).await {
-                Ok(Some(Outbound::Frame(f))) => gm.take(&f),
+            match gm.frames.recv().await {
+                Some(Outbound::Frame(f)) => gm.take(&f),
                 other => panic!("the GM's stream stopped before {}: {other:?}", state.head),
             }
         }
@@ -214,12 +214,12 @@ impl Hosted {
         );
     }
 
-    /// Waits, saying nothing, for the next event: with windows open, their deadline's.
+    /// Waits, saying nothing, for the next event: with windows open, their deadline's. No
+    /// timeout around it: the paused clock also runs on while the table waits on its store,
+    /// so any limit here could pass before the write it waits for is done. A window that
+    /// never closes hangs the test, which nextest's slow-test limit reports.
     async fn wait_for_a_deadline(&mut self) {
-        let frame = tokio::time::timeout(PATIENCE, self.listeners[0].frames.recv())
-            .await
-            .expect("a window timed out");
-        if let Some(Outbound::Frame(f)) = frame {
+        if let Some(Outbound::Frame(f)) = self.listeners[0].frames.recv().await {
             self.listeners[0].take(&f);
         }
         self.settle().await;
@@ -599,4 +599,85 @@ fn value(walk: &mut Walk, spec: &ArgSpec, ids: &[String]) -> ArgValue {
         }
         ArgKind::Text | ArgKind::Entity => ArgValue::Text(pick(walk, ids)),
     }
+}
+
+/// A window opened outside any encounter, before the table ever rolled, whose default needs
+/// a die (10acity's push pays its default points and rolls): when its deadline passes, the
+/// table opens its epoch as a command would, waits out the player's entropy window, and then
+/// applies the default, on time and only once. (Before, the timeout found no sealed epoch and
+/// the window, which holds the table, stayed open for good.)
+#[tokio::test(start_paused = true)]
+async fn a_default_that_needs_dice_outside_an_encounter_opens_the_tables_epoch() {
+    let settings = hosting_settings();
+    let window = settings.entropy_window;
+    let mut table = TestTable::of_system(settings, "toy-tenacity", 1).await;
+    let gm = table.gm.clone();
+    let p1 = table.join(Role::Player, "p1").await;
+    // Missa's player listens, so a new epoch waits for her entropy.
+    let mut frames = table.subscribe(&p1).await;
+    for c in rosters::push_roster() {
+        let sheet = toml::to_string(&c).unwrap();
+        table.request(&gm, Op::AddSheet { sheet }).await.unwrap();
+    }
+    let push = Op::Act {
+        actor: Some("missa".into()),
+        action: "push".into(),
+        args: text("obstacle", "door"),
+    };
+    // The paused clock runs on while the table waits on its store, so the wait is measured
+    // from before the push: it jumps from timer to timer, never past one.
+    let since = tokio::time::Instant::now();
+    table.request(&p1, push).await.unwrap();
+    let mut seen = Vec::new();
+    let resolved = loop {
+        let Some(Outbound::Frame(f)) = frames.recv().await else {
+            panic!("the stream ended: {seen:?}");
+        };
+        let Ok(ServerMsg::Event(e)) = decode_server(&f) else {
+            continue;
+        };
+        seen.extend(e.parts.iter().map(|p| p.fact.clone()));
+        if let Some(by) = e.parts.iter().find_map(|p| match &p.fact {
+            Fact::DecisionResolved { by, .. } => Some(by.clone()),
+            _ => None,
+        }) {
+            break by;
+        }
+    };
+    let waited = since.elapsed();
+    assert_eq!(resolved, Resolver::TimedOut);
+    // Then the die of the default's push (one point paid).
+    while !seen.iter().any(|f| matches!(f, Fact::Checked(_))) {
+        let Some(Outbound::Frame(f)) = frames.recv().await else {
+            panic!("the stream ended: {seen:?}");
+        };
+        if let Ok(ServerMsg::Event(e)) = decode_server(&f) {
+            seen.extend(e.parts.iter().map(|p| p.fact.clone()));
+        }
+    }
+    let timeout = std::time::Duration::from_millis(60_000);
+    assert!(
+        waited >= timeout && waited <= timeout + 2 * window + std::time::Duration::from_secs(1),
+        "resolved after {waited:?}"
+    );
+    let order: Vec<&str> = seen
+        .iter()
+        .filter_map(|f| match f {
+            Fact::EpochOpened { .. } => Some("opened"),
+            Fact::EpochSealed { .. } => Some("sealed"),
+            Fact::Checked(_) => Some("rolled"),
+            Fact::DecisionResolved { .. } => Some("resolved"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["opened", "sealed", "resolved", "rolled"],
+        "{seen:?}"
+    );
+    // The table is free again.
+    let Ok(Reply::State { state }) = table.request(&gm, Op::State).await else {
+        panic!("state");
+    };
+    assert!(state.prompts.is_empty(), "{:?}", state.prompts);
 }

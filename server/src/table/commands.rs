@@ -227,28 +227,46 @@ impl Table {
         }
     }
 
-    /// The open prompt's deadline passed: its default applies, decided like any command, with
-    /// the draws it makes checked.
+    /// A window's deadline passed: its default applies, decided like any command, with the
+    /// draws it makes checked. A default that needs dice from an epoch that is not sealed (a
+    /// window opened outside an encounter, before the table ever rolled) opens that epoch as a
+    /// command would; the window keeps its deadline, and the loop fires it again once the
+    /// epoch is sealed.
     pub(super) async fn time_out(&mut self) {
-        let Some(prompt_id) = self.deadlines.take() else {
+        let Some(due) = self.deadlines.take() else {
             return;
         };
-        let Some(mut stream) = self.epochs.stream() else {
-            // Prompts are open only in encounters, whose epoch is sealed before they start;
-            // should that ever not hold, the prompt waits for the GM.
-            tracing::warn!(table = %self.id, prompt = prompt_id, "no sealed dice epoch; timeout not applied");
-            return;
-        };
-        let start = stream.counter();
+        let prompt_id = due.id;
+        let sealed = self.epochs.stream();
+        let start = sealed.as_ref().map(CounterStream::counter);
+        let mut stream = sealed.unwrap_or_else(|| CounterStream::new([0; 32], 0));
         let cmd = Command::time_out(prompt_id);
         let decided = decide(self.system, &self.world, &cmd, &mut stream)
             .map_err(|e| wire(e, &self.id))
             .and_then(|events| {
-                self.check_draws(&events, start, stream.counter())?;
-                Ok(events)
+                let drew = stream.counter() > start.unwrap_or(0) || events.iter().any(draws_dice);
+                match start {
+                    None if drew => Ok(None),
+                    None => Ok(Some(events)),
+                    Some(start) => {
+                        self.check_draws(&events, start, stream.counter())?;
+                        Ok(Some(events))
+                    }
+                }
             });
         match decided {
-            Ok(events) => self.commit(events, Vec::new(), None),
+            Ok(Some(events)) => self.commit(events, Vec::new(), None),
+            Ok(None) => {
+                self.deadlines.put_back(due);
+                if self.epochs.collecting().is_none() {
+                    let purpose = if self.world.encounter().active {
+                        epochs::ENCOUNTER
+                    } else {
+                        epochs::TABLE
+                    };
+                    self.open_epoch(purpose).await;
+                }
+            }
             Err(e) => {
                 tracing::warn!(table = %self.id, prompt = prompt_id, error = %e.message, "timeout not applied");
                 self.track_prompt();

@@ -42,16 +42,29 @@ impl Deadlines {
     }
 
     /// The window whose deadline comes first (the one that passed, when the table wakes at
-    /// [`Deadlines::at`]); it is forgotten until tracked again. Ties go to the older window.
-    pub fn take(&mut self) -> Option<u64> {
-        let (id, _) = self
+    /// [`Deadlines::at`]); it is forgotten until tracked again or put back. Ties go to the
+    /// older window.
+    pub fn take(&mut self) -> Option<Due> {
+        let (id, deadline) = self
             .open
             .iter()
             .min_by_key(|(id, d)| (d.at, **id))
             .map(|(id, d)| (*id, *d))?;
         self.open.remove(&id);
-        Some(id)
+        Some(Due { id, deadline })
     }
+
+    /// A window taken whose default could not apply yet keeps the deadline it had: clients
+    /// were told it.
+    pub fn put_back(&mut self, due: Due) {
+        self.open.insert(due.id, due.deadline);
+    }
+}
+
+/// A window whose deadline passed, as [`Deadlines::take`] gives it.
+pub struct Due {
+    pub id: u64,
+    deadline: Deadline,
 }
 
 #[cfg(test)]
@@ -73,15 +86,20 @@ mod tests {
         d.track(&[(3, 500), (4, 20)], t0 + Duration::from_millis(450), 1_450);
         assert_eq!(d.at_ms(), BTreeMap::from([(3, 1_500), (4, 1_470)]));
         assert_eq!(d.at(), Some(t0 + Duration::from_millis(470)));
-        assert_eq!(d.take(), Some(4));
-        assert_eq!(d.take(), Some(3));
+        assert_eq!(d.take().map(|d| d.id), Some(4));
+        let three = d.take().expect("3");
+        assert_eq!(three.id, 3);
+        // Put back, it keeps its deadline.
+        d.put_back(three);
+        assert_eq!(d.at_ms(), BTreeMap::from([(3, 1_500)]));
+        assert_eq!(d.take().map(|d| d.id), Some(3));
         assert_eq!((d.at(), d.at_ms()), (None, BTreeMap::new()));
         // A window that closed is forgotten.
         d.track(&[(5, 10), (6, 10)], t0, 0);
         d.track(&[(6, 10)], t0, 0);
         assert_eq!(d.at_ms(), BTreeMap::from([(6, 10)]));
         d.track(&[], t0, 0);
-        assert_eq!(d.take(), None);
+        assert!(d.take().is_none());
     }
 
     #[test]
@@ -89,7 +107,7 @@ mod tests {
         let t0 = Instant::now();
         let mut d = Deadlines::default();
         d.track(&[(9, 100), (2, 100)], t0, 0);
-        assert_eq!(d.take(), Some(2));
-        assert_eq!(d.take(), Some(9));
+        assert_eq!(d.take().map(|d| d.id), Some(2));
+        assert_eq!(d.take().map(|d| d.id), Some(9));
     }
 }

@@ -143,7 +143,11 @@ impl Table {
                     Some(msg) => self.handle(msg).await,
                     None => break,
                 },
-                () = sleep_until(self.deadlines.at()) => self.time_out().await,
+                // A window's default may need dice: while a new epoch collects entropy, its
+                // deadline waits with the held commands, and fires as soon as the epoch seals.
+                () = sleep_until(self.deadlines.at()), if !self.gate.is_open() => {
+                    self.time_out().await;
+                }
                 () = sleep_until(self.gate.until()) => self.advance_epochs(true).await,
                 () = tokio::time::sleep(self.settings.table_idle), if idle => {
                     self.unload(&mut rx, "the table is reloading; reconnect").await;
