@@ -1222,12 +1222,21 @@ fn the_gm_plays_the_following_npc_turns_in_one_command() {
         .chain(&order[..at])
         .take_while(|id| !players.contains(&id.as_str()))
         .collect();
-    let weapon = if first == "goblin-1" {
-        "cleaver"
+    let (theirs, other) = if first == "goblin-1" {
+        ("cleaver", "club")
     } else {
-        "club"
+        ("club", "cleaver")
     };
-    let said = t.ok("gm", &["attack", "aune", weapon, "--npcs"]);
+    // Alone, another goblin's weapon is refused with the one this goblin carries.
+    let err = t.fails("gm", &["attack", "aune", other]);
+    assert!(err.starts_with("error: unknown_name: "), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with(&format!("; `weapon` takes now: {theirs}")),
+        "{err}"
+    );
+    // With `--npcs` it is a pattern: every goblin, this one too, swings its own.
+    let said = t.ok("gm", &["attack", "aune", other, "--npcs"]);
     for goblin in &in_a_row {
         let theirs = if goblin.as_str() == "goblin-1" {
             "cleaver"

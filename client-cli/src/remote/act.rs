@@ -211,6 +211,16 @@ pub fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerErr
         })?;
         args.insert(name, v);
     }
+    // A required value with one choice now (an NPC's only weapon) need not be typed.
+    for arg in &spec.args {
+        if let ([only], true, false) = (
+            arg.now.as_slice(),
+            arg.required,
+            args.contains_key(&arg.name),
+        ) {
+            args.insert(arg.name.clone(), ArgValue::Text(only.clone()));
+        }
+    }
     Ok(Args(args))
 }
 
@@ -431,6 +441,9 @@ pub fn closest_action<'a>(catalogue: &'a [ActionSpec], typed: &str) -> Option<&'
 
 /// For each value typed that is not among the ones its argument takes now, but a slip away
 /// from one of them: `target=goblin-1` for a typed `target=gobin-1`. Empty when none is.
+/// For each typed value that the catalogue does not offer for its argument now: the one a
+/// slip away from it (`did you mean`), or else every value the argument takes now. Empty when
+/// every typed value is offered, or the catalogue lists none for it.
 pub fn closest_values(catalogue: &[ActionSpec], req: &ActRequest) -> Vec<String> {
     let Some(spec) = catalogue
         .iter()
@@ -438,7 +451,7 @@ pub fn closest_values(catalogue: &[ActionSpec], req: &ActRequest) -> Vec<String>
     else {
         return Vec::new();
     };
-    let mut meant = Vec::new();
+    let mut hints = Vec::new();
     for (name, value) in &req.args.0 {
         let ArgValue::Text(typed) = value else {
             continue;
@@ -446,14 +459,17 @@ pub fn closest_values(catalogue: &[ActionSpec], req: &ActRequest) -> Vec<String>
         let Some(arg) = spec.args.iter().find(|a| &a.name == name) else {
             continue;
         };
-        if arg.now.iter().any(|v| v == typed) {
+        if arg.now.is_empty() || arg.now.iter().any(|v| v == typed) {
             continue;
         }
-        if let Some(v) = suggest::closest(typed, arg.now.iter().map(String::as_str)) {
-            meant.push(format!("`{name}={v}`"));
-        }
+        hints.push(
+            match suggest::closest(typed, arg.now.iter().map(String::as_str)) {
+                Some(v) => format!("did you mean `{name}={v}`?"),
+                None => format!("`{name}` takes now: {}", arg.now.join(", ")),
+            },
+        );
     }
-    meant
+    hints
 }
 
 /// The names in the catalogue, each once, for error hints.
@@ -497,6 +513,35 @@ mod tests {
             spec("wait", Some("ann"), vec![]),
             spec("wait", Some("bob"), vec![]),
         ]
+    }
+
+    /// A required argument left out is filled only when it takes exactly one value now.
+    #[test]
+    fn a_required_value_with_one_choice_now_need_not_be_typed() {
+        let with_now = |now: &[&str]| {
+            vec![spec(
+                "strike",
+                Some("ann"),
+                vec![
+                    ArgSpec::new("target", ArgKind::Entity, true, ""),
+                    ArgSpec {
+                        now: now.iter().map(|s| (*s).to_owned()).collect(),
+                        ..ArgSpec::new("weapon", ArgKind::Text, true, "")
+                    },
+                ],
+            )]
+        };
+        let weapon = |now: &[&str], typed: &[&str]| {
+            resolve(&with_now(now), "strike", None, &words(typed))
+                .map(|r| r.args.0.get("weapon").cloned())
+                .ok()
+                .flatten()
+        };
+        let text = |s: &str| Some(ArgValue::Text(s.into()));
+        assert_eq!(weapon(&["shiv"], &["x"]), text("shiv"));
+        assert_eq!(weapon(&["shiv", "bow"], &["x"]), None);
+        assert_eq!(weapon(&[], &["x"]), None);
+        assert_eq!(weapon(&["shiv"], &["x", "bow"]), text("bow"));
     }
 
     /// Values without names fill the arguments in the catalogue's order, skipping flags and

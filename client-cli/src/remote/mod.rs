@@ -561,6 +561,16 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
         }
     }
     let template = req.args.clone();
+    let mut req = req;
+    // With `--npcs` the values typed are a pattern for every NPC's turn, the first one's too:
+    // a value this NPC cannot use (another goblin's weapon) becomes its own.
+    if a.npcs
+        && let Some(spec) = actions.iter().find(|sp| {
+            sp.name == req.action && sp.actor.as_ref().map(ToString::to_string) == req.actor
+        })
+    {
+        req.args = act::fitted(spec, &template);
+    }
     let listed = req.listed;
     let actor = req.actor.clone();
     let meant_value = act::closest_values(&actions, &req);
@@ -605,14 +615,15 @@ async fn act(g: &Globals, a: &ActArgs) -> Result<Report> {
                 ),
             });
         }
-        // A value the server knows nothing of (a misspelt id), close to one the catalogue
-        // offers for that argument now: name it.
+        // A value the server knows nothing of (a misspelt id, another NPC's weapon): the one
+        // meant, or the values the argument takes now.
         Err(NetError::Server(e))
-            if e.code == ErrorCode::UnknownEntity && !meant_value.is_empty() =>
+            if matches!(e.code, ErrorCode::UnknownEntity | ErrorCode::UnknownName)
+                && !meant_value.is_empty() =>
         {
             bail!(ServerError {
                 code: e.code,
-                message: format!("{}; did you mean {}?", e.message, meant_value.join(", ")),
+                message: format!("{}; {}", e.message, meant_value.join("; ")),
             });
         }
         Err(e) => return Err(e.into()),
