@@ -286,6 +286,9 @@ pub struct CreateArgs {
     /// Print {table, gm_token, invites, profile} as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Then follow the table as `watch` does, in this terminal (stop with Ctrl-C).
+    #[arg(long, conflicts_with = "json")]
+    pub watch: bool,
 }
 
 #[derive(Debug, Args)]
@@ -309,6 +312,9 @@ pub struct JoinArgs {
     /// in the same command). May be given more than once.
     #[arg(long = "sheet", value_name = "FILE")]
     pub sheets: Vec<std::path::PathBuf>,
+    /// Then follow the table as `watch` does, in this terminal (stop with Ctrl-C).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// The kind of seat an invite gives (the GM seat comes only with the table).
@@ -509,13 +515,16 @@ pub struct LogArgs {
     pub jsonl: bool,
     /// With --follow, milliseconds of quiet after which a request keeps the connection open
     /// (the server closes connections that send nothing for a while; 90 s by default).
-    #[arg(long, default_value_t = 20_000, value_name = "MS", hide = true)]
+    #[arg(long, default_value_t = WATCH_KEEPALIVE_MS, value_name = "MS", hide = true)]
     pub keepalive_ms: u64,
     /// With --follow, FOR TESTS ONLY: the 32 bytes (64 hex digits) this seat adds to every
     /// dice epoch, instead of fresh random bytes from the OS each time.
     #[arg(long, value_name = "HEX")]
     pub entropy: Option<String>,
 }
+
+/// How long `watch` lets its connection stay quiet before a request keeps it open.
+pub const WATCH_KEEPALIVE_MS: u64 = 20_000;
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tablehold_tests::bin;
 
-use crate::cli::Table;
+use crate::cli::{AUNE, GOBLIN_1, Table};
 
 /// How long the watcher may take to print the line a test waits for.
 const LINE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -24,8 +24,13 @@ struct Watch {
 
 impl Watch {
     fn start(t: &Table, seat: &str) -> Watch {
+        Watch::spawn(t, &["--seat", seat, "watch"])
+    }
+
+    /// `tablehold ARGS`, a command that ends by watching.
+    fn spawn(t: &Table, args: &[&str]) -> Watch {
         let mut child = Command::new(bin("tablehold"))
-            .args(["--seat", seat, "watch"])
+            .args(args)
             .env("TABLEHOLD_CONFIG_DIR", &t.config)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -155,4 +160,74 @@ fn watch_calls_out_her_turn_and_her_prompts_and_nothing_of_others() {
     t.ok("ines", &["act", "end_turn"]);
     let next = ines.until("Mara's turn", |l| l.contains("mara's turn starts"));
     assert!(!next.iter().any(|l| l.starts_with("YOUR TURN")), "{next:?}");
+}
+
+/// `table create --watch` and `join --watch`: the command's own lines, then the table followed
+/// in the same terminal, as `watch` follows it.
+#[test]
+fn create_and_join_can_go_on_watching() {
+    let t = Table::new();
+    let mut gm = Watch::spawn(
+        &t,
+        &[
+            "table",
+            "create",
+            "--system",
+            "grimwire",
+            "--name",
+            "friday",
+            "--players",
+            "1",
+            "--server",
+            &t.server.url,
+            "--watch",
+        ],
+    );
+    let created = gm.until("the GM's watching line", |l| {
+        l.starts_with("watching table")
+    });
+    let table = created
+        .iter()
+        .find_map(|l| l.strip_prefix("table "))
+        .expect("the table id")
+        .to_owned();
+    let code = created
+        .iter()
+        .find_map(|l| l.strip_prefix("invite player "))
+        .expect("an invite")
+        .to_owned();
+    assert!(
+        created.iter().any(|l| l.starts_with("profile gm ")),
+        "{created:?}"
+    );
+    let sheet = t.file("aune.toml", AUNE);
+    let mut ines = Watch::spawn(
+        &t,
+        &[
+            "join",
+            &table,
+            "--invite",
+            &code,
+            "--name",
+            "Ines",
+            "--server",
+            &t.server.url,
+            "--sheet",
+            &sheet,
+            "--watch",
+        ],
+    );
+    let joined = ines.until("her watching line", |l| l.starts_with("watching table"));
+    assert_eq!(
+        joined[0],
+        format!("joined table {table} as ines (Ines, player)")
+    );
+    assert!(
+        joined.iter().any(|l| l.ends_with("aune joins the table")),
+        "{joined:?}"
+    );
+    // Both go on following the table: the GM's goblin reaches both.
+    t.ok("gm", &["npc", "add", &t.file("g1.toml", GOBLIN_1)]);
+    gm.until("the goblin", |l| l == "goblin-1 joins the table");
+    ines.until("the goblin", |l| l == "goblin-1 joins the table");
 }

@@ -32,7 +32,7 @@ use tablehold_systems::SystemId;
 use crate::cli::{
     ActArgs, AnswerArgs, Command, CreateArgs, EncounterCommand, GlobalArgs, InviteArgs, InviteRole,
     JoinArgs, LogArgs, LogCommand, NpcCommand, RevokeArgs, RollArgs, StateArgs, TableCommand,
-    TableSheetCommand, WatchArgs,
+    TableSheetCommand, WATCH_KEEPALIVE_MS, WatchArgs,
 };
 use crate::net::{Client, NetError, ServerError};
 use crate::profile::{ConfigDir, Profile, check_name};
@@ -80,9 +80,15 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             bail!("internal: `verify` and `replay` fetch through `remote::fetch`")
         }
         Command::Table(t) => match &t.command {
-            TableCommand::Create(a) => create_table(&g, a).await,
+            TableCommand::Create(a) => {
+                let (report, profile) = create_table(&g, a).await?;
+                then_watch(&g, globals, a.watch, report, &profile, out).await
+            }
         },
-        Command::Join(a) => join(&g, a).await,
+        Command::Join(a) => {
+            let (report, profile) = join(&g, a).await?;
+            then_watch(&g, globals, a.watch, report, &profile, out).await
+        }
         Command::Seats => {
             let mut s = Session::open(&g).await?;
             let Reply::Seats { seats } = s.request(Op::Seats).await? else {
@@ -355,7 +361,7 @@ struct Created<'a> {
     profile_file: &'a std::path::Path,
 }
 
-async fn create_table(g: &Globals, a: &CreateArgs) -> Result<Report> {
+async fn create_table(g: &Globals, a: &CreateArgs) -> Result<(Report, String)> {
     let options = table_options(&a.system, &a.options)?;
     let chosen = new_profile_name(g, a.as_name.as_deref())?;
     let mut client = Client::connect(&a.server, g.ca_cert.as_deref()).await?;
@@ -417,10 +423,10 @@ async fn create_table(g: &Globals, a: &CreateArgs) -> Result<Report> {
         s.push_str(&format!("profile {name} ({})\n", file.display()));
         s
     };
-    Ok(Report::text(stdout))
+    Ok((Report::text(stdout), name))
 }
 
-async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
+async fn join(g: &Globals, a: &JoinArgs) -> Result<(Report, String)> {
     let chosen = new_profile_name(g, a.as_name.as_deref())?;
     // Read before the invite is spent: a missing file costs nothing.
     let sheets = read_sheets(&a.sheets)?;
@@ -459,7 +465,7 @@ async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
         file.display()
     );
     if sheets.is_empty() {
-        return Ok(Report::text(joined));
+        return Ok((Report::text(joined), name));
     }
     // The seat is saved: a sheet refused now is added later with `sheet add`.
     let seated = Globals {
@@ -475,7 +481,33 @@ async fn join(g: &Globals, a: &JoinArgs) -> Result<Report> {
     };
     let mut s = Session::open(&seated).await.with_context(not_added)?;
     let added = s.add_sheets(sheets).await.with_context(not_added)?;
-    s.finish(joined + &added).await
+    Ok((s.finish(joined + &added).await?, name))
+}
+
+/// `--watch` after `table create` or `join`: what the command printed, then the table followed
+/// as the new profile's seat, as `watch` follows it.
+async fn then_watch(
+    g: &Globals,
+    globals: &GlobalArgs,
+    watching: bool,
+    report: Report,
+    profile: &str,
+    out: &mut Sink<'_>,
+) -> Result<Report> {
+    if !watching {
+        return Ok(report);
+    }
+    out(&report.stdout)?;
+    let seated = Globals {
+        seat: Some(profile.to_owned()),
+        ..g.clone()
+    };
+    let a = WatchArgs {
+        verbose: false,
+        keepalive_ms: WATCH_KEEPALIVE_MS,
+        entropy: None,
+    };
+    watch(&seated, globals, &a, out).await
 }
 
 async fn invite(g: &Globals, a: &InviteArgs) -> Result<Report> {
