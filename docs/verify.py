@@ -194,7 +194,8 @@ class Verifier:
             facts = [(p["audience"], p["fact"]["fact"], p["fact"]) for p in parts]
         except (ValueError, KeyError, TypeError) as e:
             raise Fail(seq, "a part is not a valid part: %r" % e)
-        drawn, revealed = {"epoch": None, "draws": []}, []  # the event's one dice_drawn
+        # The event's one dice_drawn, and the index of the draw the last counted die took.
+        drawn, revealed = {"epoch": None, "draws": [], "last": None}, []
         for audience, name, fact in facts:
             if name in EPOCH_FACTS:
                 if audience != "everyone":
@@ -206,10 +207,10 @@ class Verifier:
             # them, so they are recomputed but neither claim a draw nor count.
             count = admits(audience, self.viewer)
             if name in ("rolled", "checked"):
-                for d in fact["roll"]["dice"]:
-                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count)
+                for i, d in enumerate(fact["roll"]["dice"]):
+                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count, i > 0)
             elif name == "picked":
-                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count)
+                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count, False)
         hidden = len(hashes) > len(shown)
         for d in drawn["draws"]:
             if not d["claimed"] and (self.viewer == "gm" or not hidden):
@@ -301,21 +302,29 @@ class Verifier:
             del self.open[e["purpose"]]
             revealed.append(epoch)
 
-    def die(self, seq, die, face, counters, drawn, count):
+    def die(self, seq, die, face, counters, drawn, count, follows):
         """A die drawn from the epoch of the event's dice_drawn, on one of its spans. Only the
-        viewer's own dice (`count`) claim their draw and count; all are recomputed."""
+        viewer's own dice (`count`) claim their draw and count, in order (section 7): a later
+        draw than the last counted die's, the very next one when the die `follows` another of
+        its roll. All are recomputed."""
         if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
             raise Fail(seq, "a die %r with face %r" % (die, face))
         if counters is None:
             raise Fail(seq, "a %s without the counters it was drawn on" % die)
         counters = span(counters, seq, "the counters of a %s" % die)
-        draw_ = next((d for d in drawn["draws"] if d["span"] == counters), None)
-        if draw_ is None:
+        at = next((i for i, d in enumerate(drawn["draws"]) if d["span"] == counters), None)
+        if at is None:
             raise Fail(seq, "a %s on counters %s, which are not a draw of this event" % (die, counters))
+        draw_ = drawn["draws"][at]
         if count:
             if draw_["claimed"]:
                 raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
+            last = drawn["last"]
+            if last is not None and (at != last + 1 if follows else at <= last):
+                raise Fail(seq, "a %s on counters [%d, %d) out of draw order: each die takes the draw "
+                           "after the one before it" % (die, counters[0], counters[1]))
             draw_["claimed"] = True
+            drawn["last"] = at
         self.epochs[drawn["epoch"]]["dice"].append((seq, die, face, counters, count))
 
     def recompute(self, epoch):

@@ -1124,3 +1124,35 @@ fn a_digest_of_an_unknown_projection_names_it_and_which_release_reads_it() {
     // Replaying to just before it is still fine.
     replay(&file, Some(seq - 1)).expect("before the digest");
 }
+
+// See: issue #23, cheat 1. A forger who knows the seed may hand a roll's draws to its dice in
+// another order: every die still shows the face its counters give and the total is unchanged,
+// but which die took which draw was the host's choice. Each die takes the next draw, in order.
+#[test]
+fn dice_that_take_their_draws_out_of_order_are_refused_even_resealed() {
+    for viewer in ["gm", "seat:ines"] {
+        let mut file = Session::skirmish(false).export(viewer);
+        let is_three =
+            |p: &Part| matches!(&p.fact, Fact::Rolled { roll, .. } if roll.expr == "3d6kh2");
+        let seq = find(&file, is_three);
+        // Parts are numbered from 1, as messages say them.
+        let part = 1 + shown(&file, seq)
+            .iter()
+            .position(|p| p.as_ref().is_some_and(is_three))
+            .expect("the part");
+        assert!(verify(&file).is_ok(), "{viewer}: the honest log verifies");
+        edit(&mut file, seq, is_three, |p| {
+            if let Fact::Rolled { roll, .. } = &mut p.fact {
+                roll.dice.swap(0, 1);
+            }
+        });
+        reseal(&mut file);
+        let err = verify(&file).expect_err("dice out of draw order");
+        assert_eq!(err.seq, seq, "{viewer}");
+        assert!(
+            matches!(err.kind, VerifyErrorKind::DrawOutOfOrder { part: p, .. } if p == part),
+            "{viewer}: {:?}",
+            err.kind
+        );
+    }
+}

@@ -308,6 +308,17 @@ pub enum VerifyErrorKind {
         first: u64,
         end: u64,
     },
+    /// A die that takes another draw than the next one in order: the dice of a roll take
+    /// consecutive draws in the roll's order, and a later part's dice take later draws.
+    #[error(
+        "part {part} shows a die on counters [{first}, {end}) of epoch {epoch} out of draw order: each die takes the draw after the one before it (a roll's dice consecutive, a later part's later)"
+    )]
+    DrawOutOfOrder {
+        part: usize,
+        epoch: u64,
+        first: u64,
+        end: u64,
+    },
     /// A draw no die accounts for.
     #[error(
         "the draw [{first}, {end}) of epoch {epoch} belongs to no die of this event: a roll was discarded"
@@ -659,6 +670,8 @@ struct EpochTrack {
 struct Drawn {
     epoch: u64,
     draws: Vec<Draw>,
+    /// The draw the last counted die took: the next one must take a later draw.
+    last: Option<usize>,
 }
 
 /// One draw of the event being checked.
@@ -737,7 +750,7 @@ impl Checker {
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
             self.dice_of(seq, number, part, &mut drawn).map_err(at)?;
         }
-        if let Some(Drawn { epoch, draws }) = &drawn {
+        if let Some(Drawn { epoch, draws, .. }) = &drawn {
             for d in draws.iter().filter(|d| !d.claimed) {
                 // A seat may not see every die of an event (a GM's secret roll); the GM sees
                 // all.
@@ -1005,6 +1018,7 @@ impl Checker {
                 }
                 self.report.draws += u64::try_from(spans.len()).unwrap_or(u64::MAX);
                 *drawn = Some(Drawn {
+                    last: None,
                     epoch: *epoch,
                     draws,
                 });
@@ -1026,9 +1040,7 @@ impl Checker {
         match &p.fact {
             Fact::Rolled { roll, .. } => {
                 check_roll(part, roll)?;
-                for d in &roll.dice {
-                    self.die(seq, part, counted, d.die, d.face, d.counters, drawn)?;
-                }
+                self.roll_dice(seq, part, counted, roll, drawn)?;
             }
             Fact::Checked(c) => {
                 check_roll(part, &c.roll)?;
@@ -1045,9 +1057,7 @@ impl Checker {
                             .map_or_else(|| "an overflow".to_owned(), |t| t.to_string()),
                     });
                 }
-                for d in &c.roll.dice {
-                    self.die(seq, part, counted, d.die, d.face, d.counters, drawn)?;
-                }
+                self.roll_dice(seq, part, counted, &c.roll, drawn)?;
             }
             Fact::Picked {
                 face,
@@ -1069,7 +1079,16 @@ impl Checker {
                         logged: picked.to_string(),
                     });
                 }
-                self.die(seq, part, counted, *die, *face, Some(*counters), drawn)?;
+                self.die(
+                    seq,
+                    part,
+                    counted,
+                    *die,
+                    *face,
+                    Some(*counters),
+                    drawn,
+                    false,
+                )?;
             }
             Fact::Picked { .. } => return Err(VerifyErrorKind::PickWithoutDraw { part }),
             _ => {}
@@ -1078,9 +1097,28 @@ impl Checker {
     }
 
     /// Accounts for one die against the event's draws and queues its face for recomputing.
+    /// A roll's dice, in the roll's order: each after the first takes the draw right after
+    /// the one before it.
+    fn roll_dice(
+        &mut self,
+        seq: u64,
+        part: usize,
+        counted: bool,
+        roll: &tablehold_rules::dice::Roll,
+        drawn: &mut Option<Drawn>,
+    ) -> Result<(), VerifyErrorKind> {
+        for (i, d) in roll.dice.iter().enumerate() {
+            self.die(seq, part, counted, d.die, d.face, d.counters, drawn, i > 0)?;
+        }
+        Ok(())
+    }
+
     /// The die was drawn from the epoch the event's `DiceDrawn` names, on one of its spans:
     /// it is matched by that epoch and its counters. Only the viewer's own dice (`counted`)
-    /// claim their draw; a stand-in's dice repeat a GM-only part's, and are only recomputed.
+    /// claim their draw, in order: a later draw than the last counted die's, and the very
+    /// next one when it `follows` that die in the same roll (a seat's view may skip draws a
+    /// hidden part took, but only between parts). A stand-in's dice repeat a GM-only part's,
+    /// and are only recomputed.
     #[allow(
         clippy::too_many_arguments,
         reason = "one die's fields, spelled out so dice of rolls and of picks share it"
@@ -1094,6 +1132,7 @@ impl Checker {
         face: u32,
         counters: Option<[u64; 2]>,
         drawn: &mut Option<Drawn>,
+        follows: bool,
     ) -> Result<(), VerifyErrorKind> {
         let Some(counters) = counters else {
             return Err(VerifyErrorKind::DieWithoutCounters { part });
@@ -1101,11 +1140,11 @@ impl Checker {
         if face == 0 || face > die.sides() {
             return Err(VerifyErrorKind::FaceOutOfRange { part, die, face });
         }
-        let found = drawn.as_mut().and_then(|Drawn { epoch, draws }| {
-            let draw = draws.iter_mut().find(|d| d.span == counters)?;
-            Some((*epoch, draw))
+        let found = drawn.as_mut().and_then(|Drawn { epoch, draws, last }| {
+            let at = draws.iter().position(|d| d.span == counters)?;
+            Some((*epoch, at, last, draws.get_mut(at)?))
         });
-        let Some((epoch, draw)) = found else {
+        let Some((epoch, at, last, draw)) = found else {
             return Err(VerifyErrorKind::DieNotDrawn {
                 part,
                 first: counters[0],
@@ -1121,7 +1160,21 @@ impl Checker {
                     end: counters[1],
                 });
             }
+            let in_order = match (*last, follows) {
+                (None, _) => true,
+                (Some(before), true) => at == before + 1,
+                (Some(before), false) => at > before,
+            };
+            if !in_order {
+                return Err(VerifyErrorKind::DrawOutOfOrder {
+                    part,
+                    epoch,
+                    first: counters[0],
+                    end: counters[1],
+                });
+            }
             draw.claimed = true;
+            *last = Some(at);
         }
         let check = DieCheck {
             seq,
