@@ -168,6 +168,7 @@ class Verifier:
         self.open = {}  # purpose -> its unrevealed epoch (at most one each)
         self.checked = self.unrevealed = 0
         self.face_failure = None  # the earliest die that did not recompute
+        self.ended = None  # (seq, epoch) of an encounter that just ended: the next event reveals it
 
     def event(self, seq, ev, prev):
         m = HEADER.fullmatch(ev.get("header", ""))
@@ -201,6 +202,15 @@ class Verifier:
                 if audience != "everyone":
                     raise Fail(seq, "%s must be visible to everyone" % name)
                 self.epoch_fact(seq, name, fact, drawn, revealed)
+        # The seed of an encounter that ended is revealed in the very next event (section 6).
+        if self.ended is not None:
+            ended, epoch = self.ended
+            self.ended = None
+            if epoch not in revealed:
+                raise Fail(ended, "the encounter ends here, but the next event does not reveal "
+                                  "the seed of its epoch %d" % epoch)
+        if any(name == "encounter_ended" for _, name, _ in facts) and "encounter" in self.open:
+            self.ended = (seq, self.open["encounter"])
         for audience, name, fact in facts:
             # The viewer's own dice claim their draw and count. The GM's export also shows the
             # stand-ins made for the seats: their dice repeat those of the GM-only part beside
@@ -342,7 +352,7 @@ class Verifier:
 
 
 def verify(header, events):
-    """Returns (summary line, epochs with a test seed); raises Fail."""
+    """Returns (summary line, epochs with a test seed, dice not yet checkable); raises Fail."""
     v = Verifier(header)
     prev = bytes(32)
     for seq, ev in enumerate(events, 1):
@@ -353,6 +363,10 @@ def verify(header, events):
             if v.face_failure and v.face_failure.seq <= failure.seq:
                 raise v.face_failure
             raise failure
+    if v.ended is not None:
+        failure = Fail(v.ended[0], "the encounter ends here, but the log ends before the seed of "
+                                   "its epoch %d is revealed" % v.ended[1])
+        raise v.face_failure if v.face_failure and v.face_failure.seq <= failure.seq else failure
     if v.face_failure:
         raise v.face_failure
     if header.get("event_count") != len(events):
@@ -360,7 +374,7 @@ def verify(header, events):
                    "events, the file holds %d" % (header.get("event_count"), len(events)))
     v.unrevealed = sum(1 for e in v.epochs.values() for d in e["dice"] if d[4])
     return ("OK: %d events, %d epochs, %d dice checked (%d dice in epochs not yet revealed)"
-            % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds)
+            % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds, v.unrevealed)
 
 
 # --- Self-test against docs/fairness-vectors.json --------------------------------------------
@@ -413,7 +427,7 @@ def self_test():
     for h in v["hidden_parts"]:
         assert sha(h["json"].encode("utf-8")).hex() == h["hash"]
     export = v["example_export"]
-    assert verify(export["header"], export["events"]) == (v["example_verdict"], [])
+    assert verify(export["header"], export["events"])[:2] == (v["example_verdict"], [])
     # A verifier that cannot fail proves nothing: change the first face of the first roll.
     tampered = json.loads(json.dumps(export))
     seq, part = next((i, p) for i, ev in enumerate(tampered["events"], 1) for p in ev["parts"]
@@ -445,7 +459,7 @@ def main():
     if not args.file:
         ap.error("give an export file, or --self-test")
     try:
-        summary, test_seeds = verify(*read_export(args.file))
+        summary, test_seeds, unrevealed = verify(*read_export(args.file))
     except Fail as e:
         print("FAIL at seq %d: %s" % (e.seq, e.reason))
         return 1
@@ -459,6 +473,9 @@ def main():
         print("NOT ACCEPTED: this log uses a test seed (pass --allow-test-seed to accept it)")
         return 3
     print(summary)
+    if unrevealed:
+        print("NOT YET VERIFIABLE: %d dice in epochs whose seed is not revealed yet" % unrevealed)
+        return 4
     return 0
 
 

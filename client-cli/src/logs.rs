@@ -21,6 +21,9 @@ use crate::report::Report;
 pub const EXIT_FAILED: u8 = 1;
 /// The log verifies, but its dice came from the insecure test seed.
 pub const EXIT_TEST_SEED: u8 = 3;
+/// Nothing is wrong so far, but some dice are in epochs whose seed is not revealed yet: the
+/// log cannot be called fair until it is.
+pub const EXIT_NOT_YET: u8 = 4;
 
 /// A log file that cannot be read as an export: unreadable, foreign, newer, or cut short.
 /// `main` exits with 2 for it, apart from a failed check (1), because nothing was checked.
@@ -28,8 +31,8 @@ pub const EXIT_TEST_SEED: u8 = 3;
 #[error(transparent)]
 pub struct Unreadable(#[from] pub LogFileError);
 
-/// What a check found, and the exit status it deserves (0, [`EXIT_FAILED`] or
-/// [`EXIT_TEST_SEED`]).
+/// What a check found, and the exit status it deserves (0, [`EXIT_FAILED`],
+/// [`EXIT_TEST_SEED`] or [`EXIT_NOT_YET`]).
 pub struct Verdict {
     pub report: Report,
     pub status: u8,
@@ -88,6 +91,14 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
         if !a.allow_test_seed {
             status = EXIT_TEST_SEED;
         }
+    }
+    if status == 0 && report.dice_unrevealed > 0 {
+        out.warnings.push(format!(
+            "not yet verifiable: {} in epochs whose seed is not revealed yet; export and verify \
+             again once the encounter or the session has ended",
+            counted(report.dice_unrevealed, "die is", "dice are")
+        ));
+        status = EXIT_NOT_YET;
     }
     Ok(Verdict {
         report: out,

@@ -1156,3 +1156,42 @@ fn dice_that_take_their_draws_out_of_order_are_refused_even_resealed() {
         );
     }
 }
+
+// See: issue #23, cheat 4. A host that keeps an ended encounter's seed to itself (its reveal
+// dropped, or replaced by a note) leaves every die of the encounter unverifiable for ever; the
+// seed of an encounter that ended is revealed in the very next event.
+#[test]
+fn an_encounter_whose_seed_is_not_revealed_when_it_ends_is_refused() {
+    for viewer in ["gm", "seat:ines"] {
+        let mut file = Session::skirmish(false).export(viewer);
+        let ended = find(&file, |p| matches!(p.fact, Fact::EncounterEnded));
+        let is_reveal = |p: &Part| matches!(p.fact, Fact::EpochRevealed { .. });
+        let reveal = find_after(&file, ended, is_reveal);
+        assert_eq!(
+            reveal,
+            ended + 1,
+            "{viewer}: the honest log reveals it next"
+        );
+        let epoch = shown(&file, reveal)
+            .into_iter()
+            .flatten()
+            .find_map(|p| match p.fact {
+                Fact::EpochRevealed { epoch, .. } => Some(epoch),
+                _ => None,
+            })
+            .expect("the revealed epoch");
+        edit(&mut file, reveal, is_reveal, |p| {
+            p.fact = Fact::Noted {
+                text: "the seed is kept for later".into(),
+            };
+        });
+        reseal(&mut file);
+        let err = verify(&file).expect_err("the seed kept back");
+        assert_eq!(err.seq, ended, "{viewer}");
+        assert_eq!(
+            err.kind,
+            VerifyErrorKind::EncounterSeedNotRevealed { epoch },
+            "{viewer}"
+        );
+    }
+}

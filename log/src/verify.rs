@@ -308,6 +308,11 @@ pub enum VerifyErrorKind {
         first: u64,
         end: u64,
     },
+    /// An encounter ended and the next event did not reveal its epoch's seed.
+    #[error(
+        "the encounter ends here, but the next event does not reveal the seed of its epoch {epoch}: its dice can never be checked"
+    )]
+    EncounterSeedNotRevealed { epoch: u64 },
     /// A die that takes another draw than the next one in order: the dice of a roll take
     /// consecutive draws in the roll's order, and a later part's dice take later draws.
     #[error(
@@ -426,6 +431,12 @@ pub fn verify(file: &LogFile) -> Result<VerifyReport, VerifyError> {
         if let Err(e) = outcome {
             return Err(checker.earliest(e));
         }
+    }
+    if let Some((ended, epoch)) = checker.ended.take() {
+        return Err(checker.earliest(VerifyError {
+            seq: ended,
+            kind: VerifyErrorKind::EncounterSeedNotRevealed { epoch },
+        }));
     }
     if let Some(e) = checker.face_failure.take() {
         return Err(e);
@@ -691,6 +702,9 @@ struct Checker {
     /// The earliest face that did not recompute, kept while the pass goes on: a later
     /// structural failure must not hide it.
     face_failure: Option<VerifyError>,
+    /// An encounter that just ended, as (its `encounter_ended` event, its epoch): the next
+    /// event must reveal that epoch's seed.
+    ended: Option<(u64, u64)>,
 }
 
 fn fact_name(fact: &Fact) -> &'static str {
@@ -715,6 +729,7 @@ impl Checker {
             open: BTreeMap::new(),
             report: VerifyReport::default(),
             face_failure: None,
+            ended: None,
         }
     }
 
@@ -746,6 +761,20 @@ impl Checker {
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
             self.epoch_fact(number, part, &mut drawn, &mut revealed)
                 .map_err(at)?;
+        }
+        // The seed of an encounter that ended is revealed in the very next event: a host who
+        // keeps it back keeps every die of the encounter unverifiable for ever.
+        if let Some((ended, epoch)) = self.ended.take()
+            && !revealed.contains(&epoch)
+        {
+            return Err(VerifyError {
+                seq: ended,
+                kind: VerifyErrorKind::EncounterSeedNotRevealed { epoch },
+            });
+        }
+        let ends = e.shown.facts().any(|f| matches!(f, Fact::EncounterEnded));
+        if ends && let Some(&epoch) = self.open.get(ENCOUNTER) {
+            self.ended = Some((seq, epoch));
         }
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
             self.dice_of(seq, number, part, &mut drawn).map_err(at)?;

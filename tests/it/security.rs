@@ -383,10 +383,13 @@ async fn players_and_spectators_never_receive_hidden_values() {
         );
         let replayed = replay(&got.log, None).unwrap_or_else(|e| panic!("{}: {e}", got.seat));
         assert!(replayed.digests_checked >= 2, "{}: {replayed:?}", got.seat);
-        let name = format!("security-test-seed-{}.json", got.seat);
+        // Exported while the table's epoch is still open: nothing wrong, not yet verifiable.
+        assert!(report.dice_unrevealed > 0, "{}: {report:?}", got.seat);
+        let name = format!("security-test-seed-open-{}.json", got.seat);
         crate::fairness::python_verifies(
             &crate::fairness::saved(&name, &got.log),
             &["--allow-test-seed"],
+            4,
         );
     }
     // The hidden events exist: the seats see gaps, not their content.

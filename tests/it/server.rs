@@ -453,10 +453,17 @@ async fn an_unanswered_prompt_times_out_with_its_default_logged() {
         .reply();
     }
     gm.request(act(None, "start_encounter", &[])).await.reply();
-    let s = state(gm.request(Op::State).await.reply());
-    let prompt = s.prompt.expect("the tie opens a prompt");
+    // The tie's prompt, as the GM's stream has it: a `state` read now could come after its
+    // 300 ms on a loaded machine.
+    let prompt = gm
+        .wait_fact(|f| match f {
+            tablehold_rules::Fact::DecisionRequested { step } => Some(step.clone()),
+            _ => None,
+        })
+        .await;
     assert_eq!(prompt.options, ["pc-a", "pc-b"]);
-    assert_eq!(prompt.seats, ["a", "b"]);
+    let seats: Vec<String> = prompt.seats.iter().map(ToString::to_string).collect();
+    assert_eq!(seats, ["player a", "player b"]);
     // Nobody answers; after 300 ms the default (id order) applies and is logged as a timeout.
     gm.wait_fact(|f| {
         matches!(f, tablehold_rules::Fact::DecisionResolved { prompt_id, .. } if *prompt_id == prompt.prompt_id)
