@@ -22,6 +22,7 @@ import traceback
 
 FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 3
 SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
+PICK_DICE = ["d%d" % n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)]  # smallest first (section 5)
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
                "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed"}
@@ -220,6 +221,7 @@ class Verifier:
                 for i, d in enumerate(fact["roll"]["dice"]):
                     self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count, i > 0)
             elif name == "picked":
+                self.pick(seq, fact)
                 self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count, False)
         hidden = len(hashes) > len(shown)
         for d in drawn["draws"]:
@@ -311,6 +313,25 @@ class Verifier:
             e["key"], e["phase"] = epoch_key(epoch, seed, e["contributions"]), "revealed"
             del self.open[e["purpose"]]
             revealed.append(epoch)
+
+    def pick(self, seq, fact):
+        """A random pick (section 5): sorted candidates, each once; the die its rule gives for
+        that many; the candidate its face gives."""
+        cands = fact.get("candidates")
+        if (not isinstance(cands, list) or not cands or any(type(c) is not str for c in cands)
+                or cands != sorted(set(cands))):
+            raise Fail(seq, "a pick's candidates must be sorted, each once")
+        n, die, face = len(cands), fact.get("die"), fact.get("face")
+        want = next((d for d in PICK_DICE if SIDES[d] % n == 0), "d100")
+        if die != want:
+            raise Fail(seq, "a pick among %d candidates uses a %s, but the log says a %r" % (n, want, die))
+        if type(face) is not int or not 1 <= face <= SIDES[die]:
+            raise Fail(seq, "a pick's %s shows %r" % (die, face))
+        sides = SIDES[die]
+        index = (face - 1) % n if sides % n == 0 else (face - 1) * n // sides
+        if fact.get("picked") != cands[index]:
+            raise Fail(seq, "face %d on a %s picks %s, but the log says %r"
+                       % (face, die, cands[index], fact.get("picked")))
 
     def die(self, seq, die, face, counters, drawn, count, follows):
         """A die drawn from the epoch of the event's dice_drawn, on one of its spans. Only the

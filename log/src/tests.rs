@@ -1195,3 +1195,108 @@ fn an_encounter_whose_seed_is_not_revealed_when_it_ends_is_refused() {
         );
     }
 }
+
+// See: issue #23, cheat 2. A forger who knows the seed reads a pick's word as another die
+// than its rule gives (a d12 where three candidates take a d6): the face recomputes for the
+// die it names, the candidate follows from the face, and only the rule for the die catches it.
+// And the candidates' order decides who is picked, so it is the sorted one.
+#[test]
+fn a_pick_must_use_the_die_its_rule_gives_and_sorted_candidates() {
+    let seed = [9; 32];
+    let mut s = Session::new(false);
+    let epoch = s.open_epoch("table", seed, &[]);
+    s.pick(&["aune", "goblin", "mara"]);
+    s.reveal_epoch(epoch);
+    let honest = s.export("gm");
+    assert!(verify(&honest).is_ok());
+    let is_pick = |p: &Part| matches!(p.fact, Fact::Picked { .. });
+    let seq = find(&honest, is_pick);
+
+    // The word at the pick's counter read as a d12, the candidate that face gives: every
+    // check but the die's passes.
+    let key = tablehold_rules::dice::fair::epoch_key(epoch, &seed, &[]).expect("a key");
+    let mut wrong_die = honest.clone();
+    edit(&mut wrong_die, seq, is_pick, |p| {
+        if let Fact::Picked {
+            face,
+            die,
+            counters: Some(counters),
+            candidates,
+            picked,
+            ..
+        } = &mut p.fact
+        {
+            let mut stream = CounterStream::at(key, epoch, counters[0]);
+            let d12 = stream.draw(Primitive::D12).expect("a face");
+            assert_eq!(stream.counter(), counters[1], "one word, as for the d6");
+            *die = Some(Primitive::D12);
+            *face = d12;
+            let n = u32::try_from(candidates.len()).expect("few");
+            let i = tablehold_rules::dice::pick_index(d12, n, Primitive::D12).expect("an index");
+            *picked = candidates[i].clone();
+        }
+    });
+    reseal(&mut wrong_die);
+    let err = verify(&wrong_die).expect_err("a pick read as the wrong die");
+    assert_eq!(err.seq, seq);
+    python_agrees(&honest, None);
+    python_agrees(&wrong_die, Some(seq));
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::PickWrongDie {
+            part: 1,
+            n: 3,
+            expected: Primitive::D6,
+            logged: Primitive::D12
+        }
+    );
+
+    // The candidates reordered so that the same face falls on another one.
+    let mut reordered = honest.clone();
+    edit(&mut reordered, seq, is_pick, |p| {
+        if let Fact::Picked {
+            face,
+            candidates,
+            picked,
+            ..
+        } = &mut p.fact
+        {
+            candidates.reverse();
+            let i = tablehold_rules::dice::pick_index(*face, 3, Primitive::D6).expect("an index");
+            *picked = candidates[i].clone();
+        }
+    });
+    reseal(&mut reordered);
+    let err = verify(&reordered).expect_err("candidates out of order");
+    assert_eq!(err.seq, seq);
+    assert_eq!(
+        err.kind,
+        VerifyErrorKind::PickCandidatesUnsorted { part: 1 }
+    );
+    python_agrees(&reordered, Some(seq));
+}
+
+/// The reference verifier (`docs/verify.py`) on `file`, when this machine has Python 3 (CI
+/// does): it must pass the file, or fail it at `fails_at`, as the Rust verifier does.
+fn python_agrees(file: &LogFile, fails_at: Option<u64>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("log.json");
+    std::fs::write(&path, file.to_json()).expect("write");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/verify.py");
+    let Ok(out) = std::process::Command::new("python3")
+        .arg(script)
+        .arg(&path)
+        .output()
+    else {
+        eprintln!("python3 not available; the Rust verifier alone checked it");
+        return;
+    };
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    match fails_at {
+        None => assert_eq!(out.status.code(), Some(0), "{said}"),
+        Some(seq) => {
+            assert_eq!(out.status.code(), Some(1), "{said}");
+            assert!(said.starts_with(&format!("FAIL at seq {seq}: ")), "{said}");
+        }
+    }
+}

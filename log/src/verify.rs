@@ -388,6 +388,20 @@ pub enum VerifyErrorKind {
         expected: String,
         logged: String,
     },
+    /// A pick read with another die than its rule gives for that many candidates: the same
+    /// word read as another die picks another candidate.
+    #[error(
+        "part {part}: a pick among {n} candidates uses a {expected}, but the log says a {logged}"
+    )]
+    PickWrongDie {
+        part: usize,
+        n: usize,
+        expected: Primitive,
+        logged: Primitive,
+    },
+    /// Candidates not in sorted order, or one named twice: the order decides who is picked.
+    #[error("part {part}: a pick's candidates must be sorted, each once")]
+    PickCandidatesUnsorted { part: usize },
 }
 
 /// What a verified log holds.
@@ -1097,6 +1111,18 @@ impl Checker {
                 ..
             } => {
                 let n = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+                if !candidates.windows(2).all(|w| w[0] < w[1]) {
+                    return Err(VerifyErrorKind::PickCandidatesUnsorted { part });
+                }
+                let expected = tablehold_rules::dice::pick_die(n);
+                if *die != expected {
+                    return Err(VerifyErrorKind::PickWrongDie {
+                        part,
+                        n: candidates.len(),
+                        expected,
+                        logged: *die,
+                    });
+                }
                 let chosen = tablehold_rules::dice::pick_index(*face, n, *die)
                     .and_then(|i| candidates.get(i));
                 if chosen != Some(picked) {
