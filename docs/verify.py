@@ -251,7 +251,8 @@ class Verifier:
                            % (epoch, collecting[0]))
             self.epochs[epoch] = {"phase": "committing", "committed": {}, "contributions": {},
                                   "commitment": hex32(f.get("commitment"), seq, "the seed commitment"),
-                                  "purpose": purpose, "next": 0, "key": None, "dice": []}
+                                  "purpose": purpose, "next": 0, "key": None, "dice": [],
+                                  "withheld": 0}
             self.open[purpose] = epoch
             if f.get("test_seed") is not False:
                 self.test_seeds.append(epoch)
@@ -284,6 +285,7 @@ class Verifier:
             if not ok:
                 raise Fail(seq, "the %s of seat %r does not match its commitment" % (name, seat))
             e["contributions"][seat] = value
+            e["withheld"] += name == "entropy_withheld"
         elif name == "epoch_sealed":
             missing = sorted(set(e["committed"]) - set(e["contributions"]))
             if missing:
@@ -373,7 +375,8 @@ class Verifier:
 
 
 def verify(header, events):
-    """Returns (summary line, epochs with a test seed, dice not yet checkable); raises Fail."""
+    """Returns (summary line, epochs with a test seed, dice not yet checkable, a line per epoch
+    with withheld contributions); raises Fail."""
     v = Verifier(header)
     prev = bytes(32)
     for seq, ev in enumerate(events, 1):
@@ -394,8 +397,14 @@ def verify(header, events):
         raise Fail(min(len(events), header.get("event_count") or 0) + 1, "the header announces %r "
                    "events, the file holds %d" % (header.get("event_count"), len(events)))
     v.unrevealed = sum(1 for e in v.epochs.values() for d in e["dice"] if d[4])
+    # Each withheld contribution is one bit the withholder chose, and the host may have
+    # invented that seat (section 1): W of them, 2^W keys to choose from.
+    withheld = ["epoch %d: %d withheld contribution%s: the host could have chosen among %s keys"
+                % (n, w, "" if w == 1 else "s", 2 ** w if w < 64 else "2^%d" % w)
+                for n, w in sorted((n, e["withheld"]) for n, e in v.epochs.items() if e["withheld"])]
     return ("OK: %d events, %d epochs, %d dice checked (%d dice in epochs not yet revealed)"
-            % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds, v.unrevealed)
+            % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds, v.unrevealed,
+            withheld)
 
 
 # --- Self-test against docs/fairness-vectors.json --------------------------------------------
@@ -480,7 +489,7 @@ def main():
     if not args.file:
         ap.error("give an export file, or --self-test")
     try:
-        summary, test_seeds, unrevealed = verify(*read_export(args.file))
+        summary, test_seeds, unrevealed, withheld_lines = verify(*read_export(args.file))
     except Fail as e:
         print("FAIL at seq %d: %s" % (e.seq, e.reason))
         return 1
@@ -494,6 +503,8 @@ def main():
         print("NOT ACCEPTED: this log uses a test seed (pass --allow-test-seed to accept it)")
         return 3
     print(summary)
+    for line in withheld_lines:
+        print(line)
     if unrevealed:
         print("NOT YET VERIFIABLE: %d dice in epochs whose seed is not revealed yet" % unrevealed)
         return 4

@@ -67,14 +67,18 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
         Ok(d) => d,
         Err(e) => return Ok(failed(e.seq, &e.kind)),
     };
-    let mut out = Report::text(ok_line(&file, &report, &digests));
-    if let Some(old) = &earlier {
-        out = Report::text(format!(
-            "{}the log extends the earlier copy's {} events unchanged\n",
-            ok_line(&file, &report, &digests),
-            old.links.len()
-        ));
+    let mut text = ok_line(&file, &report, &digests);
+    for (epoch, w) in &report.withheld {
+        let _ = writeln!(text, "{}", tablehold_log::verify::withheld_line(*epoch, *w));
     }
+    if let Some(old) = &earlier {
+        let _ = writeln!(
+            text,
+            "the log extends the earlier copy's {} events unchanged",
+            old.links.len()
+        );
+    }
+    let mut out = Report::text(text);
     for (audience, (since, why)) in &digests.broken {
         out.warnings.push(format!(
             "the {audience} view stops applying at event {since} ({why}); the table records no \

@@ -148,7 +148,19 @@ fn expected_gm_report(s: &Session) -> VerifyReport {
         dice_unrevealed: 0,
         draws_hidden: 0,
         test_seed: false,
+        withheld: withheld_of(s),
     }
+}
+
+/// Per epoch, the `EntropyWithheld` facts of the session.
+fn withheld_of(s: &Session) -> std::collections::BTreeMap<u64, u32> {
+    let mut out = std::collections::BTreeMap::new();
+    for f in s.events.iter().flat_map(Event::facts) {
+        if let Fact::EntropyWithheld { epoch, .. } = f {
+            *out.entry(*epoch).or_insert(0) += 1;
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1279,24 +1291,83 @@ fn a_pick_must_use_the_die_its_rule_gives_and_sorted_candidates() {
 /// The reference verifier (`docs/verify.py`) on `file`, when this machine has Python 3 (CI
 /// does): it must pass the file, or fail it at `fails_at`, as the Rust verifier does.
 fn python_agrees(file: &LogFile, fails_at: Option<u64>) {
+    let Some((status, said)) = python_verdict(file) else {
+        return;
+    };
+    match fails_at {
+        None => assert_eq!(status, Some(0), "{said}"),
+        Some(seq) => {
+            assert_eq!(status, Some(1), "{said}");
+            assert!(said.starts_with(&format!("FAIL at seq {seq}: ")), "{said}");
+        }
+    }
+}
+
+// See: issue #23, cheat 5. Each withheld contribution is a choice between two keys for whoever
+// withheld it, and nothing tells a real seat from one the host invented: the verdict counts
+// them per epoch, and says how many keys the host could have chosen among.
+#[test]
+fn withheld_contributions_are_counted_with_the_keys_they_leave_to_choose() {
+    let seats: Vec<String> = (1..=8).map(|i| format!("x{i}")).collect();
+    let mut s = Session::new(false);
+    let mut taking: Vec<(&str, Option<[u8; 32]>)> = vec![(INES, Some([0x11; 32]))];
+    taking.extend(seats.iter().map(|id| (id.as_str(), None)));
+    let epoch = s.open_epoch("table", [0x42; 32], &taking);
+    s.pick(&["aune", "goblin"]);
+    s.reveal_epoch(epoch);
+    let file = s.export("gm");
+    let report = verify(&file).expect("withholding breaks no rule");
+    assert_eq!(
+        report.withheld,
+        std::collections::BTreeMap::from([(epoch, 8)])
+    );
+    let line = crate::verify::withheld_line(epoch, 8);
+    assert_eq!(
+        line,
+        "epoch 1: 8 withheld contributions: the host could have chosen among 256 keys"
+    );
+    assert_eq!(
+        crate::verify::withheld_line(3, 1),
+        "epoch 3: 1 withheld contribution: the host could have chosen among 2 keys"
+    );
+    assert_eq!(
+        crate::verify::withheld_line(3, 64),
+        "epoch 3: 64 withheld contributions: the host could have chosen among 2^64 keys"
+    );
+    // The reference verifier prints the same line.
+    if let Some(said) = python_stdout(&file) {
+        assert!(said.lines().any(|l| l == line), "{said}");
+    }
+    // The skirmish: Olek withheld once in the table's epoch.
+    let report = verify(&Session::skirmish(false).export("seat:ines")).expect("verifies");
+    assert_eq!(report.withheld, std::collections::BTreeMap::from([(1, 1)]));
+}
+
+/// What `docs/verify.py` prints for `file` when it passes, if Python 3 is here.
+fn python_stdout(file: &LogFile) -> Option<String> {
+    let (status, said) = python_verdict(file)?;
+    assert_eq!(status, Some(0), "{said}");
+    Some(said)
+}
+
+/// `docs/verify.py`'s exit status and standard output on `file`; `None` without Python 3.
+fn python_verdict(file: &LogFile) -> Option<(Option<i32>, String)> {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("log.json");
     std::fs::write(&path, file.to_json()).expect("write");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/verify.py");
-    let Ok(out) = std::process::Command::new("python3")
+    match std::process::Command::new("python3")
         .arg(script)
         .arg(&path)
         .output()
-    else {
-        eprintln!("python3 not available; the Rust verifier alone checked it");
-        return;
-    };
-    let said = String::from_utf8_lossy(&out.stdout).into_owned();
-    match fails_at {
-        None => assert_eq!(out.status.code(), Some(0), "{said}"),
-        Some(seq) => {
-            assert_eq!(out.status.code(), Some(1), "{said}");
-            assert!(said.starts_with(&format!("FAIL at seq {seq}: ")), "{said}");
+    {
+        Ok(out) => Some((
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )),
+        Err(e) => {
+            eprintln!("python3 not available ({e}); the Rust verifier alone checked it");
+            None
         }
     }
 }

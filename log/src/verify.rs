@@ -426,6 +426,24 @@ pub struct VerifyReport {
     /// Whether any epoch was opened with the insecure test seed: its dice were known in
     /// advance to whoever knew that seed.
     pub test_seed: bool,
+    /// Per epoch with any, how many contributions were withheld. Each is a choice between two
+    /// keys for whoever withheld it, and the host may have invented that seat: with W of them
+    /// the host could have chosen among 2^W keys.
+    pub withheld: BTreeMap<u64, u32>,
+}
+
+/// The line a verifier prints for an epoch whose contributions were partly withheld, the
+/// same words in `docs/verify.py`: `epoch 2: 1 withheld contribution: the host could have
+/// chosen among 2 keys`.
+pub fn withheld_line(epoch: u64, withheld: u32) -> String {
+    let keys = 1u64
+        .checked_shl(withheld)
+        .filter(|_| withheld < 64)
+        .map_or_else(|| format!("2^{withheld}"), |k| k.to_string());
+    format!(
+        "epoch {epoch}: {withheld} withheld contribution{}: the host could have chosen among {keys} keys",
+        if withheld == 1 { "" } else { "s" }
+    )
 }
 
 /// Checks `file` by every rule of a valid log (see the module docs).
@@ -967,7 +985,11 @@ impl Checker {
                 } else if withheld_replacement(commitment) != value {
                     return Err(VerifyErrorKind::BadReplacement { epoch, seat });
                 }
+                let withholding = matches!(fact, Fact::EntropyWithheld { .. });
                 e.contributions.insert(seat, value);
+                if withholding {
+                    *self.report.withheld.entry(epoch).or_default() += 1;
+                }
             }
             Fact::EpochSealed { epoch } => {
                 let e = self.epoch(part, *epoch)?;
