@@ -23,10 +23,37 @@ import traceback
 FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 3
 SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
 PICK_DICE = ["d%d" % n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)]  # smallest first (section 5)
+# Every fact of event formats 1 to 3 (section 6 and docs/PROTOCOL.md). A part holding another
+# was written by a newer Tablehold, or forged: either way this verifier cannot vouch for it.
+KNOWN_FACTS = {
+    "rolled", "checked", "hidden_target", "damage_resolved", "picked", "noted", "told", "ruled",
+    "combatant_added", "combatant_removed", "owner_set", "resource_set", "status_set",
+    "turn_counter_set", "moved", "terrain_set", "encounter_started", "encounter_ended",
+    "order_set", "encounter_value_set", "round_started", "turn_started", "turns_opened", "acted",
+    "hold_set", "decision_requested", "decision_resolved", "decision_answered", "window_secret",
+    "step_deferred", "deferred_resumed", "dice_drawn", "epoch_opened", "entropy_committed",
+    "commitments_closed", "entropy_revealed", "entropy_withheld", "epoch_sealed",
+    "epoch_revealed", "digest_recorded"}
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
                "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed"}
 PURPOSES = ("table", "encounter")
+
+
+class RepeatedKey(ValueError):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def no_repeated_keys(pairs):
+    """json.loads' object hook: one value per key, or the part means two things."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise RepeatedKey(key)
+        out[key] = value
+    return out
 
 
 class Fail(Exception):
@@ -192,10 +219,15 @@ class Verifier:
         try:
             # A part not everyone sees also carries a "salt" (section 7); it is ignored here,
             # as any field this verifier does not know.
-            parts = [json.loads(text) for text in shown]
+            parts = [json.loads(text, object_pairs_hook=no_repeated_keys) for text in shown]
             facts = [(p["audience"], p["fact"]["fact"], p["fact"]) for p in parts]
+        except RepeatedKey as e:
+            raise Fail(seq, "a part names the key %r twice: readers could disagree on its value" % e.key)
         except (ValueError, KeyError, TypeError) as e:
             raise Fail(seq, "a part is not a valid part: %r" % e)
+        for _, name, _ in facts:
+            if name not in KNOWN_FACTS:
+                raise Fail(seq, "a part holds the fact %r, which this verifier does not know" % name)
         # The event's one dice_drawn, and the index of the draw the last counted die took.
         drawn, revealed = {"epoch": None, "draws": [], "last": None}, []
         for audience, name, fact in facts:

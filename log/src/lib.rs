@@ -9,6 +9,7 @@
 pub mod chain;
 pub mod file;
 pub mod history;
+mod json_keys;
 pub mod replay;
 #[cfg(test)]
 mod tests;

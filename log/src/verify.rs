@@ -308,6 +308,9 @@ pub enum VerifyErrorKind {
         first: u64,
         end: u64,
     },
+    /// A part that names a key twice in one object: readers may keep either value.
+    #[error("part {part} names the key `{key}` twice: readers could disagree on its value")]
+    RepeatedKey { part: usize, key: String },
     /// An encounter ended and the next event did not reveal its epoch's seed.
     #[error(
         "the encounter ends here, but the next event does not reveal the seed of its epoch {epoch}: its dice can never be checked"
@@ -594,6 +597,9 @@ impl ChainReader {
         for (i, part) in event.parts.iter().enumerate() {
             match part {
                 ExportedPart::Shown { json } => {
+                    if let Some(key) = crate::json_keys::repeated_key(json) {
+                        return Err(fail(VerifyErrorKind::RepeatedKey { part: i + 1, key }));
+                    }
                     let part: Part = part_from_json(version, json.as_bytes())
                         .map_err(|e| fail(part_error(i + 1, json, e)))?;
                     if let Fact::DigestRecorded { projection, .. } = &part.fact
