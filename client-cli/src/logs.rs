@@ -45,7 +45,9 @@ pub struct Verdict {
 /// The log cannot be read ([`Unreadable`]) or fetched. A log that breaks a rule is a verdict,
 /// not an error.
 pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
-    let file = load(globals, &a.source)?;
+    // Events missing from a file of whole events are a failure at the missing seq, not an
+    // unreadable file: the verifier says where.
+    let file = load(globals, &a.source, LogFile::read_events)?;
     let earlier = match &a.against {
         Some(path) => Some(kept(path)?),
         None => None,
@@ -117,7 +119,7 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
 /// The log cannot be read ([`Unreadable`]) or fetched, or `--at` is past its end. A log that
 /// breaks a rule on the way is a verdict, not an error.
 pub fn replay(globals: &GlobalArgs, a: &ReplayArgs) -> Result<Verdict> {
-    let file = load(globals, &a.source)?;
+    let file = load(globals, &a.source, LogFile::read)?;
     let replayed = match tablehold_log::replay(&file, a.at) {
         Ok(r) => r,
         Err(e) if matches!(e.kind, ReplayErrorKind::BeyondEnd { .. }) => {
@@ -160,10 +162,14 @@ fn kept(path: &Path) -> Result<tablehold_log::history::Kept> {
 /// Reads the log: `source` is a file when such a path exists, or when it looks like one (so a
 /// mistyped file name says the file is missing rather than that no seat sits at such a
 /// table); otherwise it is a table id, fetched as this client's seat there.
-fn load(globals: &GlobalArgs, source: &str) -> Result<LogFile> {
+fn load(
+    globals: &GlobalArgs,
+    source: &str,
+    read: fn(&Path) -> Result<LogFile, tablehold_log::LogFileError>,
+) -> Result<LogFile> {
     let path = Path::new(source);
     if path.exists() || source.contains(['/', '\\', '.']) {
-        return Ok(LogFile::read(path).map_err(Unreadable)?);
+        return Ok(read(path).map_err(Unreadable)?);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
