@@ -139,6 +139,16 @@ def span(value, seq, what):
     return [u64(value[0], seq, what), u64(value[1], seq, what)]
 
 
+def known_audience(audience):
+    """One of the format's audiences (section 6): "everyone", "gm_only", "all_but_gm", or
+    {"seats": [...]} / {"all_but": [...]} with a list of seat ids."""
+    if audience in ("everyone", "gm_only", "all_but_gm"):
+        return True
+    return (isinstance(audience, dict) and len(audience) == 1
+            and any(isinstance(audience.get(k), list)
+                    and all(type(x) is str for x in audience[k]) for k in ("seats", "all_but")))
+
+
 def admits(audience, viewer):
     """Whether a part with `audience` is the viewer's own (section 6): for the GM every part
     but the stand-ins made for the seats, for a seat the parts addressed to it."""
@@ -225,7 +235,9 @@ class Verifier:
             raise Fail(seq, "a part names the key %r twice: readers could disagree on its value" % e.key)
         except (ValueError, KeyError, TypeError) as e:
             raise Fail(seq, "a part is not a valid part: %r" % e)
-        for _, name, _ in facts:
+        for audience, name, _ in facts:
+            if not known_audience(audience):
+                raise Fail(seq, "a part's audience %r is not one the format has" % (audience,))
             if name not in KNOWN_FACTS:
                 raise Fail(seq, "a part holds the fact %r, which this verifier does not know" % name)
         # The event's one dice_drawn, and the index of the draw the last counted die took.
