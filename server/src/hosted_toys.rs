@@ -20,7 +20,7 @@ use tablehold_rules::{
     RuleSystem, Seat, SeatId, StateView, apply, apply_seen, digest,
 };
 use tablehold_systems::Catalogue;
-use tablehold_toys::{Mist, Tenacity, Vigor, rosters};
+use tablehold_toys::scenarios::{Move, scenarios};
 use tokio::sync::mpsc;
 
 use crate::harness::{TestTable, settings};
@@ -114,10 +114,9 @@ struct Hosted {
 
 fn hosting_settings() -> Settings {
     Settings {
-        systems: Catalogue::shipped()
-            .with(&Vigor)
-            .with(&Mist)
-            .with(&Tenacity),
+        systems: tablehold_toys::ALL
+            .into_iter()
+            .fold(Catalogue::shipped(), Catalogue::with),
         ..settings()
     }
 }
@@ -288,23 +287,23 @@ impl Hosted {
                 args,
             }
         };
-        // Refusals are part of the walk (a dodge without the Vigor for it, a step out of
-        // turn): they must change nothing, which `settle` checks.
+        // Refusals are part of the walk (a reaction without the resource for it, a step out
+        // of turn): they must change nothing, which `settle` checks.
         let _ = self.send(who, op).await;
     }
 
     /// Plays a case's opening moves. Whether each is accepted may rest on the dice (whose turn
     /// it is) or on the clock (a window that timed out while the table wrote); the walk goes on
     /// from wherever they leave the table, and the case's shapes are checked on the whole run.
-    async fn play(&mut self, script: &[Say]) {
+    async fn play(&mut self, script: &[Move]) {
         for say in script {
             let op = match say {
-                Say::Act(_, actor, action, args) => Op::Act {
+                Move::Act(_, actor, action, args) => Op::Act {
                     actor: Some((*actor).to_owned()),
                     action: (*action).to_owned(),
                     args: args(),
                 },
-                Say::Answer(who, rule, choice, args) => {
+                Move::Answer(who, rule, choice, args) => {
                     let seat = &self.listeners[*who].seat;
                     let Some(window) = self.listeners[0]
                         .mirror
@@ -322,7 +321,7 @@ impl Hosted {
                         args: args(),
                     }
                 }
-                Say::Wait => {
+                Move::Wait => {
                     if !self.listeners[0].mirror.encounter.pending.is_empty() {
                         self.wait_for_a_deadline().await;
                     }
@@ -330,172 +329,12 @@ impl Hosted {
                 }
             };
             let who = match say {
-                Say::Act(who, ..) | Say::Answer(who, ..) => *who,
-                Say::Wait => 0,
+                Move::Act(who, ..) | Move::Answer(who, ..) => *who,
+                Move::Wait => 0,
             };
             let _ = self.send(who, op).await;
         }
     }
-}
-
-/// A case's opening move: listener `0` is the GM, `1..` the players in roster order.
-enum Say {
-    Act(usize, &'static str, &'static str, fn() -> Args),
-    /// An answer to the newest open window of this rule asked of that seat, if one is open.
-    Answer(usize, &'static str, &'static str, fn() -> Args),
-    /// Everyone waits until an open window's deadline passes.
-    Wait,
-}
-
-fn none() -> Args {
-    Args::default()
-}
-
-fn text(key: &str, value: &str) -> Args {
-    Args::default().with(key, ArgValue::Text(value.to_owned()))
-}
-
-fn cell(x: i32, y: i32) -> Args {
-    Args::default().with("to", ArgValue::Cell(tablehold_rules::grid::Cell::new(x, y)))
-}
-
-/// What a case must have shown through the server, summed over its walks.
-struct Shapes {
-    /// The rules of windows that must have opened.
-    windows: &'static [&'static str],
-    /// Deferred steps that must have fired by themselves.
-    deferred_fired: bool,
-    /// Turns of a group or the spotlight that must have opened.
-    turns_opened: usize,
-}
-
-struct Case {
-    name: &'static str,
-    system: &'static dyn RuleSystem,
-    roster: fn() -> Vec<Combatant>,
-    players: &'static [&'static str],
-    script: Vec<Say>,
-    shapes: Shapes,
-}
-
-fn cases() -> Vec<Case> {
-    let no_more = Shapes {
-        windows: &[],
-        deferred_fired: false,
-        turns_opened: 0,
-    };
-    vec![
-        Case {
-            name: "vigor dodge",
-            system: &Vigor,
-            roster: || rosters::vigor_roster(12),
-            players: &["p1", "p2"],
-            // The raider attacks until it hits (Guard 15 against d20 + d10), and Aune dodges.
-            script: (0..6)
-                .flat_map(|_| {
-                    [
-                        Say::Act(0, "raider", "attack", || text("target", "aune")),
-                        Say::Answer(1, "vigor.dodge", "dodge", none),
-                    ]
-                })
-                .collect(),
-            shapes: Shapes {
-                windows: &["vigor.dodge"],
-                ..no_more
-            },
-        },
-        Case {
-            name: "vigor opening",
-            system: &Vigor,
-            roster: rosters::opening_roster,
-            players: &["p1", "p2", "p3"],
-            // One window for three seats: two answer, the third's time runs out.
-            script: vec![
-                Say::Act(0, "raider", "stumble", none),
-                Say::Answer(1, "vigor.opening", "strike", none),
-                Say::Answer(2, "vigor.opening", "hold", none),
-                Say::Wait,
-            ],
-            shapes: Shapes {
-                windows: &["vigor.opening"],
-                ..no_more
-            },
-        },
-        Case {
-            name: "vigor reach",
-            system: &Vigor,
-            roster: rosters::reach_roster,
-            players: &["p1", "p2"],
-            // Aune leaves the raider's reach; the move's trigger asks the GM.
-            script: vec![
-                Say::Act(1, "aune", "step", || cell(0, 2)),
-                Say::Answer(0, "vigor.opportunity", "strike", none),
-                Say::Act(0, "raider", "morale", none),
-            ],
-            shapes: Shapes {
-                windows: &["vigor.opportunity"],
-                ..no_more
-            },
-        },
-        Case {
-            name: "mist",
-            system: &Mist,
-            roster: rosters::mist_roster,
-            players: &["p1", "p2"],
-            // Beatrix holds by the thug, Markus aims; the thug's strike meets her held move,
-            // and Markus's aim fires once the enemies' side is done.
-            script: vec![
-                Say::Act(1, "beatrix", "move", || cell(4, 0)),
-                Say::Act(1, "beatrix", "delay", none),
-                Say::Act(2, "markus", "aim", || text("target", "thug")),
-                Say::Act(0, "thug", "strike", || text("target", "beatrix")),
-                Say::Answer(1, "mist.interrupt", "act", || {
-                    text("action", "move")
-                        .with("to", ArgValue::Cell(tablehold_rules::grid::Cell::new(0, 0)))
-                }),
-            ],
-            shapes: Shapes {
-                windows: &["mist.interrupt"],
-                deferred_fired: true,
-                turns_opened: 2,
-            },
-        },
-        Case {
-            name: "10acity push",
-            system: &Tenacity,
-            roster: rosters::push_roster,
-            players: &["p1"],
-            // Missa pushes at the door, paying two points against its hidden challenge.
-            script: vec![
-                Say::Act(1, "missa", "push", || text("obstacle", "door")),
-                Say::Answer(1, "tenacity.push", "", || {
-                    Args::default().with("points", ArgValue::Int(2))
-                }),
-            ],
-            shapes: Shapes {
-                windows: &["tenacity.push"],
-                ..no_more
-            },
-        },
-        Case {
-            name: "10acity spotlight",
-            system: &Tenacity,
-            roster: rosters::spotlight_roster,
-            players: &["p1", "p2"],
-            // Missa contests the cultist and hands it the spotlight, which may answer at once.
-            script: vec![
-                Say::Act(1, "missa", "contest", || {
-                    text("against", "cultist").with("skill", ArgValue::Text("investigation".into()))
-                }),
-                Say::Act(1, "missa", "hand_on", || text("to", "cultist")),
-                Say::Act(0, "cultist", "hand_on", || text("to", "tomas")),
-            ],
-            shapes: Shapes {
-                turns_opened: 3,
-                ..no_more
-            },
-        },
-    ]
 }
 
 /// Each toy table, opened by its case's moves and then walked from several seeds. The
@@ -506,7 +345,7 @@ async fn the_table_task_hosts_every_toy_shape_as_the_memory_state_does() {
     let mut report = Vec::new();
     let mut answered = 0;
     let mut timed_out = 0;
-    for case in cases() {
+    for case in scenarios() {
         let mut opened: BTreeMap<String, usize> = BTreeMap::new();
         let (mut fired, mut turns, mut accepted, mut digests) = (0, 0, 0, 0);
         for seed in [
@@ -515,7 +354,7 @@ async fn the_table_task_hosts_every_toy_shape_as_the_memory_state_does() {
             0x1234_5678_9abc_def1,
         ] {
             let mut hosted = Hosted::new(case.system, (case.roster)(), case.players).await;
-            hosted.play(&case.script).await;
+            hosted.play(&case.opening).await;
             let mut walk = Walk(seed);
             for _ in 0..30 {
                 hosted.step(&mut walk).await;
@@ -602,32 +441,36 @@ fn value(walk: &mut Walk, spec: &ArgSpec, ids: &[String]) -> ArgValue {
 }
 
 /// A window opened outside any encounter, before the table ever rolled, whose default needs
-/// a die (10acity's push pays its default points and rolls): when its deadline passes, the
-/// table opens its epoch as a command would, waits out the player's entropy window, and then
-/// applies the default, on time and only once. (Before, the timeout found no sealed epoch and
-/// the window, which holds the table, stayed open for good.)
+/// a die (the toys' scenario for it): when its deadline passes, the table opens its epoch as a
+/// command would, waits out the player's entropy window, and then applies the default, on time
+/// and only once. (Before, the timeout found no sealed epoch and the window, which holds the
+/// table, stayed open for good.)
 #[tokio::test(start_paused = true)]
 async fn a_default_that_needs_dice_outside_an_encounter_opens_the_tables_epoch() {
+    let case = tablehold_toys::scenarios::rolling_default_outside_an_encounter();
     let settings = hosting_settings();
     let window = settings.entropy_window;
-    let mut table = TestTable::of_system(settings, "toy-tenacity", 1).await;
+    let mut table = TestTable::of_system(settings, case.system.id(), 1).await;
     let gm = table.gm.clone();
-    let p1 = table.join(Role::Player, "p1").await;
-    // Missa's player listens, so a new epoch waits for her entropy.
+    let p1 = table.join(Role::Player, case.players[0]).await;
+    // The player listens, so a new epoch waits for their entropy.
     let mut frames = table.subscribe(&p1).await;
-    for c in rosters::push_roster() {
+    for c in (case.roster)() {
         let sheet = toml::to_string(&c).unwrap();
         table.request(&gm, Op::AddSheet { sheet }).await.unwrap();
     }
-    let push = Op::Act {
-        actor: Some("missa".into()),
-        action: "push".into(),
-        args: text("obstacle", "door"),
+    let [Move::Act(1, actor, action, args)] = case.opening.as_slice() else {
+        panic!("the scenario opens with one move of its player");
+    };
+    let opens = Op::Act {
+        actor: Some((*actor).to_owned()),
+        action: (*action).to_owned(),
+        args: args(),
     };
     // The paused clock runs on while the table waits on its store, so the wait is measured
-    // from before the push: it jumps from timer to timer, never past one.
+    // from before the move: it jumps from timer to timer, never past one.
     let since = tokio::time::Instant::now();
-    table.request(&p1, push).await.unwrap();
+    table.request(&p1, opens).await.unwrap();
     let mut seen = Vec::new();
     let resolved = loop {
         let Some(Outbound::Frame(f)) = frames.recv().await else {
@@ -646,7 +489,7 @@ async fn a_default_that_needs_dice_outside_an_encounter_opens_the_tables_epoch()
     };
     let waited = since.elapsed();
     assert_eq!(resolved, Resolver::TimedOut);
-    // Then the die of the default's push (one point paid).
+    // Then the die the default draws.
     while !seen.iter().any(|f| matches!(f, Fact::Checked(_))) {
         let Some(Outbound::Frame(f)) = frames.recv().await else {
             panic!("the stream ended: {seen:?}");

@@ -12,6 +12,7 @@
 
 pub mod mist;
 pub mod rosters;
+pub mod scenarios;
 pub mod shared;
 pub mod tenacity;
 pub mod tenacity_push;
