@@ -20,10 +20,11 @@ import re
 import sys
 import traceback
 
-FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 3
+FORMAT, FILE_VERSION, EVENT_VERSION = "tablehold-log", 1, 4
+SEALING_VERSION = 4  # the first event format that commits to hidden dice (rule 10)
 SIDES = {"d%d" % n: n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)}
 PICK_DICE = ["d%d" % n for n in (2, 4, 5, 6, 8, 10, 12, 20, 100)]  # smallest first (section 5)
-# Every fact of event formats 1 to 3 (section 6 and docs/PROTOCOL.md). A part holding another
+# Every fact of event formats 1 to 4 (section 6 and docs/PROTOCOL.md). A part holding another
 # was written by a newer Tablehold, or forged: either way this verifier cannot vouch for it.
 KNOWN_FACTS = {
     "rolled", "checked", "hidden_target", "damage_resolved", "picked", "noted", "told", "ruled",
@@ -33,10 +34,10 @@ KNOWN_FACTS = {
     "hold_set", "decision_requested", "decision_resolved", "decision_answered", "window_secret",
     "step_deferred", "deferred_resumed", "dice_drawn", "epoch_opened", "entropy_committed",
     "commitments_closed", "entropy_revealed", "entropy_withheld", "epoch_sealed",
-    "epoch_revealed", "digest_recorded"}
+    "epoch_revealed", "dice_opened", "digest_recorded"}
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
-               "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed"}
+               "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed", "dice_opened"}
 PURPOSES = ("table", "encounter")
 
 
@@ -115,6 +116,56 @@ def draw(key, epoch, counter, sides):
         if w < limit:
             return w % sides + 1, counter
     raise ValueError("the stream is exhausted")
+
+
+def hidden_commitment(key, epoch, text):
+    """Rule 10: the commitment to a hidden part's dice, keyed with the epoch key."""
+    return hmac.new(key, b"tablehold-hidden-dice-v1" + be64(epoch) + text.encode("utf-8"),
+                    hashlib.sha256).digest()
+
+
+def dice_of(name, fact):
+    """The dice a fact holds, as an opening shows them (rule 10): {"dice": [{"die", "face",
+    "counters"}, ...]}, or None (no dice, or a die without counters: faces given by hand)."""
+    if name in ("rolled", "checked"):
+        dice = [{"die": d["die"], "face": d["face"], "counters": d.get("counters")}
+                for d in fact["roll"]["dice"]]
+    elif name == "picked" and fact.get("die") is not None:
+        dice = [{"die": fact["die"], "face": fact["face"], "counters": fact.get("counters")}]
+    else:
+        return None
+    if not dice or any(d["counters"] is None for d in dice):
+        return None
+    return {"dice": dice}
+
+
+def opened_dice(text):
+    """An opening's text: exactly {"dice": [...]}, each die exactly die, face and counters."""
+    dice = json.loads(text, object_pairs_hook=no_repeated_keys)
+    if not (isinstance(dice, dict) and set(dice) == {"dice"} and isinstance(dice["dice"], list)
+            and dice["dice"]):
+        raise ValueError("an opening is a non-empty list of dice")
+    for d in dice["dice"]:
+        if not (isinstance(d, dict) and set(d) == {"die", "face", "counters"}):
+            raise ValueError("an opened die has exactly die, face and counters")
+    return dice
+
+
+def same_dice(a, b):
+    """Whether two lists of dice are the same: kind, face and counters of each, in order."""
+    def norm(d):
+        return [(x["die"], x["face"], x["counters"]) for x in d["dice"]]
+    return norm(a) == norm(b)
+
+
+def is_sealed(audience, dice):
+    """A part whose dice some seat does not see: gm_only or a seats audience (rule 10)."""
+    return dice is not None and (audience == "gm_only"
+                                 or (isinstance(audience, dict) and "seats" in audience))
+
+
+def is_stand_in(audience):
+    return audience == "all_but_gm" or (isinstance(audience, dict) and "all_but" in audience)
 
 
 # --- Reading an export (section 8) ----------------------------------------------------------
@@ -207,6 +258,9 @@ class Verifier:
         self.checked = self.unrevealed = 0
         self.face_failure = None  # the earliest die that did not recompute
         self.ended = None  # (seq, epoch) of an encounter that just ended: the next event reveals it
+        # Rule 10: commitments per epoch, events waiting for their openings, the openings due.
+        self.sealed, self.waiting, self.opening = {}, {}, None
+        self.uncommitted = self.opened = 0
 
     def event(self, seq, ev, prev):
         m = HEADER.fullmatch(ev.get("header", ""))
@@ -214,17 +268,19 @@ class Verifier:
             raise Fail(seq, "header %r is not the canonical text" % ev.get("header"))
         if int(m.group(1)) != seq:
             raise Fail(seq, "expected event %d here, found event %s" % (seq, m.group(1)))
-        hashes, shown = [], []
+        hashes, shown, numbers = [], [], []
         for i, p in enumerate(ev.get("parts", []), 1):
             if isinstance(p.get("json"), str):
                 hashes.append(sha(p["json"].encode("utf-8")))
                 shown.append(p["json"])
+                numbers.append(i)
             else:
                 hashes.append(hex32(p.get("hidden"), seq, "hidden part %d" % i))
         link = sha(b"tablehold-chain-v1" + prev + sha(ev["header"].encode("utf-8")) + b"".join(hashes))
         if link != hex32(ev.get("link"), seq, "the link"):
             raise Fail(seq, "the hash chain breaks here: the link does not recompute")
-        if int(m.group(2)) > EVENT_VERSION:
+        version = int(m.group(2))
+        if version > EVENT_VERSION:
             raise Fail(seq, "event version %s is newer than this verifier" % m.group(2))
         try:
             # A part not everyone sees also carries a "salt" (section 7); it is ignored here,
@@ -240,41 +296,186 @@ class Verifier:
                 raise Fail(seq, "a part's audience %r is not one the format has" % (audience,))
             if name not in KNOWN_FACTS:
                 raise Fail(seq, "a part holds the fact %r, which this verifier does not know" % name)
-        # The event's one dice_drawn, and the index of the draw the last counted die took.
-        drawn, revealed = {"epoch": None, "draws": [], "last": None}, []
-        for audience, name, fact in facts:
-            if name in EPOCH_FACTS:
-                if audience != "everyone":
-                    raise Fail(seq, "%s must be visible to everyone" % name)
-                self.epoch_fact(seq, name, fact, drawn, revealed)
+        # The openings a reveal calls for come right after it, in events of nothing else.
+        only_openings = len(hashes) == len(shown) and facts and all(
+            name == "dice_opened" for _, name, _ in facts)
+        if not only_openings:
+            self.opening_due()
         # The seed of an encounter that ended is revealed in the very next event (section 6).
         if self.ended is not None:
             ended, epoch = self.ended
             self.ended = None
-            if epoch not in revealed:
+            if not any(name == "epoch_revealed" and fact.get("epoch") == epoch
+                       for _, name, fact in facts):
                 raise Fail(ended, "the encounter ends here, but the next event does not reveal "
                                   "the seed of its epoch %d" % epoch)
+        # The event's one dice_drawn, and the index of the draw the last counted die took.
+        drawn, revealed = {"epoch": None, "draws": [], "last": None, "sealed": []}, []
+        for number, (audience, name, fact) in zip(numbers, facts):
+            if name in EPOCH_FACTS:
+                if audience != "everyone":
+                    raise Fail(seq, "%s must be visible to everyone" % name)
+                self.epoch_fact(seq, name, fact, drawn, revealed)
+                if name == "epoch_revealed":
+                    epoch = fact["epoch"]
+                    self.recompute(epoch)
+                    self.opening = {"epoch": epoch, "key": self.epochs[epoch]["key"],
+                                    "reveal_seq": seq, "expected": self.sealed.pop(epoch, [])}
+                elif name == "dice_opened":
+                    self.open_dice(seq, number, fact)
+            self.close_if_done()
         if any(name == "encounter_ended" for _, name, _ in facts) and "encounter" in self.open:
             self.ended = (seq, self.open["encounter"])
-        for audience, name, fact in facts:
+        for number, (audience, name, fact) in zip(numbers, facts):
             # The viewer's own dice claim their draw and count. The GM's export also shows the
             # stand-ins made for the seats: their dice repeat those of the GM-only part beside
             # them, so they are recomputed but neither claim a draw nor count.
             count = admits(audience, self.viewer)
             if name in ("rolled", "checked"):
                 for i, d in enumerate(fact["roll"]["dice"]):
-                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count, i > 0)
+                    self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count,
+                             number, i)
             elif name == "picked":
                 self.pick(seq, fact)
-                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count, False)
+                self.die(seq, fact.get("die"), fact.get("face"), fact.get("counters"), drawn, count,
+                         number, 0)
         hidden = len(hashes) > len(shown)
+        unclaimed = 0
         for d in drawn["draws"]:
-            if not d["claimed"] and (self.viewer == "gm" or not hidden):
-                raise Fail(seq, "the draw [%d, %d) of epoch %d belongs to no die: a roll was discarded"
-                           % (d["span"][0], d["span"][1], drawn["epoch"]))
+            if d["claimed"] is None:
+                if self.viewer == "gm" or not hidden:
+                    raise Fail(seq, "the draw [%d, %d) of epoch %d belongs to no die: a roll was "
+                               "discarded" % (d["span"][0], d["span"][1], drawn["epoch"]))
+                unclaimed += 1
+        if drawn["epoch"] is not None:
+            self.drawn(seq, version, drawn, numbers, facts, len(hashes), unclaimed)
         for epoch in revealed:
             self.recompute(epoch)
         return link
+
+    # --- Rule 10: hidden dice, committed when drawn and opened at the reveal ---------------
+
+    def drawn(self, seq, version, drawn, numbers, facts, total, unclaimed):
+        listed, previous = [], 0
+        for entry in drawn["sealed"]:
+            part = entry.get("part") if isinstance(entry, dict) else None
+            if type(part) is not int or part <= previous or part > total:
+                raise Fail(seq, "the dice_drawn's commitments to hidden dice must name parts of "
+                                "the event, each once, in order (%r)" % (entry,))
+            previous = part
+            listed.append(part)
+        w = {"epoch": drawn["epoch"], "spans": [d["span"] for d in drawn["draws"]],
+             "own": [(d["claimed"][0], d["claimed"][1], at)
+                     for at, d in enumerate(drawn["draws"]) if d["claimed"] is not None],
+             "shown": {}, "stand_ins": [], "opened": {},
+             "hidden": set(range(1, total + 1)) - set(numbers)}
+        seen_hidden_dice = False
+        for number, (audience, name, fact) in zip(numbers, facts):
+            dice = dice_of(name, fact)
+            if is_sealed(audience, dice):
+                seen_hidden_dice = True
+                if version >= SEALING_VERSION and number not in listed:
+                    raise Fail(seq, "part %d holds dice kept from some seat, and the event's "
+                                    "dice_drawn commits to no such part" % number)
+                w["shown"][number] = dice
+            elif number in listed:
+                raise Fail(seq, "a commitment to hidden dice names part %d, which holds no dice "
+                                "kept from a seat" % number)
+            elif dice is not None and is_stand_in(audience):
+                w["stand_ins"].append((number, dice))
+        if version < SEALING_VERSION:
+            if (self.viewer == "gm" and seen_hidden_dice) or (self.viewer != "gm" and unclaimed):
+                self.uncommitted += 1
+            if not listed:
+                return
+        for entry in drawn["sealed"]:
+            c = hex32(entry.get("commitment"), seq, "the commitment to hidden dice")
+            self.sealed.setdefault(drawn["epoch"], []).append((seq, entry["part"], c))
+        if listed or w["stand_ins"] or unclaimed:
+            self.waiting[seq] = w
+
+    def opening_due(self):
+        o = self.opening
+        if o and o["expected"]:
+            s, part, _ = o["expected"][0]
+            raise Fail(o["reveal_seq"], "epoch %d is revealed, but the hidden dice of seq %d part "
+                                        "%d are never opened" % (o["epoch"], s, part))
+
+    def open_dice(self, seq, number, f):
+        of_seq, of_part = u64(f.get("seq"), seq, "dice_opened's seq"), f.get("part")
+        text, epoch, o = f.get("dice"), f["epoch"], self.opening
+        if (o is None or o["epoch"] != epoch or not o["expected"]
+                or o["expected"][0][:2] != (of_seq, of_part)):
+            raise Fail(seq, "part %d opens the dice of seq %d part %r, which are not the next "
+                            "hidden dice due" % (number, of_seq, of_part))
+        if type(text) is not str or hidden_commitment(o["key"], epoch, text) != o["expected"][0][2]:
+            raise Fail(seq, "part %d opens the dice of seq %d part %d as other dice than were "
+                            "committed to when they were drawn" % (number, of_seq, of_part))
+        try:
+            dice = opened_dice(text)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise Fail(seq, "part %d: the opened dice are malformed (%r)" % (number, e))
+        o["expected"].pop(0)
+        ds = [(d["die"], d["face"], d["counters"]) for d in dice["dice"]]
+        w = self.waiting.get(of_seq)
+        # Dice the viewer was shown a stand-in of are not new to it.
+        new = w is not None and of_part in w["hidden"] and not any(
+            same_dice(s, dice) for _, s in w["stand_ins"])
+        for die, face, counters in ds:
+            if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
+                raise Fail(seq, "a die %r with face %r" % (die, face))
+            if counters is None:
+                raise Fail(seq, "a %s without the counters it was drawn on" % die)
+            counters = span(counters, seq, "the counters of a %s" % die)
+            self.epochs[epoch]["dice"].append((of_seq, die, face, counters, False, new))
+        if w is not None:
+            w["opened"][of_part] = dice
+        self.recompute(epoch)
+
+    def close_if_done(self):
+        o = self.opening
+        if o is None or o["expected"]:
+            return
+        self.opening = None
+        for seq in sorted(s for s, w in self.waiting.items() if w["epoch"] == o["epoch"]):
+            self.settle(seq, self.waiting.pop(seq))
+
+    def settle(self, seq, w):
+        """Rule 10, once an event's dice are all known: the parts the viewer saw agree with
+        the openings, and its draws are taken once each, in order."""
+        for number, dice in sorted(w["shown"].items()):
+            if number not in w["opened"] or not same_dice(w["opened"][number], dice):
+                raise Fail(seq, "part %d shows other dice than were committed to and opened for it"
+                           % number)
+        for number, dice in w["stand_ins"]:
+            if not any(same_dice(o, dice) for o in w["opened"].values()):
+                raise Fail(seq, "part %d stands in for a hidden roll, but shows other dice than "
+                                "any opened for its event" % number)
+        claims = list(w["own"])
+        for number, dice in sorted(w["opened"].items()):
+            if number not in w["hidden"] or any(same_dice(s, dice) for _, s in w["stand_ins"]):
+                continue
+            counters = [d["counters"] for d in dice["dice"]]
+            for i, c in enumerate(counters):
+                if c not in w["spans"]:
+                    raise Fail(seq, "part %d: a die on counters %r, which are not a draw of this "
+                                    "event" % (number, c))
+                claims.append((number, i, w["spans"].index(c)))
+        claims.sort()
+        taken = [False] * len(w["spans"])
+        for expected, (number, _, at) in enumerate(claims):
+            first, end = w["spans"][at]
+            if taken[at]:
+                raise Fail(seq, "two dice claim the draw [%d, %d)" % (first, end))
+            if at != expected:
+                raise Fail(seq, "part %d: a die on counters [%d, %d) out of draw order: each die "
+                                "takes the draw after the one before it" % (number, first, end))
+            taken[at] = True
+        for at, t in enumerate(taken):
+            if not t:
+                first, end = w["spans"][at]
+                raise Fail(seq, "the draw [%d, %d) of epoch %d belongs to no die: a roll was "
+                                "discarded" % (first, end, w["epoch"]))
 
     def epoch_fact(self, seq, name, f, drawn, revealed):
         if name == "dice_drawn" and drawn["epoch"] is not None:
@@ -306,7 +507,8 @@ class Verifier:
             raise Fail(seq, "%s names epoch %r, which was never opened" % (name, epoch))
         want = {"entropy_committed": "committing", "commitments_closed": "committing",
                 "entropy_revealed": "revealing", "entropy_withheld": "revealing",
-                "epoch_sealed": "revealing", "dice_drawn": "sealed", "epoch_revealed": "sealed"}[name]
+                "epoch_sealed": "revealing", "dice_drawn": "sealed", "epoch_revealed": "sealed",
+                "dice_opened": "revealed"}[name]
         if e["phase"] != want:
             raise Fail(seq, "%s while epoch %d is %s" % (name, epoch, e["phase"]))
         seat = f.get("seat")
@@ -345,13 +547,16 @@ class Verifier:
             if not isinstance(spans, list):
                 raise Fail(seq, "the spans of dice_drawn are not a list: %r" % spans)
             drawn["epoch"] = epoch
+            drawn["sealed"] = f.get("sealed", [])
+            if not isinstance(drawn["sealed"], list):
+                raise Fail(seq, "the sealed list of dice_drawn is not a list")
             for s in spans:
                 first, end = span(s, seq, "a span of dice_drawn")
                 if first != e["next"] or end <= first:
                     raise Fail(seq, "epoch %d: the draw [%d, %d) does not continue from counter %d"
                                % (epoch, first, end, e["next"]))
                 e["next"] = end
-                drawn["draws"].append({"span": [first, end], "claimed": False})
+                drawn["draws"].append({"span": [first, end], "claimed": None})
         elif name == "epoch_revealed":
             seed = hex32(f.get("seed"), seq, "the seed")
             if seed_commitment(epoch, seed) != e["commitment"]:
@@ -379,11 +584,11 @@ class Verifier:
             raise Fail(seq, "face %d on a %s picks %s, but the log says %r"
                        % (face, die, cands[index], fact.get("picked")))
 
-    def die(self, seq, die, face, counters, drawn, count, follows):
+    def die(self, seq, die, face, counters, drawn, count, number, index):
         """A die drawn from the epoch of the event's dice_drawn, on one of its spans. Only the
         viewer's own dice (`count`) claim their draw and count, in order (section 7): a later
         draw than the last counted die's, the very next one when the die `follows` another of
-        its roll. All are recomputed."""
+        its roll (`index` > 0). All are recomputed."""
         if die not in SIDES or type(face) is not int or not 1 <= face <= SIDES[die]:
             raise Fail(seq, "a die %r with face %r" % (die, face))
         if counters is None:
@@ -394,19 +599,21 @@ class Verifier:
             raise Fail(seq, "a %s on counters %s, which are not a draw of this event" % (die, counters))
         draw_ = drawn["draws"][at]
         if count:
-            if draw_["claimed"]:
+            if draw_["claimed"] is not None:
                 raise Fail(seq, "two dice claim the draw [%d, %d)" % tuple(counters))
             last = drawn["last"]
-            if last is not None and (at != last + 1 if follows else at <= last):
+            if last is not None and (at != last + 1 if index > 0 else at <= last):
                 raise Fail(seq, "a %s on counters [%d, %d) out of draw order: each die takes the draw "
                            "after the one before it" % (die, counters[0], counters[1]))
-            draw_["claimed"] = True
+            draw_["claimed"] = (number, index)
             drawn["last"] = at
-        self.epochs[drawn["epoch"]]["dice"].append((seq, die, face, counters, count))
+        self.epochs[drawn["epoch"]]["dice"].append((seq, die, face, counters, count, False))
 
     def recompute(self, epoch):
         e = self.epochs[epoch]
-        for seq, die, face, (first, end), count in e["dice"]:
+        if e["key"] is None:
+            return
+        for seq, die, face, (first, end), count, opened in e["dice"]:
             got, got_end = draw(e["key"], epoch, first, SIDES[die])
             if (got, got_end) != (face, end):
                 if self.face_failure is None or seq < self.face_failure.seq:
@@ -415,6 +622,8 @@ class Verifier:
                                              % (die, first, end, epoch, face, got, first, got_end))
             elif count:
                 self.checked += 1
+            elif opened:
+                self.opened += 1
         e["dice"] = []
 
 
@@ -431,6 +640,10 @@ def verify(header, events):
             if v.face_failure and v.face_failure.seq <= failure.seq:
                 raise v.face_failure
             raise failure
+    try:
+        v.opening_due()
+    except Fail as failure:
+        raise v.face_failure if v.face_failure and v.face_failure.seq <= failure.seq else failure
     if v.ended is not None:
         failure = Fail(v.ended[0], "the encounter ends here, but the log ends before the seed of "
                                    "its epoch %d is revealed" % v.ended[1])
@@ -446,6 +659,15 @@ def verify(header, events):
     withheld = ["epoch %d: %d withheld contribution%s: the host could have chosen among %s keys"
                 % (n, w, "" if w == 1 else "s", 2 ** w if w < 64 else "2^%d" % w)
                 for n, w in sorted((n, e["withheld"]) for n, e in v.epochs.items() if e["withheld"])]
+    # Rule 10: the same words as `tablehold verify`.
+    if v.opened:
+        withheld.append("%s hidden from this viewer when rolled, opened at the reveal and checked"
+                        % ("1 die" if v.opened == 1 else "%d dice" % v.opened))
+    if v.uncommitted:
+        withheld.append("%s of format 3 or older hold%s dice kept from some seat, with no "
+                        "commitment: no seat can check them"
+                        % ("1 event" if v.uncommitted == 1 else "%d events" % v.uncommitted,
+                           "s" if v.uncommitted == 1 else ""))
     return ("OK: %d events, %d epochs, %d dice checked (%d dice in epochs not yet revealed)"
             % (len(events), len(v.epochs), v.checked, v.unrevealed), v.test_seeds, v.unrevealed,
             withheld)

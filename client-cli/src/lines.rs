@@ -161,6 +161,7 @@ pub fn is_machinery(fact: &Fact) -> bool {
             | Fact::EntropyWithheld { .. }
             | Fact::EpochSealed { .. }
             | Fact::EpochRevealed { .. }
+            | Fact::DiceOpened { .. }
     )
 }
 
@@ -602,7 +603,7 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             step.trigger.as_deref().unwrap_or("a GM ruling")
         ),
         Fact::DeferredResumed { prompt_id } => format!("deferred step {prompt_id} resumes"),
-        Fact::DiceDrawn { epoch, spans } => format!(
+        Fact::DiceDrawn { epoch, spans, .. } => format!(
             "dice: epoch {epoch}, counters {}",
             spans
                 .iter()
@@ -658,6 +659,23 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
         Fact::EpochSealed { epoch } => format!("epoch {epoch} sealed: dice may roll"),
         Fact::EpochRevealed { epoch, seed } => {
             format!("epoch {epoch} ends; its seed is {seed}")
+        }
+        Fact::DiceOpened {
+            epoch,
+            seq,
+            part,
+            dice,
+        } => {
+            let shown = match tablehold_rules::hidden_dice::OpenedDice::parse(dice) {
+                Ok(opened) => opened
+                    .dice
+                    .iter()
+                    .map(|d| format!("{} {}", d.die, d.face))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Err(_) => "dice this client cannot read".to_owned(),
+            };
+            format!("epoch {epoch} opens the hidden dice of #{seq} part {part}: {shown}")
         }
         Fact::DigestRecorded {
             audience,

@@ -73,6 +73,9 @@ pub fn verify(globals: &GlobalArgs, a: &VerifyArgs) -> Result<Verdict> {
     for (epoch, w) in &report.withheld {
         let _ = writeln!(text, "{}", tablehold_log::verify::withheld_line(*epoch, *w));
     }
+    for line in tablehold_log::verify::hidden_dice_lines(&report) {
+        let _ = writeln!(text, "{line}");
+    }
     if let Some(old) = &earlier {
         let _ = writeln!(
             text,

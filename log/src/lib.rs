@@ -8,6 +8,7 @@
 
 pub mod chain;
 pub mod file;
+pub mod hidden;
 pub mod history;
 mod json_keys;
 pub mod replay;

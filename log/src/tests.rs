@@ -147,6 +147,8 @@ fn expected_gm_report(s: &Session) -> VerifyReport {
         dice_checked: n(draws),
         dice_unrevealed: 0,
         draws_hidden: 0,
+        dice_opened: 0,
+        uncommitted_hidden: 0,
         test_seed: false,
         withheld: withheld_of(s),
     }

@@ -40,6 +40,7 @@ use tablehold_rules::{Audience, Event, Fact, Part, Seat, SeatId, digest};
 
 use crate::chain::{GENESIS, Link, header_bytes, link, part_hash};
 use crate::file::{ExportedEvent, ExportedPart, LogFile, LogHeader};
+use crate::hidden::{DrawnEvent, HiddenDice};
 
 use crate::chain::EVENT_VERSION as NEWEST_EVENT_VERSION;
 
@@ -402,6 +403,44 @@ pub enum VerifyErrorKind {
         expected: Primitive,
         logged: Primitive,
     },
+    /// The commitments to hidden dice are not listed by ascending part number, or name a part
+    /// the event does not have.
+    #[error(
+        "the dice_drawn's commitments to hidden dice must name parts of the event, each once, in order (part {part})"
+    )]
+    SealedOutOfOrder { part: u32 },
+    /// A commitment names a part the viewer sees that holds no dice kept from a seat.
+    #[error("a commitment to hidden dice names part {part}, which holds no dice kept from a seat")]
+    SealedWrongPart { part: u32 },
+    /// From format 4, a part with dice some seat may not see has no commitment: no seat could
+    /// ever check it.
+    #[error(
+        "part {part} holds dice kept from some seat, and the event's dice_drawn commits to no such part"
+    )]
+    HiddenDiceNotSealed { part: u32 },
+    /// An opening that no reveal calls for here, or not the next one due.
+    #[error(
+        "part {part} opens the dice of seq {seq} part {of_part}, which are not the next hidden dice due"
+    )]
+    OpeningUnexpected { part: usize, seq: u64, of_part: u32 },
+    /// The dice opened are not those the commitment fixed when they were drawn.
+    #[error(
+        "part {part} opens the dice of seq {seq} part {of_part} as other dice than were committed to when they were drawn"
+    )]
+    OpeningMismatch { part: usize, seq: u64, of_part: u32 },
+    /// A reveal was not followed by the openings of the epoch's sealed dice.
+    #[error(
+        "epoch {epoch} is revealed, but the hidden dice of seq {seq} part {part} are never opened"
+    )]
+    SealedNotOpened { epoch: u64, seq: u64, part: u32 },
+    /// A part the viewer sees is not the dice its opening shows.
+    #[error("part {part} shows other dice than were committed to and opened for it")]
+    OpenedDiffers { part: usize },
+    /// A stand-in shows dice that no hidden part of its event holds.
+    #[error(
+        "part {part} stands in for a hidden roll, but shows other dice than any opened for its event"
+    )]
+    StandInDiffers { part: usize },
     /// Candidates not in sorted order, or one named twice: the order decides who is picked.
     #[error("part {part}: a pick's candidates must be sorted, each once")]
     PickCandidatesUnsorted { part: usize },
@@ -429,6 +468,12 @@ pub struct VerifyReport {
     /// Whether any epoch was opened with the insecure test seed: its dice were known in
     /// advance to whoever knew that seed.
     pub test_seed: bool,
+    /// Dice this viewer was not shown when they were drawn (a GM's secret roll), opened at
+    /// their epoch's reveal and recomputed.
+    pub dice_opened: u64,
+    /// Events of format 3 or older that hold dice kept from some seat: they carry no
+    /// commitment, so no seat can check those dice.
+    pub uncommitted_hidden: u64,
     /// Per epoch with any, how many contributions were withheld. Each is a choice between two
     /// keys for whoever withheld it, and the host may have invented that seat: with W of them
     /// the host could have chosen among 2^W keys.
@@ -449,6 +494,35 @@ pub fn withheld_line(epoch: u64, withheld: u32) -> String {
     )
 }
 
+/// The lines a verifier prints about dice kept from the viewer, the same words in
+/// `docs/verify.py`: how many were opened at their reveal and checked, and how many events of
+/// an older format hold hidden dice no seat can check.
+pub fn hidden_dice_lines(r: &VerifyReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if r.dice_opened > 0 {
+        lines.push(format!(
+            "{} hidden from this viewer when rolled, opened at the reveal and checked",
+            if r.dice_opened == 1 {
+                "1 die".to_owned()
+            } else {
+                format!("{} dice", r.dice_opened)
+            }
+        ));
+    }
+    if r.uncommitted_hidden > 0 {
+        lines.push(format!(
+            "{} of format 3 or older hold{} dice kept from some seat, with no commitment: no seat can check them",
+            if r.uncommitted_hidden == 1 {
+                "1 event".to_owned()
+            } else {
+                format!("{} events", r.uncommitted_hidden)
+            },
+            if r.uncommitted_hidden == 1 { "s" } else { "" }
+        ));
+    }
+    lines
+}
+
 /// Checks `file` by every rule of a valid log (see the module docs).
 ///
 /// # Errors
@@ -466,6 +540,9 @@ pub fn verify(file: &LogFile) -> Result<VerifyReport, VerifyError> {
         if let Err(e) = outcome {
             return Err(checker.earliest(e));
         }
+    }
+    if let Some(due) = checker.hidden.finish() {
+        return Err(checker.earliest(due));
     }
     if let Some((ended, epoch)) = checker.ended.take() {
         return Err(checker.earliest(VerifyError {
@@ -693,6 +770,8 @@ struct DieCheck {
     counters: [u64; 2],
     /// Whether it is one of the viewer's own dice (see [`View::applies`]).
     counted: bool,
+    /// Whether it was opened at the reveal, unseen by the viewer before.
+    opened: bool,
 }
 
 #[derive(Debug)]
@@ -719,6 +798,7 @@ struct EpochTrack {
 struct Drawn {
     epoch: u64,
     draws: Vec<Draw>,
+    sealed: Vec<tablehold_rules::SealedDice>,
     /// The draw the last counted die took: the next one must take a later draw.
     last: Option<usize>,
 }
@@ -727,7 +807,8 @@ struct Drawn {
 #[derive(Debug)]
 struct Draw {
     span: [u64; 2],
-    claimed: bool,
+    /// The viewer's own die that took it: (part, die of the part).
+    claimed: Option<(u32, usize)>,
 }
 
 /// The state of one verification pass.
@@ -743,6 +824,7 @@ struct Checker {
     /// An encounter that just ended, as (its `encounter_ended` event, its epoch): the next
     /// event must reveal that epoch's seed.
     ended: Option<(u64, u64)>,
+    hidden: HiddenDice,
 }
 
 fn fact_name(fact: &Fact) -> &'static str {
@@ -755,6 +837,7 @@ fn fact_name(fact: &Fact) -> &'static str {
         Fact::EpochSealed { .. } => "epoch_sealed",
         Fact::EpochRevealed { .. } => "epoch_revealed",
         Fact::DiceDrawn { .. } => "dice_drawn",
+        Fact::DiceOpened { .. } => "dice_opened",
         _ => "fact",
     }
 }
@@ -768,6 +851,7 @@ impl Checker {
             report: VerifyReport::default(),
             face_failure: None,
             ended: None,
+            hidden: HiddenDice::default(),
         }
     }
 
@@ -794,21 +878,61 @@ impl Checker {
     fn event(&mut self, e: &CheckedEvent) -> Result<(), VerifyError> {
         let seq = e.seq;
         let at = |kind| VerifyError { seq, kind };
-        let mut drawn = None;
-        let mut revealed = Vec::new();
-        for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
-            self.epoch_fact(number, part, &mut drawn, &mut revealed)
-                .map_err(at)?;
+        // The openings a reveal calls for come right after it, in events that hold nothing
+        // else.
+        let only_openings = e.hidden == 0
+            && !e.shown.parts.is_empty()
+            && e.shown
+                .facts()
+                .all(|f| matches!(f, Fact::DiceOpened { .. }));
+        if !only_openings && let Some(due) = self.hidden.opening_due() {
+            return Err(due);
         }
         // The seed of an encounter that ended is revealed in the very next event: a host who
         // keeps it back keeps every die of the encounter unverifiable for ever.
         if let Some((ended, epoch)) = self.ended.take()
-            && !revealed.contains(&epoch)
+            && !e
+                .shown
+                .facts()
+                .any(|f| matches!(f, Fact::EpochRevealed { epoch: r, .. } if *r == epoch))
         {
             return Err(VerifyError {
                 seq: ended,
                 kind: VerifyErrorKind::EncounterSeedNotRevealed { epoch },
             });
+        }
+        let mut drawn = None;
+        let mut revealed = Vec::new();
+        for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
+            self.epoch_fact(number, part, &mut drawn, &mut revealed)
+                .map_err(at)?;
+            match &part.fact {
+                Fact::EpochRevealed { epoch, .. } => {
+                    self.recompute(*epoch);
+                    let key = self.epochs.get(epoch).and_then(|t| t.key);
+                    if let Some(key) = key {
+                        self.hidden.revealed(*epoch, key, seq);
+                    }
+                }
+                Fact::DiceOpened { epoch, .. } => {
+                    for d in self.hidden.opened(seq, number, &part.fact)? {
+                        if let Some(t) = self.epochs.get_mut(epoch) {
+                            t.waiting.push(DieCheck {
+                                seq: d.seq,
+                                part: d.part,
+                                die: d.die,
+                                face: d.face,
+                                counters: d.counters,
+                                counted: false,
+                                opened: d.new_to_viewer,
+                            });
+                        }
+                    }
+                    self.recompute(*epoch);
+                }
+                _ => {}
+            }
+            self.hidden.close_if_done()?;
         }
         let ends = e.shown.facts().any(|f| matches!(f, Fact::EncounterEnded));
         if ends && let Some(&epoch) = self.open.get(ENCOUNTER) {
@@ -817,8 +941,15 @@ impl Checker {
         for (part, &number) in e.shown.parts.iter().zip(&e.numbers) {
             self.dice_of(seq, number, part, &mut drawn).map_err(at)?;
         }
-        if let Some(Drawn { epoch, draws, .. }) = &drawn {
-            for d in draws.iter().filter(|d| !d.claimed) {
+        if let Some(Drawn {
+            epoch,
+            draws,
+            sealed,
+            ..
+        }) = &drawn
+        {
+            let mut unclaimed = 0;
+            for d in draws.iter().filter(|d| d.claimed.is_none()) {
                 // A seat may not see every die of an event (a GM's secret roll); the GM sees
                 // all.
                 if self.viewer == View::Gm || e.hidden == 0 {
@@ -829,11 +960,30 @@ impl Checker {
                     }));
                 }
                 self.report.draws_hidden += 1;
+                unclaimed += 1;
             }
+            let number = |n: &usize| u32::try_from(*n).unwrap_or(u32::MAX);
+            let event = DrawnEvent {
+                seq,
+                version: e.version,
+                epoch: *epoch,
+                spans: draws.iter().map(|d| d.span).collect(),
+                sealed,
+                own: draws
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(at, d)| d.claimed.map(|(p, i)| (p, i, at)))
+                    .collect(),
+                shown: e.numbers.iter().map(number).zip(&e.shown.parts).collect(),
+                total_parts: number(&(e.numbers.len() + e.hidden)),
+                gm: self.viewer == View::Gm,
+            };
+            self.hidden.drawn(event, unclaimed)?;
         }
         for epoch in revealed {
             self.recompute(epoch);
         }
+        self.report.uncommitted_hidden = self.hidden.uncommitted;
         self.report.events += 1;
         Ok(())
     }
@@ -1036,7 +1186,11 @@ impl Checker {
                 self.open.remove(purpose);
                 revealed.push(*epoch);
             }
-            Fact::DiceDrawn { epoch, spans } => {
+            Fact::DiceDrawn {
+                epoch,
+                spans,
+                sealed,
+            } => {
                 if drawn.is_some() {
                     return Err(VerifyErrorKind::SecondDiceDrawn { part });
                 }
@@ -1084,7 +1238,7 @@ impl Checker {
                     e.next_counter = end;
                     draws.push(Draw {
                         span: [first, end],
-                        claimed: false,
+                        claimed: None,
                     });
                 }
                 self.report.draws += u64::try_from(spans.len()).unwrap_or(u64::MAX);
@@ -1092,6 +1246,7 @@ impl Checker {
                     last: None,
                     epoch: *epoch,
                     draws,
+                    sealed: sealed.clone(),
                 });
             }
             _ => {}
@@ -1162,16 +1317,7 @@ impl Checker {
                         logged: picked.to_string(),
                     });
                 }
-                self.die(
-                    seq,
-                    part,
-                    counted,
-                    *die,
-                    *face,
-                    Some(*counters),
-                    drawn,
-                    false,
-                )?;
+                self.die(seq, part, counted, *die, *face, Some(*counters), drawn, 0)?;
             }
             Fact::Picked { .. } => return Err(VerifyErrorKind::PickWithoutDraw { part }),
             _ => {}
@@ -1191,7 +1337,7 @@ impl Checker {
         drawn: &mut Option<Drawn>,
     ) -> Result<(), VerifyErrorKind> {
         for (i, d) in roll.dice.iter().enumerate() {
-            self.die(seq, part, counted, d.die, d.face, d.counters, drawn, i > 0)?;
+            self.die(seq, part, counted, d.die, d.face, d.counters, drawn, i)?;
         }
         Ok(())
     }
@@ -1199,7 +1345,7 @@ impl Checker {
     /// The die was drawn from the epoch the event's `DiceDrawn` names, on one of its spans:
     /// it is matched by that epoch and its counters. Only the viewer's own dice (`counted`)
     /// claim their draw, in order: a later draw than the last counted die's, and the very
-    /// next one when it `follows` that die in the same roll (a seat's view may skip draws a
+    /// next one when it follows that die in the same roll (`index` > 0, its place in its part) (a seat's view may skip draws a
     /// hidden part took, but only between parts). A stand-in's dice repeat a GM-only part's,
     /// and are only recomputed.
     #[allow(
@@ -1215,7 +1361,7 @@ impl Checker {
         face: u32,
         counters: Option<[u64; 2]>,
         drawn: &mut Option<Drawn>,
-        follows: bool,
+        index: usize,
     ) -> Result<(), VerifyErrorKind> {
         let Some(counters) = counters else {
             return Err(VerifyErrorKind::DieWithoutCounters { part });
@@ -1223,10 +1369,14 @@ impl Checker {
         if face == 0 || face > die.sides() {
             return Err(VerifyErrorKind::FaceOutOfRange { part, die, face });
         }
-        let found = drawn.as_mut().and_then(|Drawn { epoch, draws, last }| {
-            let at = draws.iter().position(|d| d.span == counters)?;
-            Some((*epoch, at, last, draws.get_mut(at)?))
-        });
+        let found = drawn.as_mut().and_then(
+            |Drawn {
+                 epoch, draws, last, ..
+             }| {
+                let at = draws.iter().position(|d| d.span == counters)?;
+                Some((*epoch, at, last, draws.get_mut(at)?))
+            },
+        );
         let Some((epoch, at, last, draw)) = found else {
             return Err(VerifyErrorKind::DieNotDrawn {
                 part,
@@ -1235,7 +1385,7 @@ impl Checker {
             });
         };
         if counted {
-            if draw.claimed {
+            if draw.claimed.is_some() {
                 return Err(VerifyErrorKind::DrawClaimedTwice {
                     part,
                     epoch,
@@ -1243,7 +1393,7 @@ impl Checker {
                     end: counters[1],
                 });
             }
-            let in_order = match (*last, follows) {
+            let in_order = match (*last, index > 0) {
                 (None, _) => true,
                 (Some(before), true) => at == before + 1,
                 (Some(before), false) => at > before,
@@ -1256,7 +1406,7 @@ impl Checker {
                     end: counters[1],
                 });
             }
-            draw.claimed = true;
+            draw.claimed = Some((u32::try_from(part).unwrap_or(u32::MAX), index));
             *last = Some(at);
         }
         let check = DieCheck {
@@ -1266,6 +1416,7 @@ impl Checker {
             face,
             counters,
             counted,
+            opened: false,
         };
         if let Some(e) = self.epochs.get_mut(&epoch) {
             e.waiting.push(check);
@@ -1295,6 +1446,8 @@ impl Checker {
             if matches {
                 if d.counted {
                     self.report.dice_checked += 1;
+                } else if d.opened {
+                    self.report.dice_opened += 1;
                 }
                 continue;
             }
@@ -1324,7 +1477,7 @@ impl Checker {
 }
 
 /// Rolls `roll`'s expression again with its own faces and compares with what was logged.
-fn check_roll(part: usize, roll: &Roll) -> Result<(), VerifyErrorKind> {
+pub(crate) fn check_roll(part: usize, roll: &Roll) -> Result<(), VerifyErrorKind> {
     let expr = DiceExpr::parse(&roll.expr).map_err(|e| VerifyErrorKind::BadExpression {
         part,
         expr: roll.expr.clone(),

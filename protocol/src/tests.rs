@@ -215,10 +215,11 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::EntropyWithheld { .. } => "entropy_withheld",
         Fact::EpochSealed { .. } => "epoch_sealed",
         Fact::EpochRevealed { .. } => "epoch_revealed",
+        Fact::DiceOpened { .. } => "dice_opened",
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 40;
+const FACT_KINDS: usize = 41;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -453,6 +454,10 @@ fn every_fact() -> Vec<Fact> {
         Fact::DiceDrawn {
             epoch: 2,
             spans: vec![[0, 1], [1, 3]],
+            sealed: vec![tablehold_rules::SealedDice {
+                part: 1,
+                commitment: "67".repeat(32),
+            }],
         },
         Fact::EpochOpened {
             epoch: 2,
@@ -480,6 +485,12 @@ fn every_fact() -> Vec<Fact> {
         Fact::EpochRevealed {
             epoch: 2,
             seed: "23".repeat(32),
+        },
+        Fact::DiceOpened {
+            epoch: 2,
+            seq: 14,
+            part: 1,
+            dice: r#"{"pick":{"die":"d6","face":4,"counters":[3,4]}}"#.into(),
         },
         Fact::DigestRecorded {
             audience: "seat:ines".into(),
@@ -1564,7 +1575,7 @@ fn shape_of_the_attack_event() {
     assert_eq!(
         serde_json::to_value(ServerMsg::Event(attack_event())).expect("json"),
         json!({
-            "type": "event", "table": "t-friday", "seq": 42, "version": 3,
+            "type": "event", "table": "t-friday", "seq": 42, "version": 4,
             "at_ms": 1_767_225_600_000_u64, "link": "5e".repeat(32),
             "parts": [
                 {"audience": "everyone", "fact": {

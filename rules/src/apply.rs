@@ -77,6 +77,7 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         | Fact::EntropyWithheld { .. }
         | Fact::EpochSealed { .. }
         | Fact::EpochRevealed { .. }
+        | Fact::DiceOpened { .. }
         | Fact::DigestRecorded { .. } => {}
         Fact::CombatantAdded { combatant, .. } => state.insert_combatant((**combatant).clone()),
         Fact::OwnerSet { entity, to, .. } => {

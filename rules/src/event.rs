@@ -271,6 +271,11 @@ pub enum Fact {
     DiceDrawn {
         epoch: u64,
         spans: Vec<[u64; 2]>,
+        /// From format 4: a commitment to each part of this event that holds dice and is kept
+        /// from some seat (see `dice::hidden`), so the seats, who cannot see those dice now,
+        /// can check them once the epoch's seed is out.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        sealed: Vec<SealedDice>,
     },
     /// A dice epoch begins: the commitment to the server's secret seed (hex), and whether the
     /// seed was the insecure test seed.
@@ -313,6 +318,16 @@ pub enum Fact {
         epoch: u64,
         seed: String,
     },
+    /// Beside an epoch's reveal, the dice of one part that was kept from some seat, as the
+    /// text its commitment in `dice_drawn` covers (see `dice::hidden`): from then on every
+    /// seat can check what the GM rolled in secret.
+    DiceOpened {
+        epoch: u64,
+        seq: u64,
+        /// The part's number in its event, from 1.
+        part: u32,
+        dice: String,
+    },
     /// The digest of the state as `audience` (`gm`, `public` or `seat:<id>`) has seen it after
     /// every event before this one, recorded at the end of a turn so a replay can check itself.
     DigestRecorded {
@@ -322,6 +337,14 @@ pub enum Fact {
         /// carry none and are read as projection 1 (see `upgrade`).
         projection: u32,
     },
+}
+
+/// A commitment to the dice of one part of the event, by its number (from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealedDice {
+    pub part: u32,
+    /// Hex of `dice::hidden::commitment`.
+    pub commitment: String,
 }
 
 fn is_reach(d: &Direction) -> bool {
@@ -350,6 +373,7 @@ impl Part {
             fact: Fact::DiceDrawn {
                 epoch: draws.epoch,
                 spans: draws.spans,
+                sealed: Vec::new(),
             },
         }
     }

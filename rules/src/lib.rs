@@ -19,6 +19,7 @@ pub mod event;
 pub mod free_roll;
 pub mod grid;
 pub mod grimwire;
+pub mod hidden_dice;
 pub mod ids;
 pub mod modifier;
 pub mod options;
@@ -40,7 +41,7 @@ pub use action::{ActionSpec, ArgKind, ArgSpec, ArgValue, Args, Command, CommandB
 pub use apply::{ApplyError, apply, apply_seen};
 pub use decision::{Answer, Answering, Closing, PendingStep, Resolver, StepValue};
 pub use engine::{Ctx, DecideError, actions, decide};
-pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part};
+pub use event::{Against, Audience, CheckRecord, Event, Fact, Modifier, Outcome, Part, SealedDice};
 pub use ids::{EntityId, Seat, SeatId};
 pub use refusal::Refusal;
 pub use sheet::{Sheet, SheetError};

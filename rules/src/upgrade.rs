@@ -10,14 +10,16 @@
 //! | 1       | `digest_recorded` has no `projection`: its digest is of projection 1; no `told` |
 //! | 2       | no decision windows: no `decision_answered` or `window_secret`, steps without   |
 //! |         | window fields; read as it is, every new field having the old meaning by default |
-//! | 3       | current                                                                         |
+//! | 3       | no commitments to hidden dice: `dice_drawn` without `sealed`, no `dice_opened`;  |
+//! |         | read as it is                                                                   |
+//! | 4       | current                                                                         |
 
 use serde_json::Value;
 
 use crate::event::Part;
 
 /// The format version of the events this build writes, and the newest it reads.
-pub const EVENT_VERSION: u32 = 3;
+pub const EVENT_VERSION: u32 = 4;
 
 /// Why a stored part could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,7 +50,7 @@ pub fn part_from_json(version: u32, json: &[u8]) -> Result<Part, UpgradeError> {
             from_v1(&mut value);
             serde_json::from_value(value).map_err(malformed)
         }
-        2 | EVENT_VERSION => serde_json::from_slice(json).map_err(malformed),
+        2..=EVENT_VERSION => serde_json::from_slice(json).map_err(malformed),
         version => Err(UpgradeError::Newer { version }),
     }
 }
@@ -62,7 +64,7 @@ pub fn parts_from_json(version: u32, json: &[u8]) -> Result<Vec<Part>, UpgradeEr
     let malformed = |e: serde_json::Error| UpgradeError::Malformed(e.to_string());
     match version {
         0 => Err(UpgradeError::Zero),
-        2 | EVENT_VERSION => serde_json::from_slice(json).map_err(malformed),
+        2..=EVENT_VERSION => serde_json::from_slice(json).map_err(malformed),
         version if version > EVENT_VERSION => Err(UpgradeError::Newer { version }),
         _ => {
             let raw: Vec<&serde_json::value::RawValue> =
@@ -135,16 +137,16 @@ mod tests {
 
     #[test]
     fn an_unknown_version_is_named_and_nothing_is_read() {
-        let err = part_from_json(4, V1_DIGEST.as_bytes()).unwrap_err();
-        assert_eq!(err, UpgradeError::Newer { version: 4 });
+        let err = part_from_json(5, V1_DIGEST.as_bytes()).unwrap_err();
+        assert_eq!(err, UpgradeError::Newer { version: 5 });
         assert_eq!(
             err.to_string(),
-            "the event has format version 4; this build reads versions 1 to 3: a newer \
+            "the event has format version 5; this build reads versions 1 to 4: a newer \
              Tablehold wrote it, so upgrade Tablehold to read it"
         );
         assert_eq!(part_from_json(0, b"{}"), Err(UpgradeError::Zero));
         assert_eq!(parts_from_json(0, b"[]"), Err(UpgradeError::Zero));
-        assert!(parts_from_json(4, b"[]").is_err());
+        assert!(parts_from_json(5, b"[]").is_err());
         // Format 2 is read as it is: a prompt without window fields is a blocking window
         // answered by the first of its seats.
         let v2_prompt = br#"{"audience":"everyone","fact":{"fact":"decision_requested","step":{

@@ -385,7 +385,7 @@ fn the_example_export_chains_and_its_dice_come_from_the_stream() {
         let drawn: Vec<(u64, &Vec<[u64; 2]>)> = parts
             .iter()
             .filter_map(|p| match &p.fact {
-                Fact::DiceDrawn { epoch, spans } => Some((*epoch, spans)),
+                Fact::DiceDrawn { epoch, spans, .. } => Some((*epoch, spans)),
                 _ => None,
             })
             .collect();

@@ -49,7 +49,8 @@ pub(crate) fn saved(name: &str, file: &LogFile) -> PathBuf {
 
 /// Runs the Python reference verifier when this machine has Python 3 (CI does), expecting
 /// the exit status `status` (0, or 4 for a log whose epochs are not all revealed yet).
-pub(crate) fn python_verifies(path: &Path, flags: &[&str], status: i32) {
+/// Returns what it printed (empty without Python).
+pub(crate) fn python_verifies(path: &Path, flags: &[&str], status: i32) -> String {
     let script = workspace_root().join("docs").join("verify.py");
     match std::process::Command::new("python3")
         .arg(&script)
@@ -57,14 +58,20 @@ pub(crate) fn python_verifies(path: &Path, flags: &[&str], status: i32) {
         .args(flags)
         .output()
     {
-        Ok(out) => assert!(
-            out.status.code() == Some(status),
-            "docs/verify.py {}: {}{}",
-            path.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-        Err(e) => eprintln!("python3 not available ({e}); the Rust verifier alone checked it"),
+        Ok(out) => {
+            let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(
+                out.status.code() == Some(status),
+                "docs/verify.py {}: {printed}{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            printed
+        }
+        Err(e) => {
+            eprintln!("python3 not available ({e}); the Rust verifier alone checked it");
+            String::new()
+        }
     }
 }
 
@@ -289,4 +296,108 @@ async fn a_seat_adds_entropy_and_every_export_verifies_and_replays() {
         assert!(replayed.digests_checked >= 3, "{name}: {replayed:?}");
         python_verifies(&saved(name, log), &[], 0);
     }
+}
+
+// See: issue #23, cheat 3. A GM's secret roll is a part no seat sees; its dice are committed to
+// when drawn and opened when the epoch's seed is revealed, so a player checks it from their
+// own export, and learns its dice but nothing else of it (not the secret +9137).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gms_secret_roll_is_checked_from_a_players_export_after_the_reveal() {
+    let server = TestServer::start_with_os_seed(&["--entropy-window-ms", "200"]);
+    let url = server.url.clone();
+    let t = create_table(&url, BTreeMap::new()).await;
+    let mut gm = gm(&url, &t).await;
+    let (mut ines, _) = join(&url, &t, Role::Player, 0, "Ines").await;
+    // Ines adds no entropy: the window closes by itself and the epoch seals.
+    gm.request(Op::Roll {
+        dice: "1d20+9137".into(),
+        secret: true,
+    })
+    .await
+    .reply();
+
+    // Before the reveal Ines holds the draw's counters and a commitment, not the die.
+    let before = export(&mut ines).await;
+    let report = verify(&before).expect("verifies before the reveal");
+    assert_eq!((report.draws_hidden, report.dice_opened), (1, 0));
+    let sealed: Vec<_> = before
+        .events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter_map(|p| match p {
+            tablehold_log::ExportedPart::Shown { json } => Some(json.clone()),
+            tablehold_log::ExportedPart::Hidden { .. } => None,
+        })
+        .filter(|json| json.contains("\"sealed\""))
+        .collect();
+    assert_eq!(
+        sealed.len(),
+        1,
+        "one commitment, in the public dice_drawn: {sealed:?}"
+    );
+
+    gm.request(Op::EndSession).await.reply();
+    let gm_log = export(&mut gm).await;
+    let ines_log = export(&mut ines).await;
+    // The face the GM rolled, from the GM's own export.
+    let gm_face = gm_log
+        .events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .find_map(|p| match p {
+            tablehold_log::ExportedPart::Shown { json } if json.contains("\"gm_only\"") => {
+                let part: tablehold_rules::Part = serde_json::from_str(json).ok()?;
+                match part.fact {
+                    Fact::Rolled { roll, .. } => Some((roll.dice[0].die, roll.dice[0].face)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .expect("the GM's export holds the secret roll");
+    // Ines's export opens it: the same die and face, and nothing of the +9137.
+    let opened: Vec<String> = ines_log
+        .events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter_map(|p| match p {
+            tablehold_log::ExportedPart::Shown { json } if json.contains("\"dice_opened\"") => {
+                Some(json.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(opened.len(), 1, "{opened:?}");
+    let part: tablehold_rules::Part = serde_json::from_str(&opened[0]).expect("a part");
+    let Fact::DiceOpened { dice, .. } = part.fact else {
+        panic!("{opened:?}")
+    };
+    let dice = tablehold_rules::hidden_dice::OpenedDice::parse(&dice).expect("dice");
+    assert_eq!(
+        dice.dice
+            .iter()
+            .map(|d| (d.die, d.face))
+            .collect::<Vec<_>>(),
+        vec![gm_face]
+    );
+    assert!(!opened[0].contains("9137"), "{}", opened[0]);
+
+    let report = verify(&ines_log).expect("Ines's export verifies");
+    assert_eq!(
+        report.dice_opened, 1,
+        "the secret die, checked by Ines: {report:?}"
+    );
+    assert_eq!(report.dice_unrevealed, 0);
+    let gm_report = verify(&gm_log).expect("the GM's export verifies");
+    assert_eq!(gm_report.dice_opened, 0, "the GM saw it all along");
+    assert_eq!(gm_report.dice_checked, 1);
+    let printed = python_verifies(&saved("secret-roll-ines.json", &ines_log), &[], 0);
+    assert!(
+        printed.is_empty()
+            || printed.contains(
+                "1 die hidden from this viewer when rolled, opened at the reveal and checked"
+            ),
+        "{printed}"
+    );
+    python_verifies(&saved("secret-roll-gm.json", &gm_log), &[], 0);
 }

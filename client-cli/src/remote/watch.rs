@@ -443,6 +443,7 @@ mod tests {
                 Fact::DiceDrawn {
                     epoch: 1,
                     spans: vec![[0, 1]],
+                    sealed: Vec::new(),
                 },
             ]
         };

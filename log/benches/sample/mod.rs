@@ -54,6 +54,8 @@ pub struct Session {
     /// The stream of the epoch dice come from now, once it is sealed.
     stream: Option<CounterStream>,
     seeds: BTreeMap<u64, Bytes32>,
+    /// Each sealed epoch's key, to commit to hidden dice with.
+    keys: BTreeMap<u64, Bytes32>,
     test_seed: bool,
 }
 
@@ -81,12 +83,21 @@ impl Session {
             events: Vec::new(),
             stream: None,
             seeds: BTreeMap::new(),
+            keys: BTreeMap::new(),
             test_seed,
         }
     }
 
     /// Appends an event, applying it to the GM's state and to each audience's view of it.
-    pub fn push(&mut self, event: Event) {
+    pub fn push(&mut self, mut event: Event) {
+        // As the server does: hidden dice are committed to in the event's draw record.
+        let epoch = event.facts().find_map(|f| match f {
+            Fact::DiceDrawn { epoch, .. } => Some(*epoch),
+            _ => None,
+        });
+        if let Some(key) = epoch.and_then(|e| self.keys.get(&e)) {
+            tablehold_rules::hidden_dice::seal(&mut event, key);
+        }
         apply(&mut self.gm, &event).expect("the GM's state applies every event");
         for a in &mut self.audiences {
             // As the server does: a seat's partial view skips what it cannot place.
@@ -153,17 +164,23 @@ impl Session {
         }
         self.public(Fact::EpochSealed { epoch });
         let key = epoch_key(epoch, &seed, &contributions).expect("short seat ids");
+        self.keys.insert(epoch, key);
         self.stream = Some(CounterStream::new(key, epoch));
         epoch
     }
 
-    /// Ends `epoch` by revealing its seed.
+    /// Ends `epoch` by revealing its seed and opening its hidden dice, as the server does.
     pub fn reveal_epoch(&mut self, epoch: u64) {
         let seed = self.seeds[&epoch];
-        self.public(Fact::EpochRevealed {
+        let reveal = Event::public(Fact::EpochRevealed {
             epoch,
             seed: to_hex(&seed),
         });
+        let logged = (1u64..).zip(self.events.iter().map(|e| e.parts.as_slice()));
+        let events = tablehold_rules::hidden_dice::opening_events(epoch, reveal, logged, 10_000);
+        for e in events {
+            self.push(e);
+        }
     }
 
     /// Makes dice come from `epoch` again (the table's epoch after an encounter's), resuming
@@ -174,12 +191,15 @@ impl Session {
             .iter()
             .flat_map(|e| e.facts())
             .filter_map(|f| match f {
-                Fact::DiceDrawn { epoch: e, spans } if *e == epoch => spans.last().map(|s| s[1]),
+                Fact::DiceDrawn {
+                    epoch: e, spans, ..
+                } if *e == epoch => spans.last().map(|s| s[1]),
                 _ => None,
             })
             .max()
             .unwrap_or(0);
         let key = epoch_key(epoch, &self.seeds[&epoch], contributions).expect("short seat ids");
+        self.keys.insert(epoch, key);
         self.stream = Some(CounterStream::at(key, epoch, next));
     }
 

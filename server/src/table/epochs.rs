@@ -17,7 +17,8 @@ use tablehold_rules::dice::fair::{
     Bytes32, entropy_commitment, epoch_key, from_hex32, seed_commitment, to_hex,
     withheld_replacement,
 };
-use tablehold_rules::{Event, Fact};
+use tablehold_rules::hidden_dice;
+use tablehold_rules::{Event, Fact, Part};
 
 use crate::store::EpochSecret;
 
@@ -117,7 +118,7 @@ impl Epochs {
             }
             Fact::EpochSealed { epoch } => self.set_phase(*epoch, Phase::Sealed),
             Fact::EpochRevealed { epoch, .. } => self.set_phase(*epoch, Phase::Revealed),
-            Fact::DiceDrawn { epoch, spans } => {
+            Fact::DiceDrawn { epoch, spans, .. } => {
                 if let (Some(e), Some([_, end])) = (self.list.get_mut(epoch), spans.last()) {
                     e.next_counter = e.next_counter.max(*end);
                 }
@@ -161,14 +162,31 @@ impl Epochs {
     /// The dice stream of the current epoch, once it is sealed.
     pub fn stream(&self) -> Option<CounterStream> {
         let e = self.current().filter(|e| e.phase == Phase::Sealed)?;
+        let key = self.key(e)?;
+        Some(CounterStream::at(key, e.id, e.next_counter))
+    }
+
+    /// The key of an epoch whose contributions are in.
+    fn key(&self, e: &Epoch) -> Option<Bytes32> {
         let seed = self.seeds.get(&e.id)?;
         let contributions: Vec<(&str, Bytes32)> = e
             .contributions
             .iter()
             .map(|(s, v)| (s.as_str(), *v))
             .collect();
-        let key = epoch_key(e.id, seed, &contributions)?;
-        Some(CounterStream::at(key, e.id, e.next_counter))
+        epoch_key(e.id, seed, &contributions)
+    }
+
+    /// Commits, in the event's `dice_drawn`, to the dice of every part some seat does not see
+    /// (see `hidden_dice`), so that the seats can check them after the reveal.
+    pub fn seal_hidden(&self, event: &mut Event) {
+        let epoch = event.facts().find_map(|f| match f {
+            Fact::DiceDrawn { epoch, .. } => Some(*epoch),
+            _ => None,
+        });
+        if let Some(key) = epoch.and_then(|id| self.key(self.list.get(&id)?)) {
+            hidden_dice::seal(event, &key);
+        }
     }
 
     /// The id the next epoch gets.
@@ -195,13 +213,23 @@ impl Epochs {
         self.seeds.insert(secret.epoch, secret.seed);
     }
 
-    /// The event that ends an epoch and makes its seed public.
-    pub fn revealing(&self, id: u64) -> Option<Event> {
-        let seed = self.seeds.get(&id)?;
-        Some(Event::public(Fact::EpochRevealed {
+    /// The events that end an epoch: its seed, then the dice of every part of it that was
+    /// sealed when drawn (see `hidden_dice::opening_events`). `logged` is the log so far, as
+    /// `(seq, parts)`. Empty if the seed is unknown.
+    pub fn revealing<'a>(
+        &self,
+        id: u64,
+        logged: impl IntoIterator<Item = (u64, &'a [Part])>,
+        max_bytes: usize,
+    ) -> Vec<Event> {
+        let Some(seed) = self.seeds.get(&id) else {
+            return Vec::new();
+        };
+        let reveal = Event::public(Fact::EpochRevealed {
             epoch: id,
             seed: to_hex(seed),
-        }))
+        });
+        hidden_dice::opening_events(id, reveal, logged, max_bytes)
     }
 
     /// A seat's commitment, checked: the epoch takes commitments and the seat has none yet.
@@ -449,10 +477,11 @@ mod tests {
             run(&mut epochs, &moved);
         }
         assert_eq!(epochs.current().map(|e| e.id), Some(2));
-        let reveal = epochs.revealing(2).expect("seed");
+        let reveal = epochs.revealing(2, [], 1 << 16).remove(0);
         let drawn = Event::public(Fact::DiceDrawn {
             epoch: 2,
             spans: vec![[0, 1], [1, 3]],
+            sealed: Vec::new(),
         });
         run(&mut epochs, &[drawn, reveal]);
         assert_eq!(epochs.get(2).map(|e| e.next_counter), Some(3));

@@ -183,9 +183,14 @@ impl Table {
                 Ok(self
                     .epochs
                     .open(epochs::TABLE)
-                    .and_then(|e| self.epochs.revealing(e.id))
-                    .into_iter()
-                    .collect())
+                    .map(|e| {
+                        self.epochs.revealing(
+                            e.id,
+                            self.journal.logged(),
+                            super::pipeline::MAX_EVENT_BYTES,
+                        )
+                    })
+                    .unwrap_or_default())
             }
             _ => Err(WireError::new(
                 ErrorCode::Internal,

@@ -51,6 +51,11 @@ impl Journal {
             .and_then(|i| self.events.get(i))
     }
 
+    /// Every event as `(seq, parts)`.
+    pub fn logged(&self) -> impl Iterator<Item = (u64, &[Part])> {
+        self.events.iter().map(|e| (e.seq, e.parts.as_slice()))
+    }
+
     /// Every event's parts, for building a newcomer's view of the log so far.
     pub fn history(&self) -> Vec<&[Part]> {
         self.events.iter().map(|e| e.parts.as_slice()).collect()

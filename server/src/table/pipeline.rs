@@ -21,7 +21,7 @@ use super::{Answer, WireError};
 
 /// The largest event (its encoded parts) a table logs: a sixth of the protocol's frame limit,
 /// so an event frame, with its envelope, always fits.
-const MAX_EVENT_BYTES: usize = tablehold_protocol::MAX_FRAME_BYTES / 6;
+pub(super) const MAX_EVENT_BYTES: usize = tablehold_protocol::MAX_FRAME_BYTES / 6;
 
 type Receipt = oneshot::Receiver<Result<(), StoreError>>;
 
@@ -182,16 +182,23 @@ impl Table {
                 // the log stays the truth, and the next load says which event and why.
                 tracing::error!(table = %self.id, error = %e, "a follow-up event does not apply");
             }
+            let mut event = event;
+            self.epochs.seal_hidden(&mut event);
             let encounter_epoch = self.epochs.open(epochs::ENCOUNTER).map(|e| e.id);
             for fact in event.facts() {
                 self.epochs.observe(fact);
                 match fact {
                     Fact::EncounterEnded => {
                         turn_ended = true;
-                        if let Some(reveal) =
-                            encounter_epoch.and_then(|id| self.epochs.revealing(id))
-                        {
-                            queue.push_front(reveal);
+                        // This event is not in the journal yet: its own sealed dice are
+                        // opened too.
+                        let this = (self.journal.head() + 1, event.parts.as_slice());
+                        let logged = self.journal.logged().chain([this]);
+                        if let Some(id) = encounter_epoch {
+                            let reveal = self.epochs.revealing(id, logged, MAX_EVENT_BYTES);
+                            for e in reveal.into_iter().rev() {
+                                queue.push_front(e);
+                            }
                         }
                     }
                     // A turn passing, in whichever shape the system keeps turns: one
