@@ -720,6 +720,9 @@ def self_test():
         assert (a["word"] < (1 << 32) // sides * sides) == a["accepted"]
     assert draw(key, r["epoch"], r["start"], sides) == (r["face"], r["counters"][1])
     assert draw(key, r["epoch"], r["start"], 20) == (r["same_counter_on_d20"], r["start"] + 1)
+    h = v["hidden_dice"]
+    assert hidden_commitment(bytes.fromhex(h["key"]), h["epoch"], h["text"]).hex() == h["commitment"]
+    assert opened_dice(h["text"])["dice"][0]["face"] == 4
     for h in v["hidden_parts"]:
         assert sha(h["json"].encode("utf-8")).hex() == h["hash"]
     export = v["example_export"]

@@ -540,3 +540,16 @@ fn the_page_shows_every_value_of_the_file() {
         "FAIRNESS.md lacks these rows: {absent:#?}"
     );
 }
+
+#[test]
+fn the_hidden_dice_vector_is_the_commitment_the_server_makes() {
+    let v = vectors();
+    let h = &v["hidden_dice"];
+    let text = s(h, "text");
+    let key = h32(h, "key");
+    let commitment = tablehold_rules::hidden_dice::commitment(&key, n(h, "epoch"), text);
+    assert_eq!(to_hex(&commitment), s(h, "commitment"));
+    let opened = tablehold_rules::hidden_dice::OpenedDice::parse(text).expect("dice");
+    assert_eq!(opened.text(), text, "the server writes this very text");
+    assert!(page().contains("tablehold-hidden-dice-v1"));
+}
