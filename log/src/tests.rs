@@ -205,6 +205,12 @@ fn a_seat_view_verifies_with_the_gms_secret_roll_accounted_as_hidden() {
     assert_eq!(report.draws, gm.draws);
     assert_eq!(report.events, gm.events);
     assert_eq!(report.viewer, "seat:ines");
+    // See: issue #23, cheat 3. Once its epoch is revealed, the secret 2d6 is opened and the
+    // seat checks both dice itself; the goblin's hidden checks are opened too, but the seat
+    // saw their dice in the stand-ins, so they are not new to it. The GM saw everything.
+    assert_eq!(report.dice_opened, 2, "{report:?}");
+    assert_eq!(gm.dice_opened, 0);
+    assert_eq!((report.uncommitted_hidden, gm.uncommitted_hidden), (0, 0));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! real server with OS-seeded epochs, a seat's entropy (revealed in the table's epoch,
 //! withheld in the encounter's), salted hidden parts, a secret GM roll and attacks both ways,
 //! one as the GM holds it and one as the player Ines does (the game of
-//! `fairness::a_seat_adds_entropy_and_every_export_verifies_and_replays`). They are never regenerated: every later release must read, verify
+//! `fairness::a_seat_adds_entropy_and_every_export_verifies_and_replays`), once in event format 3
+//! and once in format 4, whose hidden dice are committed to and opened. They are never regenerated: every later release must read, verify
 //! and replay them to the same figures, through the library and through the binary.
 
 use std::path::PathBuf;
@@ -19,43 +20,93 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// What each fixture must give: (file, viewer, dice checked, draws hidden from the viewer,
-/// digests checked on a full replay, the digest of the final state).
-const EXPECTED: [(&str, &str, u64, u64, u64, &str); 2] = [
-    (
-        "grimwire-gm.json",
-        "gm",
-        14,
-        0,
-        18,
-        "e03c99282947f449c2fe5a8e2be23646caf302de235b88805d50eaf6dc5887c0",
-    ),
-    (
-        "grimwire-ines.json",
-        "seat:ines",
-        13,
-        1,
-        12,
-        "5bbedd0b5af2eafad3ef17c90d946e22d2e5d7959f8dea5881105f003822817e",
-    ),
+/// What each fixture must give.
+struct Figures {
+    file: &'static str,
+    viewer: &'static str,
+    events: u64,
+    dice_checked: u64,
+    /// Draws hidden from the viewer.
+    hidden: u64,
+    /// Hidden dice opened at the reveal that the viewer had not seen (format 4).
+    opened: u64,
+    /// Events of format 3 holding dice no seat can check.
+    uncommitted: u64,
+    /// Digests checked on a full replay.
+    digests: u64,
+    /// The digest of the final state.
+    last: &'static str,
+}
+
+/// The format-3 pair, and the format-4 pair (the same game on a later server, from
+/// `fairness::a_seat_adds_entropy_and_every_export_verifies_and_replays` with its OS seeds),
+/// whose hidden dice are committed to and opened (FAIRNESS.md, rule 10).
+const EXPECTED: [Figures; 4] = [
+    Figures {
+        file: "grimwire-gm.json",
+        viewer: "gm",
+        events: 69,
+        dice_checked: 14,
+        hidden: 0,
+        opened: 0,
+        uncommitted: 4,
+        digests: 18,
+        last: "e03c99282947f449c2fe5a8e2be23646caf302de235b88805d50eaf6dc5887c0",
+    },
+    Figures {
+        file: "grimwire-ines.json",
+        viewer: "seat:ines",
+        events: 69,
+        dice_checked: 13,
+        hidden: 1,
+        opened: 0,
+        uncommitted: 1,
+        digests: 12,
+        last: "5bbedd0b5af2eafad3ef17c90d946e22d2e5d7959f8dea5881105f003822817e",
+    },
+    Figures {
+        file: "grimwire-v4-gm.json",
+        viewer: "gm",
+        events: 60,
+        dice_checked: 11,
+        hidden: 0,
+        opened: 0,
+        uncommitted: 0,
+        digests: 18,
+        last: "4240b0451021176d0e5fccadef9b799fb9025272c898fb15790037469fd8bbfe",
+    },
+    Figures {
+        file: "grimwire-v4-ines.json",
+        viewer: "seat:ines",
+        events: 60,
+        dice_checked: 10,
+        hidden: 1,
+        opened: 1,
+        uncommitted: 0,
+        digests: 12,
+        last: "1df79a6464b2c8a49c065b8829d7018a1d1561a5524d858ad5451e1fd8bbc4af",
+    },
 ];
 
 #[test]
 fn the_fixture_logs_verify_and_replay_to_their_recorded_figures() {
-    for (name, viewer, dice, hidden, digests, last) in EXPECTED {
+    for f in EXPECTED {
+        let name = f.file;
         let file = LogFile::read(&fixture(name)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(file.header.viewer, viewer);
+        assert_eq!(file.header.viewer, f.viewer);
         let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(report.events, 69, "{name}");
-        assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
-        assert_eq!(report.dice_checked, dice, "{name}");
-        assert_eq!(report.draws_hidden, hidden, "{name}");
-        assert!(!report.test_seed, "{name}");
         let whole = replay(&file, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(whole.digests_checked, digests, "{name}");
+        assert_eq!(report.events, f.events, "{name}");
+        assert_eq!((report.epochs, report.epochs_revealed), (2, 2), "{name}");
+        assert_eq!(report.dice_checked, f.dice_checked, "{name}");
+        assert_eq!(report.draws_hidden, f.hidden, "{name}");
+        assert_eq!(report.dice_opened, f.opened, "{name}");
+        assert_eq!(report.uncommitted_hidden, f.uncommitted, "{name}");
+        assert!(!report.test_seed, "{name}");
+        assert_eq!(whole.digests_checked, f.digests, "{name}");
         assert_eq!(
             tablehold_rules::digest::digest_v1(&whole.state),
-            last,
+            f.last,
             "{name}"
         );
     }
