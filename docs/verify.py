@@ -34,7 +34,7 @@ KNOWN_FACTS = {
     "hold_set", "decision_requested", "decision_resolved", "decision_answered", "window_secret",
     "step_deferred", "deferred_resumed", "dice_drawn", "epoch_opened", "entropy_committed",
     "commitments_closed", "entropy_revealed", "entropy_withheld", "epoch_sealed",
-    "epoch_revealed", "dice_opened", "digest_recorded"}
+    "epoch_revealed", "dice_opened", "seat_readmitted", "digest_recorded"}
 HEADER = re.compile(r'\{"seq":(0|[1-9][0-9]*),"version":(0|[1-9][0-9]*),"at_ms":(0|[1-9][0-9]*)\}')
 EPOCH_FACTS = {"epoch_opened", "entropy_committed", "commitments_closed", "entropy_revealed",
                "entropy_withheld", "epoch_sealed", "dice_drawn", "epoch_revealed", "dice_opened"}
@@ -260,6 +260,8 @@ class Verifier:
         self.ended = None  # (seq, epoch) of an encounter that just ended: the next event reveals it
         # Rule 10: commitments per epoch, events waiting for their openings, the openings due.
         self.sealed, self.waiting, self.opening = {}, {}, None
+        self.barred = {}  # rule 11: seat -> the epoch it withheld in, this session
+        self.version = 0
         self.uncommitted = self.opened = 0
 
     def event(self, seq, ev, prev):
@@ -279,7 +281,7 @@ class Verifier:
         link = sha(b"tablehold-chain-v1" + prev + sha(ev["header"].encode("utf-8")) + b"".join(hashes))
         if link != hex32(ev.get("link"), seq, "the link"):
             raise Fail(seq, "the hash chain breaks here: the link does not recompute")
-        version = int(m.group(2))
+        version = self.version = int(m.group(2))
         if version > EVENT_VERSION:
             raise Fail(seq, "event version %s is newer than this verifier" % m.group(2))
         try:
@@ -312,6 +314,10 @@ class Verifier:
         # The event's one dice_drawn, and the index of the draw the last counted die took.
         drawn, revealed = {"epoch": None, "draws": [], "last": None, "sealed": []}, []
         for number, (audience, name, fact) in zip(numbers, facts):
+            if name == "seat_readmitted":
+                if audience != "everyone":
+                    raise Fail(seq, "%s must be visible to everyone" % name)
+                self.barred.pop(fact.get("seat"), None)
             if name in EPOCH_FACTS:
                 if audience != "everyone":
                     raise Fail(seq, "%s must be visible to everyone" % name)
@@ -513,6 +519,9 @@ class Verifier:
             raise Fail(seq, "%s while epoch %d is %s" % (name, epoch, e["phase"]))
         seat = f.get("seat")
         if name == "entropy_committed":
+            if self.version >= SEALING_VERSION and seat in self.barred:
+                raise Fail(seq, "%s commits to epoch %d, but it withheld its reveal in epoch %d this "
+                                "session and the GM did not readmit it" % (seat, epoch, self.barred[seat]))
             if seat in e["committed"]:
                 raise Fail(seq, "%r commits to epoch %d twice" % (seat, epoch))
             e["committed"][seat] = hex32(f.get("commitment"), seq, "the commitment")
@@ -532,6 +541,8 @@ class Verifier:
                 raise Fail(seq, "the %s of seat %r does not match its commitment" % (name, seat))
             e["contributions"][seat] = value
             e["withheld"] += name == "entropy_withheld"
+            if name == "entropy_withheld":
+                self.barred[seat] = epoch
         elif name == "epoch_sealed":
             missing = sorted(set(e["committed"]) - set(e["contributions"]))
             if missing:
@@ -563,6 +574,8 @@ class Verifier:
                 raise Fail(seq, "the seed of epoch %d does not match its commitment" % epoch)
             e["key"], e["phase"] = epoch_key(epoch, seed, e["contributions"]), "revealed"
             del self.open[e["purpose"]]
+            if e["purpose"] == "table":  # the session ends: a new one bars nobody (rule 11)
+                self.barred = {}
             revealed.append(epoch)
 
     def pick(self, seq, fact):

@@ -112,6 +112,14 @@ pub enum Command {
         close. Prints the seats afterwards.\n\nExample:\n  tablehold --seat gm revoke olek"
     )]
     Revoke(RevokeArgs),
+    /// GM: let a seat that withheld its dice entropy contribute again this session.
+    #[command(
+        long_about = "GM: readmit a seat to the dice. A seat logged as withholding its \
+        entropy reveal chose between two dice keys (or the server says it did), so it adds no \
+        entropy again this session unless you readmit it (docs/FAIRNESS.md). The readmission is \
+        logged for every seat to see.\n\nExample:\n  tablehold --seat gm readmit olek"
+    )]
+    Readmit(RevokeArgs),
     /// Add or show character sheets.
     Sheet(TableSheetArgs),
     /// GM: add a non-player character from its sheet.

@@ -158,7 +158,6 @@ pub fn is_machinery(fact: &Fact) -> bool {
             | Fact::EntropyCommitted { .. }
             | Fact::CommitmentsClosed { .. }
             | Fact::EntropyRevealed { .. }
-            | Fact::EntropyWithheld { .. }
             | Fact::EpochSealed { .. }
             | Fact::EpochRevealed { .. }
             | Fact::DiceOpened { .. }
@@ -648,13 +647,15 @@ fn fact_text(fact: &Fact, seat: &Seat, measure: Option<Measure>) -> String {
             "{seat} reveals entropy for epoch {epoch}: {}",
             short(entropy)
         ),
-        Fact::EntropyWithheld {
-            epoch,
-            seat,
-            replacement,
-        } => format!(
-            "{seat} did not reveal for epoch {epoch}; stand-in {}",
-            short(replacement)
+        // Shown to everyone, never only with --verbose: each withholding is a choice between
+        // two keys, and the table should see it happen (FAIRNESS.md, section 1).
+        Fact::EntropyWithheld { epoch, seat, .. } => format!(
+            "{seat} did not reveal its dice entropy in time: a value fixed by its commitment \
+             stands in for epoch {epoch} (one of two keys), and {seat} adds none again this \
+             session unless the GM readmits it"
+        ),
+        Fact::SeatReadmitted { seat } => format!(
+            "the GM readmits {seat}: it adds its entropy to the dice again from the next epoch"
         ),
         Fact::EpochSealed { epoch } => format!("epoch {epoch} sealed: dice may roll"),
         Fact::EpochRevealed { epoch, seed } => {

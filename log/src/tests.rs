@@ -19,7 +19,7 @@ use crate::verify::{VerifyErrorKind, VerifyReport, parse_header, verify};
 #[path = "../benches/sample/mod.rs"]
 mod sample;
 
-use sample::{GOBLIN, INES, Session};
+use sample::{GOBLIN, INES, OLEK, Session};
 
 // ---------------------------------------------------------------------------------------
 // Helpers: reading and editing an export the way a forger would
@@ -1377,5 +1377,59 @@ fn python_verdict(file: &LogFile) -> Option<(Option<i32>, String)> {
             eprintln!("python3 not available ({e}); the Rust verifier alone checked it");
             None
         }
+    }
+}
+
+// See: issue #23, cheat 5. A seat that withheld its reveal chose between two keys; from format
+// 4 on it may not commit again in the same session unless the GM readmits it, in the log, so a
+// host cannot keep an invented seat withholding epoch after epoch. The session ends with the
+// table's epoch.
+#[test]
+fn a_seat_that_withheld_commits_again_only_after_the_gms_readmission() {
+    // (readmitted before the next epoch, the session ended in between, the verdict's seq)
+    let cases = [
+        (false, false, true),
+        (true, false, false),
+        (false, true, false),
+    ];
+    for (readmitted, new_session, fails) in cases {
+        let mut s = Session::new(false);
+        let table = s.open_epoch("table", [0x42; 32], &[(INES, Some([1; 32])), (OLEK, None)]);
+        s.free_roll("1d6", false);
+        if readmitted {
+            s.push(Event::public(Fact::SeatReadmitted { seat: OLEK.into() }));
+        }
+        let mut opens = u64::try_from(s.events.len()).expect("few") + 1;
+        if new_session {
+            s.reveal_epoch(table);
+            opens = u64::try_from(s.events.len()).expect("few") + 1;
+            let next = s.open_epoch("table", [0x43; 32], &[(OLEK, Some([2; 32]))]);
+            s.reveal_epoch(next);
+        } else {
+            let next = s.open_epoch("encounter", [0x43; 32], &[(OLEK, Some([2; 32]))]);
+            s.reveal_epoch(next);
+            s.reveal_epoch(table);
+        }
+        // The epoch's opening, then Olek's commitment.
+        let commits = opens + 1;
+        let file = s.export("gm");
+        let case = format!("readmitted {readmitted}, new session {new_session}");
+        match verify(&file) {
+            Ok(_) => assert!(!fails, "{case}: the rule let it pass"),
+            Err(e) => {
+                assert!(fails, "{case}: {e}");
+                assert_eq!(e.seq, commits, "{case}");
+                assert_eq!(
+                    e.kind,
+                    VerifyErrorKind::WithholderCommits {
+                        seat: OLEK.into(),
+                        epoch: 2,
+                        withheld: 1
+                    },
+                    "{case}"
+                );
+            }
+        }
+        python_agrees(&file, fails.then_some(commits));
     }
 }

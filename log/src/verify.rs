@@ -409,6 +409,16 @@ pub enum VerifyErrorKind {
         "the dice_drawn's commitments to hidden dice must name parts of the event, each once, in order (part {part})"
     )]
     SealedOutOfOrder { part: u32 },
+    /// From format 4, a seat that withheld a reveal commits again in the same session without
+    /// the GM's readmission: it would choose between two keys once more.
+    #[error(
+        "{seat} commits to epoch {epoch}, but it withheld its reveal in epoch {withheld} this session and the GM did not readmit it"
+    )]
+    WithholderCommits {
+        seat: String,
+        epoch: u64,
+        withheld: u64,
+    },
     /// A commitment names a part the viewer sees that holds no dice kept from a seat.
     #[error("a commitment to hidden dice names part {part}, which holds no dice kept from a seat")]
     SealedWrongPart { part: u32 },
@@ -825,6 +835,10 @@ struct Checker {
     /// event must reveal that epoch's seed.
     ended: Option<(u64, u64)>,
     hidden: HiddenDice,
+    /// Seats that withheld a reveal this session, with the epoch (rule 11).
+    barred: BTreeMap<String, u64>,
+    /// The format version of the event being checked.
+    version: u32,
 }
 
 fn fact_name(fact: &Fact) -> &'static str {
@@ -838,6 +852,7 @@ fn fact_name(fact: &Fact) -> &'static str {
         Fact::EpochRevealed { .. } => "epoch_revealed",
         Fact::DiceDrawn { .. } => "dice_drawn",
         Fact::DiceOpened { .. } => "dice_opened",
+        Fact::SeatReadmitted { .. } => "seat_readmitted",
         _ => "fact",
     }
 }
@@ -852,6 +867,8 @@ impl Checker {
             face_failure: None,
             ended: None,
             hidden: HiddenDice::default(),
+            barred: BTreeMap::new(),
+            version: 0,
         }
     }
 
@@ -877,6 +894,7 @@ impl Checker {
 
     fn event(&mut self, e: &CheckedEvent) -> Result<(), VerifyError> {
         let seq = e.seq;
+        self.version = e.version;
         let at = |kind| VerifyError { seq, kind };
         // The openings a reveal calls for come right after it, in events that hold nothing
         // else.
@@ -1094,6 +1112,15 @@ impl Checker {
                 commitment,
             } => {
                 let value = hex(commitment, "the commitment")?;
+                if self.version >= crate::hidden::SEALING_VERSION
+                    && let Some(&withheld) = self.barred.get(seat)
+                {
+                    return Err(VerifyErrorKind::WithholderCommits {
+                        seat: seat.clone(),
+                        epoch: *epoch,
+                        withheld,
+                    });
+                }
                 let e = self.epoch(part, *epoch)?;
                 in_phase(e, *epoch, Phase::Committing)?;
                 if e.committed.insert(seat.clone(), value).is_some() {
@@ -1142,9 +1169,10 @@ impl Checker {
                     return Err(VerifyErrorKind::BadReplacement { epoch, seat });
                 }
                 let withholding = matches!(fact, Fact::EntropyWithheld { .. });
-                e.contributions.insert(seat, value);
+                e.contributions.insert(seat.clone(), value);
                 if withholding {
                     *self.report.withheld.entry(epoch).or_default() += 1;
+                    self.barred.insert(seat, epoch);
                 }
             }
             Fact::EpochSealed { epoch } => {
@@ -1185,6 +1213,13 @@ impl Checker {
                 let purpose = e.purpose;
                 self.open.remove(purpose);
                 revealed.push(*epoch);
+                // The table's epoch ends with the session: a new one bars nobody.
+                if purpose == TABLE {
+                    self.barred.clear();
+                }
+            }
+            Fact::SeatReadmitted { seat } => {
+                self.barred.remove(seat);
             }
             Fact::DiceDrawn {
                 epoch,

@@ -100,6 +100,9 @@ pub enum Op {
     RevealEntropy { epoch: u64, entropy: String },
     /// The GM ends the session: the table's free-roll epoch ends and its seed is revealed.
     EndSession,
+    /// The GM lets a seat that withheld its reveal contribute to dice epochs again this
+    /// session (FAIRNESS.md, rule 11). Logged as `seat_readmitted`.
+    ReadmitSeat { seat: String },
     /// A page of the log as this seat may see it, for an export: events after `after`.
     Export { after: u64 },
 }

@@ -214,12 +214,13 @@ fn fact_kind(fact: &Fact) -> &'static str {
         Fact::EntropyRevealed { .. } => "entropy_revealed",
         Fact::EntropyWithheld { .. } => "entropy_withheld",
         Fact::EpochSealed { .. } => "epoch_sealed",
+        Fact::SeatReadmitted { .. } => "seat_readmitted",
         Fact::EpochRevealed { .. } => "epoch_revealed",
         Fact::DiceOpened { .. } => "dice_opened",
         Fact::DigestRecorded { .. } => "digest_recorded",
     }
 }
-const FACT_KINDS: usize = 41;
+const FACT_KINDS: usize = 42;
 
 fn every_fact() -> Vec<Fact> {
     let against = [
@@ -482,6 +483,9 @@ fn every_fact() -> Vec<Fact> {
             replacement: "01".repeat(32),
         },
         Fact::EpochSealed { epoch: 2 },
+        Fact::SeatReadmitted {
+            seat: "olek".into(),
+        },
         Fact::EpochRevealed {
             epoch: 2,
             seed: "23".repeat(32),
@@ -563,10 +567,11 @@ fn op_kind(op: &Op) -> &'static str {
         Op::CommitEntropy { .. } => "commit_entropy",
         Op::RevealEntropy { .. } => "reveal_entropy",
         Op::EndSession => "end_session",
+        Op::ReadmitSeat { .. } => "readmit_seat",
         Op::Export { .. } => "export",
     }
 }
-const OP_KINDS: usize = 20;
+const OP_KINDS: usize = 21;
 
 fn every_op() -> Vec<Op> {
     vec![
@@ -649,6 +654,9 @@ fn every_op() -> Vec<Op> {
             entropy: "ef".repeat(32),
         },
         Op::EndSession,
+        Op::ReadmitSeat {
+            seat: "olek".into(),
+        },
         Op::Export { after: 40 },
     ]
 }

@@ -78,6 +78,7 @@ fn apply_fact(state: &mut dyn StateMut, fact: &Fact) -> Result<(), ApplyError> {
         | Fact::EpochSealed { .. }
         | Fact::EpochRevealed { .. }
         | Fact::DiceOpened { .. }
+        | Fact::SeatReadmitted { .. }
         | Fact::DigestRecorded { .. } => {}
         Fact::CombatantAdded { combatant, .. } => state.insert_combatant((**combatant).clone()),
         Fact::OwnerSet { entity, to, .. } => {

@@ -309,6 +309,12 @@ pub enum Fact {
         seat: String,
         replacement: String,
     },
+    /// The GM lets a seat that withheld its reveal take part in the dice epochs again this
+    /// session (format 4). Until then the server refuses its commitments, so that a seat (or
+    /// one the host invented) cannot withhold epoch after epoch, choosing a key each time.
+    SeatReadmitted {
+        seat: String,
+    },
     /// Every contribution is in: the key is fixed and dice may be drawn.
     EpochSealed {
         epoch: u64,

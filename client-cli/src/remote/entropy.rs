@@ -30,6 +30,11 @@ pub struct Contributor {
     /// Whether events are arriving live: an epoch opened in the backlog is taken part in only
     /// if it is still open once the backlog is read.
     live: bool,
+    /// The epoch this seat was logged as withholding in, this session: the server refuses its
+    /// commitments until the GM readmits it, so it sends none.
+    barred: Option<u64>,
+    /// The table's epochs (those of purpose `table`): the reveal of one ends the session.
+    table_epochs: BTreeSet<u64>,
 }
 
 impl Contributor {
@@ -47,6 +52,8 @@ impl Contributor {
             revealed: BTreeSet::new(),
             warnings: Vec::new(),
             live: false,
+            barred: None,
+            table_epochs: BTreeSet::new(),
         })
     }
 
@@ -55,7 +62,10 @@ impl Contributor {
         let mut ops = Vec::new();
         for part in &e.parts {
             match &part.fact {
-                Fact::EpochOpened { epoch, .. } => {
+                Fact::EpochOpened { epoch, purpose, .. } => {
+                    if purpose == "table" {
+                        self.table_epochs.insert(*epoch);
+                    }
                     self.committing.insert(*epoch);
                     if self.live {
                         ops.extend(self.commit(*epoch)?);
@@ -80,16 +90,25 @@ impl Contributor {
                         }
                     }
                 }
-                Fact::EntropyWithheld { epoch, seat, .. }
-                    if *seat == self.seat && self.revealed.contains(epoch) =>
-                {
-                    self.warnings.push(format!(
-                        "epoch {epoch}: this seat revealed its entropy, yet the server logged it as withheld (a lost message, or a host choosing between two keys)"
-                    ));
+                Fact::EntropyWithheld { epoch, seat, .. } if *seat == self.seat => {
+                    if self.revealed.contains(epoch) {
+                        self.warnings.push(format!(
+                            "epoch {epoch}: this seat revealed its entropy, yet the server logged it as withheld (a lost message, or a host choosing between two keys)"
+                        ));
+                    }
+                    self.barred = Some(*epoch);
                 }
-                Fact::EpochSealed { epoch } | Fact::EpochRevealed { epoch, .. } => {
+                Fact::SeatReadmitted { seat } if *seat == self.seat => self.barred = None,
+                Fact::EpochSealed { epoch } => {
                     self.committing.remove(epoch);
                     self.pending.remove(epoch);
+                }
+                Fact::EpochRevealed { epoch, .. } => {
+                    self.committing.remove(epoch);
+                    self.pending.remove(epoch);
+                    if self.table_epochs.contains(epoch) {
+                        self.barred = None;
+                    }
                 }
                 _ => {}
             }
@@ -115,6 +134,12 @@ impl Contributor {
 
     fn commit(&mut self, epoch: u64) -> Result<Option<Op>> {
         if self.committed.contains(&epoch) || self.pending.contains_key(&epoch) {
+            return Ok(None);
+        }
+        if let Some(withheld) = self.barred {
+            self.warnings.push(format!(
+                "epoch {epoch}: this seat adds no entropy: it was logged as withholding in epoch {withheld}, and the GM has not readmitted it this session"
+            ));
             return Ok(None);
         }
         let value = match self.fixed {
@@ -205,6 +230,70 @@ mod tests {
         };
         c.observe(&event(4, withheld)).expect("ops");
         assert_eq!(c.take_warnings().len(), 1);
+    }
+
+    // See: issue #23, cheat 5. The server refuses a withholder's commitments for the rest of
+    // the session; the client sends none, says why, and takes part again once readmitted or
+    // once the session (the table's epoch) ends.
+    #[test]
+    fn a_seat_logged_as_withholding_sits_out_until_readmitted_or_the_session_ends() {
+        let mut c = Contributor::new("ines", None).expect("no fixed bytes");
+        c.go_live().expect("live");
+        let encounter = |epoch| Fact::EpochOpened {
+            epoch,
+            purpose: "encounter".into(),
+            commitment: "00".repeat(32),
+            test_seed: false,
+        };
+        let withheld = Fact::EntropyWithheld {
+            epoch: 2,
+            seat: "ines".into(),
+            replacement: "00".repeat(32),
+        };
+        let steps: [(Fact, usize); 6] = [
+            (opened(1), 1),
+            (withheld, 0),
+            (encounter(3), 0),
+            (
+                Fact::SeatReadmitted {
+                    seat: "ines".into(),
+                },
+                0,
+            ),
+            (encounter(4), 1),
+            (
+                Fact::EpochRevealed {
+                    epoch: 1,
+                    seed: "00".repeat(32),
+                },
+                0,
+            ),
+        ];
+        for (seq, (fact, commits)) in (1..).zip(steps) {
+            let ops = c.observe(&event(seq, fact)).expect("ops");
+            assert_eq!(ops.len(), commits, "event {seq}: {ops:?}");
+            if seq == 3 {
+                let warnings = c.take_warnings();
+                assert!(
+                    warnings[0].contains("withholding in epoch 2"),
+                    "{warnings:?}"
+                );
+            }
+        }
+        // Withheld again, then the session ends: the next session takes part at once.
+        let again = Fact::EntropyWithheld {
+            epoch: 4,
+            seat: "ines".into(),
+            replacement: "00".repeat(32),
+        };
+        c.observe(&event(7, again)).expect("ops");
+        assert!(c.observe(&event(8, encounter(5))).expect("ops").is_empty());
+        let end = Fact::EpochRevealed {
+            epoch: 1,
+            seed: "00".repeat(32),
+        };
+        c.observe(&event(9, end)).expect("ops");
+        assert_eq!(c.observe(&event(10, opened(6))).expect("ops").len(), 1);
     }
 
     #[test]

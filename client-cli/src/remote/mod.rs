@@ -98,6 +98,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
         }
         Command::Invite(a) => invite(&g, a).await,
         Command::Revoke(a) => revoke(&g, a).await,
+        Command::Readmit(a) => readmit(&g, a).await,
         Command::Sheet(a) => match &a.command {
             TableSheetCommand::Add(f) => add_sheets(&g, &f.files).await,
             TableSheetCommand::Show(a) => {
@@ -532,6 +533,21 @@ async fn revoke(g: &Globals, a: &RevokeArgs) -> Result<Report> {
         bail!("internal: unexpected answer to `revoke_seat`");
     };
     s.finish(show::seats_text(&seats)).await
+}
+
+async fn readmit(g: &Globals, a: &RevokeArgs) -> Result<Report> {
+    let mut s = Session::open(g).await?;
+    let op = Op::ReadmitSeat {
+        seat: a.target.clone(),
+    };
+    let Reply::Applied { .. } = s.request(op).await? else {
+        bail!("internal: unexpected answer to `readmit_seat`");
+    };
+    s.finish(format!(
+        "{} adds its entropy to the dice again from the next epoch\n",
+        a.target
+    ))
+    .await
 }
 
 /// Adds each sheet in turn over one connection. Every file is read first, so a missing one

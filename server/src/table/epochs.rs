@@ -65,6 +65,10 @@ impl Epoch {
 pub struct Epochs {
     list: BTreeMap<u64, Epoch>,
     seeds: BTreeMap<u64, Bytes32>,
+    /// Seats that withheld a reveal this session, with the epoch they withheld in: each took
+    /// a choice between two keys, so they take no part in later epochs of the session unless
+    /// the GM readmits them (FAIRNESS.md, rule 11).
+    barred: BTreeMap<String, u64>,
 }
 
 impl Epochs {
@@ -72,6 +76,7 @@ impl Epochs {
         Epochs {
             list: BTreeMap::new(),
             seeds: secrets.iter().map(|s| (s.epoch, s.seed)).collect(),
+            barred: BTreeMap::new(),
         }
     }
 
@@ -115,9 +120,21 @@ impl Epochs {
                 if let (Some(e), Some(v)) = (self.list.get_mut(epoch), from_hex32(value)) {
                     e.contributions.insert(seat.clone(), v);
                 }
+                if matches!(fact, Fact::EntropyWithheld { .. }) {
+                    self.barred.insert(seat.clone(), *epoch);
+                }
+            }
+            Fact::SeatReadmitted { seat } => {
+                self.barred.remove(seat);
             }
             Fact::EpochSealed { epoch } => self.set_phase(*epoch, Phase::Sealed),
-            Fact::EpochRevealed { epoch, .. } => self.set_phase(*epoch, Phase::Revealed),
+            Fact::EpochRevealed { epoch, .. } => {
+                self.set_phase(*epoch, Phase::Revealed);
+                // The table's epoch ends with the session, and a new session bars nobody.
+                if self.list.get(epoch).is_some_and(|e| e.purpose == TABLE) {
+                    self.barred.clear();
+                }
+            }
             Fact::DiceDrawn { epoch, spans, .. } => {
                 if let (Some(e), Some([_, end])) = (self.list.get_mut(epoch), spans.last()) {
                     e.next_counter = e.next_counter.max(*end);
@@ -232,8 +249,38 @@ impl Epochs {
         hidden_dice::opening_events(id, reveal, logged, max_bytes)
     }
 
-    /// A seat's commitment, checked: the epoch takes commitments and the seat has none yet.
+    /// The seats barred from contributing until the GM readmits them.
+    pub fn barred(&self) -> impl Iterator<Item = &String> {
+        self.barred.keys()
+    }
+
+    /// The GM readmits a seat that withheld a reveal this session.
+    pub fn readmit(&self, seat: &str) -> Result<Event, WireError> {
+        if !self.barred.contains_key(seat) {
+            return Err(WireError::new(
+                ErrorCode::Refused,
+                format!(
+                    "`{seat}` has withheld no reveal this session; there is nothing to readmit"
+                ),
+            ));
+        }
+        Ok(Event::public(Fact::SeatReadmitted {
+            seat: seat.to_owned(),
+        }))
+    }
+
+    /// A seat's commitment, checked: the epoch takes commitments, the seat has none yet, and
+    /// it has not withheld a reveal this session (unless the GM readmitted it).
     pub fn commit(&self, epoch: u64, seat: &str, commitment: &str) -> Result<Event, WireError> {
+        if let Some(withheld) = self.barred.get(seat) {
+            return Err(WireError::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "this seat withheld its reveal in epoch {withheld}, so it adds no entropy again \
+                     this session unless the GM readmits it"
+                ),
+            ));
+        }
         let e = self.taking(epoch, Phase::Committing, "commitments")?;
         if e.commitments.contains_key(seat) {
             return Err(WireError::new(
@@ -438,6 +485,58 @@ mod tests {
         ));
         run(&mut epochs, &sealed);
         assert!(epochs.stream().is_some());
+    }
+
+    // See: issue #23, cheat 5. A seat that withheld chose between two keys; it may not do so
+    // again this session unless the GM readmits it, and a new session starts clean.
+    #[test]
+    fn a_seat_that_withheld_may_not_commit_again_this_session_until_readmitted() {
+        let mut epochs = Epochs::default();
+        let c = |epoch| to_hex(&entropy_commitment(epoch, "p2", &[9; 32]).expect("short id"));
+        // Epoch 1 (the table's): p2 commits, then withholds.
+        let s = secret(1);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, TABLE)]);
+        let commit = epochs.commit(1, "p2", &c(1)).expect("commit");
+        run(&mut epochs, &[commit]);
+        let closed = epochs.advance(None, true);
+        run(&mut epochs, &closed);
+        let sealed = epochs.advance(None, true);
+        run(&mut epochs, &sealed);
+        assert_eq!(epochs.barred().collect::<Vec<_>>(), ["p2"]);
+        // Epoch 2 (an encounter's): p2's commitment is refused and names the epoch.
+        let s = secret(2);
+        epochs.add_seed(&s);
+        run(&mut epochs, &[Epochs::opening(&s, ENCOUNTER)]);
+        let refused = epochs.commit(2, "p2", &c(2)).expect_err("barred");
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+        assert!(refused.message.contains("epoch 1"), "{}", refused.message);
+        let nobody = epochs.readmit("p1").expect_err("p1 withheld nothing");
+        assert_eq!(nobody.code, ErrorCode::Refused);
+        let readmit = epochs.readmit("p2").expect("the GM readmits p2");
+        assert!(matches!(
+            &readmit.parts[0].fact,
+            Fact::SeatReadmitted { seat } if seat == "p2"
+        ));
+        run(&mut epochs, &[readmit]);
+        let commit = epochs.commit(2, "p2", &c(2)).expect("readmitted");
+        run(&mut epochs, &[commit]);
+        // It withholds again; the session's end (the table epoch's reveal) clears the bar.
+        let closed = epochs.advance(None, true);
+        run(&mut epochs, &closed);
+        let sealed = epochs.advance(None, true);
+        run(&mut epochs, &sealed);
+        assert_eq!(epochs.barred().count(), 1);
+        let end_encounter = epochs.revealing(2, [], 1 << 16);
+        run(&mut epochs, &end_encounter);
+        assert_eq!(
+            epochs.barred().count(),
+            1,
+            "an encounter's end is not the session's"
+        );
+        let end_session = epochs.revealing(1, [], 1 << 16);
+        run(&mut epochs, &end_session);
+        assert_eq!(epochs.barred().count(), 0);
     }
 
     #[test]

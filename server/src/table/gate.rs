@@ -98,7 +98,12 @@ impl Table {
         self.epochs.add_seed(&secret);
         let opening = Epochs::opening(&secret, purpose);
         let until = Instant::now() + self.settings.entropy_window;
-        self.gate.open(Some(self.stream.seat_ids()), until);
+        // A seat barred for withholding is not waited for: it may not commit.
+        let mut expected = self.stream.seat_ids();
+        for seat in self.epochs.barred() {
+            expected.remove(seat);
+        }
+        self.gate.open(Some(expected), until);
         self.commit(vec![opening], vec![Write::Epoch(secret)], None);
         self.advance_epochs(false).await;
     }
@@ -160,6 +165,15 @@ impl Table {
             }
             Op::RevealEntropy { epoch, entropy } => {
                 Ok(vec![self.epochs.reveal(epoch, id, &entropy)?])
+            }
+            Op::ReadmitSeat { seat: readmitted } => {
+                if seat.info.role != Role::Gm {
+                    return Err(WireError::new(
+                        ErrorCode::Forbidden,
+                        "readmitting a seat is the GM's",
+                    ));
+                }
+                Ok(vec![self.epochs.readmit(&readmitted)?])
             }
             Op::EndSession => {
                 if seat.info.role != Role::Gm {

@@ -170,6 +170,7 @@ impl Table {
             | Op::Roll { .. }
             | Op::CommitEntropy { .. }
             | Op::RevealEntropy { .. }
+            | Op::ReadmitSeat { .. }
             | Op::EndSession => Err(WireError::new(
                 ErrorCode::Internal,
                 "a command reached the wrong path",

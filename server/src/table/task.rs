@@ -260,7 +260,10 @@ impl Table {
 fn is_epoch_or_session(op: &Op) -> bool {
     matches!(
         op,
-        Op::CommitEntropy { .. } | Op::RevealEntropy { .. } | Op::EndSession
+        Op::CommitEntropy { .. }
+            | Op::RevealEntropy { .. }
+            | Op::EndSession
+            | Op::ReadmitSeat { .. }
     )
 }
 
