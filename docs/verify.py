@@ -296,6 +296,11 @@ class Verifier:
         for audience, name, _ in facts:
             if not known_audience(audience):
                 raise Fail(seq, "a part's audience %r is not one the format has" % (audience,))
+        # A seat's export holds only what that seat may see (section 8); the GM's, everything.
+        for number, (audience, _, _) in zip(numbers, facts):
+            if self.viewer != "gm" and not admits(audience, self.viewer):
+                raise Fail(seq, "part %d is addressed to %s, which does not include this "
+                                "export's viewer %s" % (number, json.dumps(audience), self.viewer))
             if name not in KNOWN_FACTS:
                 raise Fail(seq, "a part holds the fact %r, which this verifier does not know" % name)
         # The openings a reveal calls for come right after it, in events of nothing else.
@@ -519,6 +524,8 @@ class Verifier:
             raise Fail(seq, "%s while epoch %d is %s" % (name, epoch, e["phase"]))
         seat = f.get("seat")
         if name == "entropy_committed":
+            if type(seat) is not str or len(seat.encode("utf-8")) > 255:
+                raise Fail(seq, "a seat id longer than 255 bytes cannot be framed in the key")
             if self.version >= SEALING_VERSION and seat in self.barred:
                 raise Fail(seq, "%s commits to epoch %d, but it withheld its reveal in epoch %d this "
                                 "session and the GM did not readmit it" % (seat, epoch, self.barred[seat]))

@@ -419,6 +419,16 @@ pub enum VerifyErrorKind {
         epoch: u64,
         withheld: u64,
     },
+    /// A seat's export shows a part that is not addressed to that seat: the server leaked it,
+    /// or the file was put together from another seat's copy.
+    #[error(
+        "part {part} is addressed to {audience}, which does not include this export's viewer {viewer}"
+    )]
+    NotForViewer {
+        part: usize,
+        audience: String,
+        viewer: String,
+    },
     /// A commitment names a part the viewer sees that holds no dice kept from a seat.
     #[error("a commitment to hidden dice names part {part}, which holds no dice kept from a seat")]
     SealedWrongPart { part: u32 },
@@ -896,6 +906,21 @@ impl Checker {
         let seq = e.seq;
         self.version = e.version;
         let at = |kind| VerifyError { seq, kind };
+        // A seat's export holds only what that seat may see (the GM's holds everything).
+        if self.viewer != View::Gm
+            && let Some((p, &number)) = e
+                .shown
+                .parts
+                .iter()
+                .zip(&e.numbers)
+                .find(|(p, _)| !self.viewer.applies(&p.audience))
+        {
+            return Err(at(VerifyErrorKind::NotForViewer {
+                part: number,
+                audience: serde_json::to_string(&p.audience).unwrap_or_default(),
+                viewer: self.viewer.to_string(),
+            }));
+        }
         // The openings a reveal calls for come right after it, in events that hold nothing
         // else.
         let only_openings = e.hidden == 0
@@ -1112,6 +1137,13 @@ impl Checker {
                 commitment,
             } => {
                 let value = hex(commitment, "the commitment")?;
+                if seat.len() > tablehold_rules::dice::fair::MAX_SEAT_ID_BYTES {
+                    return Err(VerifyErrorKind::BadValue {
+                        part,
+                        what: "a seat id longer than 255 bytes (it cannot be framed in the key)"
+                            .to_owned(),
+                    });
+                }
                 if self.version >= crate::hidden::SEALING_VERSION
                     && let Some(&withheld) = self.barred.get(seat)
                 {
