@@ -6,10 +6,11 @@
 
 Checks the file header, the event numbers, the hash chain, every epoch's commitments and
 reveals, that dice come only from the current epoch, the tiling of each epoch's dice
-counters, and the face of every die the file shows whose epoch's seed is revealed. It does not
-re-add totals: `tablehold verify` does that too. It ignores facts it does not know (the dice
-checks involve only those of FAIRNESS.md), where `tablehold verify` asks for an upgrade.
-Exit status: 0 verified, 1 failed, 3 verified but an epoch used the insecure test seed.
+counters, the face of every die the file shows whose epoch's seed is revealed, every roll
+rolled again from its faces, and hidden dice against their commitments once opened. It refuses
+a fact no format version has, as `tablehold verify` does.
+Exit status: 0 verified, 1 failed, 3 verified but an epoch used the insecure test seed, 4 not
+yet verifiable (dice in epochs whose seed is not revealed yet).
 """
 import argparse
 import hashlib
@@ -166,6 +167,134 @@ def is_sealed(audience, dice):
 
 def is_stand_in(audience):
     return audience == "all_but_gm" or (isinstance(audience, dict) and "all_but" in audience)
+
+
+# --- Section 5: composite dice, rolled again from their logged faces --------------------------
+
+LADDER = [4, 6, 8, 10, 12, 20]
+DIVIDED = {2: [1, 1, 2, 2, 3, 3, 4, 4, 4, 5], 3: [1, 1, 1, 2, 2, 2, 3, 3, 3, 4],
+           4: [1, 1, 1, 1, 2, 2, 2, 2, 3, 3]}
+TERM = re.compile(r"(?:([1-9][0-9]*)d(?:([1-9][0-9]*)s(\+0|[+-][1-9][0-9]*)|10/([234])|([1-9][0-9]*))"
+                  r"(?:(kh|kl)([1-9][0-9]*))?(!)?|(0|[1-9][0-9]*))")
+
+
+def parse_expr(text):
+    """The canonical dice notation of section 5, as a list of (sign, term): a term is
+    ("flat", n) or ("dice", count, sides drawn, divisor or None, keep or None, bursts)."""
+    if not isinstance(text, str):
+        raise ValueError("not text")
+    terms, pos = [], 0
+    while pos < len(text):
+        sign = 1
+        if text[pos] in "+-":
+            if text[pos] == "+" and pos == 0:
+                raise ValueError("a leading + is not canonical")
+            sign = -1 if text[pos] == "-" else 1
+            pos += 1
+        elif pos > 0:
+            raise ValueError("terms are joined by + or -")
+        m = TERM.match(text, pos)
+        if not m or m.end() == pos:
+            raise ValueError("no term at column %d" % (pos + 1))
+        pos = m.end()
+        count, base, steps, divisor, sides, keep, keep_n, burst, flat = m.groups()
+        if flat is not None:
+            if int(flat) > 1000000:
+                raise ValueError("a flat modifier is at most 1000000")
+            terms.append((sign, ("flat", int(flat))))
+            continue
+        count = int(count)
+        if not 1 <= count <= 100:
+            raise ValueError("1 to 100 dice a term")
+        if base is not None:
+            if int(base) not in LADDER or not -10 <= int(steps) <= 10:
+                raise ValueError("a stepped die is on the ladder, moved -10 to 10 rungs")
+            drawn = LADDER[max(0, min(len(LADDER) - 1, LADDER.index(int(base)) + int(steps)))]
+        elif divisor is not None:
+            drawn = 10
+        else:
+            drawn = int(sides)
+            if "d%d" % drawn not in SIDES:
+                raise ValueError("no d%d" % drawn)
+        keep = None if keep is None else (keep, int(keep_n))
+        if keep and not keep[1] <= count:
+            raise ValueError("keeps more dice than it rolls")
+        terms.append((sign, ("dice", count, drawn, divisor and int(divisor), keep, bool(burst))))
+    if not terms:
+        raise ValueError("no term")
+    return terms
+
+
+def reroll(roll):
+    """Section 5's roll of `roll["expr"]` from the faces the log gives, in order: the dice
+    (without counters), subtotals and total it must show."""
+    faces = [d["face"] for d in roll["dice"]]
+    dice, subtotals, used = [], [], 0
+    for index, (sign, term) in enumerate(parse_expr(roll["expr"])):
+        if term[0] == "flat":
+            subtotals.append(sign * term[1])
+            continue
+        _, count, sides, divisor, keep, bursts = term
+        bursts = bursts and divisor is None
+        chains = []
+        for _ in range(count):
+            start, total, extra = len(dice), 0, 0
+            while True:
+                if used >= len(faces):
+                    raise ValueError("needs more dice than the log holds")
+                face = faces[used]
+                used += 1
+                if type(face) is not int or not 1 <= face <= sides:
+                    raise ValueError("a d%d cannot show %r" % (sides, face))
+                value = DIVIDED[divisor][face - 1] if divisor else face
+                total += value
+                burst = bursts and face == sides and extra < 20
+                dice.append({"term": index, "die": "d%d" % sides, "face": face, "value": value,
+                             "kept": True, "burst": burst, "from_burst": extra > 0})
+                if not burst:
+                    break
+                extra += 1
+            chains.append((start, total))
+        kept = [True] * len(chains)
+        if keep:
+            order = sorted(range(len(chains)), key=lambda i: -chains[i][1] if keep[0] == "kh"
+                           else chains[i][1])  # a stable sort: the earlier chain first on ties
+            kept = [False] * len(chains)
+            for i in order[:keep[1]]:
+                kept[i] = True
+        subtotal = 0
+        for i, (start, total) in enumerate(chains):
+            end = chains[i + 1][0] if i + 1 < len(chains) else len(dice)
+            if kept[i]:
+                subtotal += total
+            else:
+                for d in dice[start:end]:
+                    d["kept"] = False
+        subtotals.append(sign * subtotal)
+    if used != len(faces):
+        raise ValueError("uses only %d of its %d dice" % (used, len(faces)))
+    return dice, subtotals, sum(subtotals)
+
+
+def check_roll(seq, fact):
+    """Every roll is rolled again from its faces; every check's total is its roll's plus its
+    modifiers (what `tablehold verify` checks too)."""
+    roll = fact["roll"]
+    try:
+        dice, subtotals, total = reroll(roll)
+    except ValueError as e:
+        raise Fail(seq, "rolling `%s` again from its faces: %s" % (roll.get("expr"), e))
+    logged = [{k: d.get(k) for k in ("term", "die", "face", "value", "kept", "burst",
+                                      "from_burst")} for d in roll["dice"]]
+    if (logged, roll["terms"], roll["total"]) != (dice, subtotals, total):
+        raise Fail(seq, "rolling `%s` again from its faces gives other dice, values, subtotals or "
+                        "total than the log" % roll["expr"])
+    if fact["fact"] == "checked":
+        mods = fact["modifiers"]
+        if any(type(m.get("value")) is not int for m in mods) or \
+                fact["total"] != roll["total"] + sum(m["value"] for m in mods):
+            raise Fail(seq, "the check %r totals %r, not its roll plus its modifiers"
+                       % (fact.get("label"), fact.get("total")))
 
 
 # --- Reading an export (section 8) ----------------------------------------------------------
@@ -343,6 +472,7 @@ class Verifier:
             # them, so they are recomputed but neither claim a draw nor count.
             count = admits(audience, self.viewer)
             if name in ("rolled", "checked"):
+                check_roll(seq, fact)
                 for i, d in enumerate(fact["roll"]["dice"]):
                     self.die(seq, d.get("die"), d.get("face"), d.get("counters"), drawn, count,
                              number, i)

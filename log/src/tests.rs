@@ -1433,3 +1433,75 @@ fn a_seat_that_withheld_commits_again_only_after_the_gms_readmission() {
         python_agrees(&file, fails.then_some(commits));
     }
 }
+
+// See: issue #23, disagreements. Both verifiers roll every expression again from its logged
+// faces (docs/FAIRNESS.md, section 5): every shape of the notation, drawn from the fair stream
+// with bursts and keeps falling as they may, passes both; a roll whose expression does not
+// match its dice fails both at its event.
+#[test]
+fn both_verifiers_roll_every_shape_of_the_notation_again_from_its_faces() {
+    let shapes = [
+        "3d10kh1+2",
+        "2d20kl1",
+        "4d4!",
+        "3d4kh2!",
+        "1d8s+1",
+        "1d12s-2",
+        "1d4s-3",
+        "1d20s+0",
+        "2d10/2",
+        "1d10/3+1",
+        "3d10/4",
+        "-1d6+3",
+        "1d100",
+        "5d2!",
+        "1d5",
+        "2d6-1d4-2",
+    ];
+    let mut s = Session::new(false);
+    let epoch = s.open_epoch("table", [0x5e; 32], &[]);
+    // Enough rolls that bursts (a d2 bursts half the time) and ties under keep rules occur.
+    for _ in 0..6 {
+        for shape in shapes {
+            s.free_roll(shape, false);
+        }
+    }
+    s.reveal_epoch(epoch);
+    let file = s.export("gm");
+    let bursts = s
+        .events
+        .iter()
+        .flat_map(Event::facts)
+        .filter_map(|f| match f {
+            Fact::Rolled { roll, .. } => Some(roll.dice.iter().filter(|d| d.burst).count()),
+            _ => None,
+        })
+        .sum::<usize>();
+    assert!(bursts > 0, "some die burst");
+    verify(&file).expect("every shape verifies");
+    python_agrees(&file, None);
+    // The same faces read under another expression: a d20 reported as a d6 roll.
+    let mut forged = file.clone();
+    let seq = find(
+        &forged,
+        |p| matches!(&p.fact, Fact::Rolled { roll, .. } if roll.expr == "2d20kl1"),
+    );
+    edit(
+        &mut forged,
+        seq,
+        |p| matches!(&p.fact, Fact::Rolled { roll, .. } if roll.expr == "2d20kl1"),
+        |p| {
+            if let Fact::Rolled { roll, .. } = &mut p.fact {
+                roll.expr = "2d20kh1".into();
+            }
+        },
+    );
+    reseal(&mut forged);
+    let err = verify(&forged).expect_err("the dice do not follow the expression");
+    assert_eq!(err.seq, seq);
+    assert!(
+        matches!(err.kind, VerifyErrorKind::RollMismatch { .. }),
+        "{err}"
+    );
+    python_agrees(&forged, Some(seq));
+}
