@@ -6,6 +6,7 @@ mod cli;
 mod fairness;
 mod fixtures;
 mod flood;
+mod load;
 mod security;
 mod server;
 mod watch;

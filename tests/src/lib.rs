@@ -2,6 +2,7 @@
 //! them as real processes. Tests never run cargo themselves (DESIGN.md, "Testing"): `.ci/run`
 //! or `cargo build --bins` builds them once, in the profile the tests use.
 
+pub mod load;
 pub mod server;
 
 use std::ffi::OsStr;
