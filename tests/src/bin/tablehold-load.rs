@@ -65,6 +65,11 @@ fn main() -> Result<()> {
         grace: Duration::from_millis(args.grace_ms),
     };
     shape.check()?;
+    // Every client is a socket here, and one more in a server started here.
+    let sockets = args.tables.saturating_mul(args.clients).saturating_add(64);
+    let _ = rlimit::increase_nofile_limit(u64::try_from(sockets).unwrap_or(u64::MAX));
+    // All clients come from 127.0.0.1: the per-address limits, right against a flood from one
+    // host, would refuse a load generator.
     let spawned = match &args.url {
         Some(_) => None,
         None => Some(Spawned::start(
@@ -72,6 +77,12 @@ fn main() -> Result<()> {
             &[
                 "--requests-per-second".to_owned(),
                 args.requests_per_second.to_string(),
+                "--max-connections-per-address".to_owned(),
+                sockets.to_string(),
+                "--max-handshakes-per-address".to_owned(),
+                sockets.to_string(),
+                "--max-connections".to_owned(),
+                sockets.to_string(),
             ],
         )?),
     };
