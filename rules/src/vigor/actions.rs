@@ -99,6 +99,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 args,
             )
         }
+        "escape" => action(
+            name,
+            actor,
+            "Escape: flee; foes within reach may take the opening. 1 action.",
+            vec![],
+        ),
         "end_turn" => action(name, actor, "End your turn.", vec![]),
         _ => return None,
     })

@@ -233,7 +233,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
 
 /// Why a creature has no reaction: it cannot dodge while helpless, and nobody reacts in its own
 /// turn.
-fn cannot_react(ctx: &Ctx<'_>, t: &Combatant) -> Option<&'static str> {
+pub fn cannot_react(ctx: &Ctx<'_>, t: &Combatant) -> Option<&'static str> {
     if t.kind == Kind::Object {
         return Some("an object");
     }
@@ -248,6 +248,33 @@ fn cannot_react(ctx: &Ctx<'_>, t: &Combatant) -> Option<&'static str> {
         }
     }
     (ctx.state.encounter().current.as_ref() == Some(&t.id)).then_some("it is its own turn")
+}
+
+/// The weapon a creature takes an opening with: the first on its sheet (bare hands if none).
+pub fn first_weapon(sheet: &super::Sheet) -> Option<Weapon> {
+    sheet.weapon(sheet.weapons.first().map(|w| w.id.as_str()))
+}
+
+/// One ordinary attack with no off-hand and nothing moving its dice: a Take Opening.
+pub fn strike_once(
+    ctx: &mut Ctx<'_>,
+    attacker: &EntityId,
+    target: &EntityId,
+    weapon: Weapon,
+) -> Result<(), DecideError> {
+    strike(
+        ctx,
+        Strike {
+            attacker: attacker.clone(),
+            target: target.clone(),
+            weapon,
+            charges: 0,
+            challenges: 0,
+            from_behind: false,
+            off_hand: false,
+            then: None,
+        },
+    )
 }
 
 /// Vigor a Defense reaction costs `t` now.

@@ -10,6 +10,7 @@ pub mod bonus_dice;
 mod care;
 pub mod damage;
 pub mod guard;
+mod opening;
 mod options;
 mod round;
 pub mod sheet;
@@ -169,6 +170,7 @@ impl RuleSystem for Vigor {
             "defend" => round::defend(ctx, &c),
             "move" => round::movement(ctx, &c, args),
             "stand" => round::stand(ctx, &c),
+            "escape" => opening::escape(ctx, &c),
             "emergency_aid" => care::emergency_aid(ctx, &c, args),
             "stabilise" => care::stabilise(ctx, &c, args),
             _ => Err(Refusal::UnknownAction {
@@ -187,6 +189,7 @@ impl RuleSystem for Vigor {
     ) -> Result<(), DecideError> {
         match step.rule.as_str() {
             attack::STEP_DEFENSE => attack::resume_defense(ctx, step, closing.choice),
+            opening::STEP_OPENING => opening::resume(ctx, step, closing.choice),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

@@ -303,5 +303,7 @@ pub fn stand(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
         return Err(Refusal::Rule(format!("{} is not knocked down", c.id)).into());
     }
     spend(ctx, c, 1)?;
-    ctx.set_status(&c.id, PRONE, None)
+    ctx.set_status(&c.id, PRONE, None)?;
+    // Getting up gives the adjacent foes an opening.
+    super::opening::offer(ctx, c, "stands up")
 }

@@ -927,3 +927,131 @@ fn bad_input_is_refused_with_its_code_and_changes_nothing() {
         ],
     });
 }
+
+#[test]
+fn fleeing_or_standing_up_opens_openings_to_foes_within_reach_for_5_vigor() {
+    let three = |raider: Value| vec![pc(), raider, creature("wolf", "npc")];
+    let scenes = vec![
+        Scene {
+            name: "escape: the adjacent raider takes it, the distant wolf is not asked",
+            options: &[],
+            cast: three(npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Place("wolf", 5, 0),
+                Start(&[15, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                Res("aune", "actions", 1),
+                Prompt(true),
+                // 12 + 5 = 17 beats Guard 15; Aune is in her own turn and cannot react:
+                // sword 4 + Strength 2 = 6 off Durability 10.
+                Answer("take_opening", &[12, 5, 4, 2]),
+                Res("raider", "vigor", 5),
+                Res("aune", "durability", 4),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "an opening needs 5 Vigor and may be let go",
+            options: &[],
+            cast: three(set(npc(), "vigor", json!(4))),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 1),
+                Start(&[15, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                AnswerRefused(None, "take_opening", "insufficient_resource"),
+                Answer("let_go", &[]),
+                Res("aune", "durability", 10),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "standing up: each adjacent foe is asked in turn",
+            options: &[],
+            cast: three(npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Place("wolf", 0, 1),
+                Give("aune", "prone", 0),
+                Start(&[15, 5, 3]),
+                Act("aune", "stand", vec![], &[]),
+                Answer("let_go", &[]),
+                Prompt(true),
+                // The wolf: 10 + 5 = 15 ties Guard 15, a miss.
+                Answer("take_opening", &[10, 5]),
+                Res("wolf", "vigor", 5),
+                Res("aune", "durability", 10),
+                Prompt(false),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn quality_dice_and_the_armour_reading_follow_their_table_options() {
+    use super::super::attack::quality_die;
+    use super::super::sheet::Quality::*;
+    let opts = |pairs: &[(&str, &str)]| {
+        let given = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+            .collect();
+        TableOptions::resolve(&Vigor.options(), &given).unwrap()
+    };
+    let default = opts(&[]);
+    // Ordinary d8 and heroic d10 are the text's; feeble, epic, legendary are options.
+    let got: Vec<u32> = [Feeble, Ordinary, Heroic, Epic, Legendary]
+        .into_iter()
+        .map(|q| quality_die(&default, q).sides())
+        .collect();
+    assert_eq!(got, vec![6, 8, 10, 12, 20]);
+    let changed = opts(&[
+        ("vigor.feeble_die", "d4"),
+        ("vigor.epic_die", "d10"),
+        ("vigor.legendary_die", "d12"),
+    ]);
+    let got: Vec<u32> = [Feeble, Epic, Legendary]
+        .into_iter()
+        .map(|q| quality_die(&changed, q).sides())
+        .collect();
+    assert_eq!(got, vec![4, 10, 12]);
+    // A heroic axe against ordinary mail (AR 3): through by the three-step reading it is
+    // 6 + 3 - 3 = 6; with `any_superior` the armour is ignored: 9.
+    let mailed = || {
+        with(npc(), |v| {
+            v["armour"] = json!([{ "name": "mail", "rank": 3 }]);
+            v["durability_max"] = json!(20);
+        })
+    };
+    let axe = || {
+        with(pc(), |v| {
+            v["weapons"] =
+                json!([{ "id": "axe", "name": "axe", "damage": 1, "quality": "heroic" }]);
+        })
+    };
+    for (options, left) in [
+        (&[][..], 14),
+        (&[("vigor.armour_quality", "any_superior")][..], 11),
+    ] {
+        play(Scene {
+            name: "heroic axe against ordinary mail",
+            options,
+            cast: duel(axe(), mailed()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("weapon", t("axe"))],
+                    &[10, 6],
+                ),
+                Answer("take", &[6, 3]),
+                Res("raider", "durability", left),
+            ],
+        });
+    }
+}
