@@ -50,13 +50,16 @@ struct Strike {
 pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let sheet = sheet_of(c)?.clone();
     let weapon_id = args.text("weapon")?;
-    let weapon = sheet
-        .weapon(weapon_id)
-        .ok_or_else(|| Refusal::UnknownName {
-            system: super::ID.into(),
-            what: format!("a weapon on {}'s sheet", c.id),
-            name: weapon_id.unwrap_or("").to_owned(),
-        })?;
+    // Without a weapon named, the first on the sheet (bare hands when it lists none).
+    let weapon = match weapon_id {
+        None => first_weapon(&sheet),
+        Some(_) => sheet.weapon(weapon_id),
+    }
+    .ok_or_else(|| Refusal::UnknownName {
+        system: super::ID.into(),
+        what: format!("a weapon on {}'s sheet", c.id),
+        name: weapon_id.unwrap_or("").to_owned(),
+    })?;
     let off_hand = match args.text("off_hand")? {
         None => None,
         Some(id) => Some(sheet.weapon(Some(id)).ok_or_else(|| Refusal::UnknownName {

@@ -53,6 +53,8 @@ enum S {
     Prompt(bool),
     /// The bonus die of the last check the last command rolled.
     BonusDie(Primitive),
+    /// The die of the weapon's damage dice in the last command.
+    DamageDie(Primitive),
     /// Some sentence of the last command says this.
     Said(&'static str),
     /// No player's copy of the last command's events holds this NPC resource's value.
@@ -236,6 +238,19 @@ fn play(scene: Scene) {
                     "{at}: {}",
                     check.label
                 );
+            }
+            S::DamageDie(die) => {
+                let roll = last
+                    .iter()
+                    .flat_map(Event::facts)
+                    .find_map(|f| match f {
+                        Fact::Rolled { purpose, roll, .. } if purpose.starts_with("damage") => {
+                            Some(roll)
+                        }
+                        _ => None,
+                    })
+                    .expect(&at);
+                assert_eq!(roll.dice[0].die, die, "{at}");
             }
             S::Said(words) => {
                 let text = said(&last);
@@ -1051,6 +1066,103 @@ fn quality_dice_and_the_armour_reading_follow_their_table_options() {
                 ),
                 Answer("take", &[6, 3]),
                 Res("raider", "durability", left),
+            ],
+        });
+    }
+}
+
+#[test]
+fn bare_hands_deal_one_feeble_die_and_a_named_weapon_its_quality_dice() {
+    let unarmed = || vec![("target", t("raider")), ("weapon", t("unarmed"))];
+    let scenes = vec![
+        Scene {
+            name: "unarmed: d6 6 + Strength d10 3 = 9 (feeble die d6 by default)",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", unarmed(), &[10, 6]),
+                Answer("take", &[6, 3]),
+                DamageDie(Primitive::D6),
+                Res("raider", "durability", 1),
+            ],
+        },
+        Scene {
+            name: "unarmed with the feeble die at d4: 4 + 3 = 7",
+            options: &[("vigor.feeble_die", "d4")],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", unarmed(), &[10, 6]),
+                Answer("take", &[4, 3]),
+                DamageDie(Primitive::D4),
+                Res("raider", "durability", 3),
+            ],
+        },
+        Scene {
+            name: "no weapon named: the sheet's first, an ordinary sword, d8 8 + 1 = 9",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[8, 1]),
+                DamageDie(Primitive::D8),
+                Res("raider", "durability", 1),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn recovery_gives_back_what_special_abilities_name_but_no_durability_to_the_wounded() {
+    let healer = |durability: i64| {
+        with(pc(), |v| {
+            v["durability"] = json!(durability);
+            v["mana_max"] = json!(5);
+            v["mana"] = json!(0);
+            v["recovery"] = json!({ "durability": 3, "mana": 2 });
+        })
+    };
+    for (durability, after, wounded) in [(5, 8, false), (9, 10, false), (0, 0, true)] {
+        play(Scene {
+            name: "one Recovery phase",
+            options: &[],
+            cast: duel(healer(durability), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Round(2),
+                // Durability +3 up to the maximum 10, none while wounded; Mana +2.
+                Res("aune", "durability", after),
+                Res("aune", "mana", 2),
+                if wounded {
+                    Has("aune", "wounded")
+                } else {
+                    Lacks("aune", "wounded")
+                },
+            ],
+        });
+    }
+    // An NPC that does not recover Vigor keeps what it had; one that does gets 5.
+    for (recovers, vigor) in [(false, 3), (true, 8)] {
+        play(Scene {
+            name: "Vigor for the raider or not",
+            options: &[],
+            cast: duel(
+                pc(),
+                with(npc(), |v| {
+                    v["vigor"] = json!(3);
+                    v["recovers_vigor"] = json!(recovers);
+                }),
+            ),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("raider", "vigor", vigor),
             ],
         });
     }
