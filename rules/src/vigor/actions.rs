@@ -25,6 +25,14 @@ fn steps_args() -> Vec<ArgSpec> {
     ]
 }
 
+/// Actions only the GM takes, with no actor.
+pub const GM_ACTIONS: [&str; 4] = [
+    "start_encounter",
+    "end_encounter",
+    "visibility",
+    "resistance",
+];
+
 /// The spec of `name` for `actor` (its shape only; `now` hints are the catalogue's).
 pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
     let target = || ArgSpec::new("target", ArgKind::Entity, true, "whom");
@@ -36,6 +44,48 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![],
         ),
         "end_encounter" => action(name, None, "End the encounter.", vec![]),
+        "visibility" => action(
+            name,
+            None,
+            "Set the scene's visibility: ranged attacks are capped and harder.",
+            vec![
+                ArgSpec::new("level", ArgKind::Text, true, "how far one sees")
+                    .choices(&["normal", "reduced", "low", "zero"]),
+            ],
+        ),
+        "resistance" => {
+            let mut args = vec![
+                target(),
+                ArgSpec::new(
+                    "ability",
+                    ArgKind::Text,
+                    true,
+                    "the ability the effect names",
+                )
+                .choices(&super::checks::ABILITIES),
+                ArgSpec::new("vs", ArgKind::Int, true, "the victory sum").range(1, 200),
+            ];
+            args.extend(steps_args());
+            action(
+                name,
+                None,
+                "Call for a Resistance check: d20 + the ability's and Resistance bonus dice.",
+                args,
+            )
+        }
+        "use_skill" => {
+            let mut args = vec![
+                ArgSpec::new("skill", ArgKind::Text, true, "the skill, e.g. awareness"),
+                ArgSpec::new("target", ArgKind::Entity, false, "on whom, if anyone"),
+            ];
+            args.extend(steps_args());
+            action(
+                name,
+                actor,
+                "Use a skill: d20 + its bonus dice, for the GM to read. 1 action.",
+                args,
+            )
+        }
         "attack" => {
             let mut args = vec![
                 target(),
@@ -119,7 +169,11 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         return out;
     }
     if seat.is_gm() {
-        out.extend(spec("end_encounter", None));
+        out.extend(
+            ["end_encounter", "visibility", "resistance"]
+                .into_iter()
+                .filter_map(|n| spec(n, None)),
+        );
     }
     for c in controlled(state, seat) {
         if enc.current.as_ref() != Some(&c.id) {

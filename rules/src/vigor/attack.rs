@@ -107,25 +107,45 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     )
 }
 
-/// A melee weapon reaches only within its reach, when both stand on the grid.
+/// Feet between two creatures on the grid, if both stand on it.
+fn feet_between(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant) -> Option<i64> {
+    let (a, b) = (c.position?, t.position?);
+    let cells = distance(a, b, ctx.state.options().diagonal());
+    Some(
+        i64::try_from(cells)
+            .unwrap_or(i64::MAX)
+            .saturating_mul(i64::from(GRID.cell_size)),
+    )
+}
+
+/// A melee weapon reaches only within its reach, a ranged one within what visibility allows,
+/// when both stand on the grid.
 fn in_reach(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant, w: &Weapon) -> Result<(), Refusal> {
-    let (Some(a), Some(b), false) = (c.position, t.position, w.ranged) else {
+    let Some(feet) = feet_between(ctx, c, t) else {
         return Ok(());
     };
-    let cells = distance(a, b, ctx.state.options().diagonal());
-    let feet = i64::try_from(cells)
-        .unwrap_or(i64::MAX)
-        .saturating_mul(i64::from(GRID.cell_size));
+    let level = ctx
+        .state
+        .encounter()
+        .values
+        .get(super::visibility::VISIBILITY)
+        .copied()
+        .unwrap_or(0);
     // A cell's distance is its far edge: 5 ft is the next cell, within a 6 ft reach.
-    if feet > w.reach_ft {
-        return Err(Refusal::OutOfRange {
+    let limit = if w.ranged {
+        super::visibility::range_cap(level)
+    } else {
+        Some(w.reach_ft)
+    };
+    match limit {
+        Some(limit) if feet > limit => Err(Refusal::OutOfRange {
             what: t.id.to_string(),
             distance: feet,
-            limit: w.reach_ft,
+            limit,
             unit: GRID.unit.into(),
-        });
+        }),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The steps of a strike's roll to hit.
@@ -163,6 +183,23 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
             .and_then(|c| Cover::from_magnitude(c.magnitude)),
         ranged: s.weapon.ranged,
         area: false,
+        visibility: 0,
+    };
+    let level = ctx
+        .state
+        .encounter()
+        .values
+        .get(super::visibility::VISIBILITY)
+        .copied()
+        .unwrap_or(0);
+    let feet = feet_between(ctx, &attacker, &target);
+    let situation = Situation {
+        visibility: if s.weapon.ranged {
+            super::visibility::penalty(level, feet)
+        } else {
+            0
+        },
+        ..situation
     };
     let (to_beat, built) = guard(t_sheet.guard(), &situation);
     let total = roll.total;
@@ -486,7 +523,7 @@ fn damage(ctx: &mut Ctx<'_>, s: &Strike) -> Result<(), DecideError> {
         kind: s.weapon.damage_type,
     };
     let (amount, steps_told) = through(blow, protection, any_superior);
-    hurt(ctx, &s.target, amount, steps_told, "hit")
+    hurt(ctx, &s.target, amount, steps_told, s.weapon.to_health)
 }
 
 /// Takes `amount` off a creature's Durability, then Health, with the conditions that follow
@@ -496,8 +533,9 @@ pub fn hurt(
     id: &EntityId,
     amount: i64,
     steps: Vec<crate::event::Modifier>,
-    source: &str,
+    to_health: bool,
 ) -> Result<(), DecideError> {
+    let source = "hit";
     let t = ctx.combatant(id)?;
     let carry = choice_of(ctx.state.options(), OVERFLOW) == "carry";
     let before = Track {
@@ -505,7 +543,24 @@ pub fn hurt(
         health: t.resource(HEALTH),
         object: t.kind == Kind::Object,
     };
-    let after = take(before, amount, carry);
+    // A poison passes Durability by: it is taken as if the creature were already wounded,
+    // and Durability stays where it was.
+    let after = if to_health && !before.object {
+        let a = take(
+            Track {
+                durability: 0,
+                ..before
+            },
+            amount,
+            carry,
+        );
+        super::damage::After {
+            durability: before.durability,
+            ..a
+        }
+    } else {
+        take(before, amount, carry)
+    };
     ctx.emit(Event::public(Fact::DamageResolved {
         target: id.clone(),
         steps: steps.clone(),

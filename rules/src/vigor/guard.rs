@@ -53,6 +53,8 @@ pub struct Situation {
     pub ranged: bool,
     /// An area attack, which light cover does not stop.
     pub area: bool,
+    /// What poor visibility adds to the sum a ranged attack must beat.
+    pub visibility: i64,
 }
 
 /// The Guard to beat and the steps that built it, each labelled for the account.
@@ -80,6 +82,10 @@ pub fn guard(base: i64, s: &Situation) -> (i64, Vec<Modifier>) {
             steps.push(Modifier::new(word, cover.guard()));
             g += cover.guard();
         }
+    }
+    if s.visibility > 0 {
+        steps.push(Modifier::new("poor visibility", s.visibility));
+        g += s.visibility;
     }
     (g, steps)
 }

@@ -8,6 +8,7 @@ mod actions;
 mod attack;
 pub mod bonus_dice;
 mod care;
+mod checks;
 pub mod damage;
 pub mod guard;
 mod opening;
@@ -15,6 +16,7 @@ mod options;
 mod round;
 pub mod sheet;
 mod tell;
+pub mod visibility;
 
 #[cfg(test)]
 mod tests;
@@ -146,14 +148,15 @@ impl RuleSystem for Vigor {
             action: action.to_owned(),
         })?;
         args.validate(&spec.args, seat)?;
-        if action == "start_encounter" || action == "end_encounter" {
+        if actions::GM_ACTIONS.contains(&action) {
             if !seat.is_gm() {
                 return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
             }
-            return if action == "start_encounter" {
-                round::start(ctx)
-            } else {
-                round::end(ctx)
+            return match action {
+                "start_encounter" => round::start(ctx),
+                "end_encounter" => round::end(ctx),
+                "visibility" => visibility::set(ctx, args),
+                _ => checks::resistance(ctx, args),
             };
         }
         let who = actor.ok_or_else(|| Refusal::bad_argument("actor", "is required: who acts?"))?;
@@ -171,6 +174,7 @@ impl RuleSystem for Vigor {
             "move" => round::movement(ctx, &c, args),
             "stand" => round::stand(ctx, &c),
             "escape" => opening::escape(ctx, &c),
+            "use_skill" => checks::use_skill(ctx, &c, args),
             "emergency_aid" => care::emergency_aid(ctx, &c, args),
             "stabilise" => care::stabilise(ctx, &c, args),
             _ => Err(Refusal::UnknownAction {

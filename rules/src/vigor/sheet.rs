@@ -203,6 +203,9 @@ pub struct Weapon {
     /// Melee reach in feet; 6 unless a polearm or chain changes it.
     #[serde(default = "default_reach")]
     pub reach_ft: i64,
+    /// Harms Health directly, past Durability (poisons and other special attacks).
+    #[serde(default)]
+    pub to_health: bool,
 }
 
 /// What a creature recovers each Recovery phase beyond Vigor, from special abilities.
@@ -528,6 +531,7 @@ fn unarmed() -> Weapon {
         damage_type: DamageType::Kinetic,
         ranged: false,
         reach_ft: 6,
+        to_health: false,
     }
 }
 

@@ -23,6 +23,8 @@ use super::{creature, with};
 enum S {
     /// The GM starts the encounter; initiative faces in id order.
     Start(&'static [u32]),
+    /// A GM action with no actor, with its faces.
+    Gm(&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]),
     /// An action by the seat that plays `actor`, with its faces.
     Act(
         &'static str,
@@ -143,6 +145,10 @@ fn play(scene: Scene) {
                     faces,
                 )
                 .unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Gm(action, a, faces) => {
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
             }
             S::Act(actor, action, a, faces) => {
                 let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
@@ -1166,4 +1172,155 @@ fn recovery_gives_back_what_special_abilities_name_but_no_durability_to_the_woun
             ],
         });
     }
+}
+
+#[test]
+fn poor_visibility_caps_ranged_attacks_and_raises_what_they_must_beat() {
+    let archer = || {
+        with(pc(), |v| {
+            v["weapons"] = json!([
+                { "id": "crossbow", "name": "crossbow", "damage": 1, "ranged": true, "damage_bonus": "skill" },
+                { "id": "sword", "name": "sword", "damage": 1 }
+            ]);
+        })
+    };
+    let shoot = || vec![("target", t("raider")), ("weapon", t("crossbow"))];
+    let level = |l: &str| vec![("level", t(l))];
+    let scenes = vec![
+        Scene {
+            name: "normal, then reduced (+5): 16 hits Guard 15, then misses 20",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 10, 0),
+                Start(&[15, 5]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(true),
+                Answer("take", &[1]),
+                Gm("visibility", level("reduced"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Said("poor visibility"),
+            ],
+        },
+        Scene {
+            name: "low: 200 ft is past the 150 ft cap; melee is not affected",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 40, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("low"), &[]),
+                Refused("aune", "attack", shoot(), "out_of_range"),
+            ],
+        },
+        Scene {
+            name: "zero: point blank (5 ft) has no penalty, 15 ft has +15",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(true),
+                Answer("take", &[1]),
+                // The sword at 5 ft: visibility does not touch melee.
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("weapon", t("sword"))],
+                    &[10, 6],
+                ),
+                Prompt(true),
+                Answer("take", &[1, 1]),
+            ],
+        },
+        Scene {
+            name: "zero at 15 ft: 10 + 6 = 16 against 15 + 15 = 30 misses",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 3, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Refused("aune", "visibility", level("low"), "forbidden"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn resistance_and_skill_checks_roll_the_named_dice() {
+    let tough = || {
+        with(pc(), |v| {
+            v["bonus_dice"]["resistance"] = json!(1);
+            v["skills"] = json!({ "awareness": 2 });
+        })
+    };
+    let resist = |vs: i64| {
+        vec![
+            ("target", t("aune")),
+            ("ability", t("strength")),
+            ("vs", n(vs)),
+        ]
+    };
+    let scenes = vec![
+        Scene {
+            name: "Strength d10 + Resistance d10: 10 + 3 + 2 = 15 reaches VS 15, fails VS 16",
+            options: &[],
+            cast: duel(tough(), npc()),
+            steps: vec![
+                Gm("resistance", resist(15), &[10, 3, 2]),
+                Said("result: \"resists\""),
+                Gm("resistance", resist(16), &[10, 3, 2]),
+                Said("result: \"fails\""),
+                Refused("aune", "resistance", resist(15), "forbidden"),
+            ],
+        },
+        Scene {
+            name: "Use Skill: awareness, two d10s, an open total of 10 + 3 + 4 = 17, 1 action",
+            options: &[],
+            cast: duel(tough(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "use_skill",
+                    vec![("skill", t("awareness")), ("target", t("raider"))],
+                    &[10, 3, 4],
+                ),
+                Said("total: Some(17)"),
+                Res("aune", "actions", 1),
+                // A skill the sheet lacks rolls the d20 alone.
+                Act("aune", "use_skill", vec![("skill", t("menace"))], &[9]),
+                Said("total: Some(9)"),
+            ],
+        },
+        Scene {
+            name: "a poison harms Health directly, leaving Durability",
+            options: &[],
+            cast: duel(
+                with(pc(), |v| {
+                    v["weapons"] = json!([{ "id": "venom", "name": "venom", "damage": 1, "damage_type": "toxic", "to_health": true }]);
+                }),
+                npc(),
+            ),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 10),
+                Res("raider", "health", 2),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
 }
