@@ -26,11 +26,12 @@ fn steps_args() -> Vec<ArgSpec> {
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 4] = [
+pub const GM_ACTIONS: [&str; 5] = [
     "start_encounter",
     "end_encounter",
     "visibility",
     "resistance",
+    "spring_ready",
 ];
 
 /// The spec of `name` for `actor` (its shape only; `now` hints are the catalogue's).
@@ -73,6 +74,27 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 args,
             )
         }
+        "spring_ready" => action(
+            name,
+            None,
+            "The condition a creature readied for has come: its readied attack is made now.",
+            vec![target()],
+        ),
+        "ready" => action(
+            name,
+            actor,
+            "Ready an attack for a condition before your next turn. 1 action.",
+            vec![
+                ArgSpec::new("trigger", ArgKind::Text, true, "the condition, in words"),
+                target(),
+                ArgSpec::new(
+                    "weapon",
+                    ArgKind::Text,
+                    false,
+                    "weapon id (the first if left out)",
+                ),
+            ],
+        ),
         "use_skill" => {
             let mut args = vec![
                 ArgSpec::new("skill", ArgKind::Text, true, "the skill, e.g. awareness"),
@@ -170,7 +192,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
     }
     if seat.is_gm() {
         out.extend(
-            ["end_encounter", "visibility", "resistance"]
+            ["end_encounter", "visibility", "resistance", "spring_ready"]
                 .into_iter()
                 .filter_map(|n| spec(n, None)),
         );
@@ -192,6 +214,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             "attack",
             "defend",
             "move",
+            "escape",
+            "use_skill",
+            "ready",
             "emergency_aid",
             "stabilise",
             "end_turn",

@@ -13,6 +13,7 @@ pub mod damage;
 pub mod guard;
 mod opening;
 mod options;
+mod ready;
 mod round;
 pub mod sheet;
 mod tell;
@@ -156,6 +157,7 @@ impl RuleSystem for Vigor {
                 "start_encounter" => round::start(ctx),
                 "end_encounter" => round::end(ctx),
                 "visibility" => visibility::set(ctx, args),
+                "spring_ready" => ready::spring(ctx, args),
                 _ => checks::resistance(ctx, args),
             };
         }
@@ -175,6 +177,7 @@ impl RuleSystem for Vigor {
             "stand" => round::stand(ctx, &c),
             "escape" => opening::escape(ctx, &c),
             "use_skill" => checks::use_skill(ctx, &c, args),
+            "ready" => ready::ready(ctx, &c, args),
             "emergency_aid" => care::emergency_aid(ctx, &c, args),
             "stabilise" => care::stabilise(ctx, &c, args),
             _ => Err(Refusal::UnknownAction {

@@ -115,6 +115,7 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
         let id = order[at].clone();
         let c = ctx.combatant(&id)?;
         ctx.set_status(&id, DEFENDING, None)?;
+        super::ready::lapse(ctx, &id)?;
         let round = ctx.state.encounter().round;
         let actions = actions_for(&c, round)?;
         ctx.set_resource(&id, ACTIONS, actions)?;
@@ -205,6 +206,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     for id in ctx.state.encounter().order.clone() {
         ctx.set_resource(&id, ACTIONS, 0)?;
         ctx.set_status(&id, DEFENDING, None)?;
+        super::ready::lapse(ctx, &id)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

@@ -41,6 +41,8 @@ enum S {
         Vec<(&'static str, ArgValue)>,
         &'static str,
     ),
+    /// A GM action refused with this code.
+    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
     /// The open prompt's answer, by `seat` (`None`: its own), refused with this code.
     AnswerRefused(Option<Seat>, &'static str, &'static str),
     /// What the GM sets by ruling before it matters: a status with a magnitude, a cell.
@@ -163,6 +165,12 @@ fn play(scene: Scene) {
             S::Refused(actor, action, a, expected) => {
                 let before = state.clone();
                 let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::GmRefused(action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
                 assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
                 assert_eq!(state, before, "{at}: a refusal changes nothing");
             }
@@ -1323,4 +1331,111 @@ fn resistance_and_skill_checks_roll_the_named_dice() {
         },
     ];
     scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn a_readied_attack_is_sprung_as_a_reaction_before_the_next_turn_or_lapses() {
+    let readies = || {
+        vec![
+            ("trigger", t("when the raider steps forward")),
+            ("target", t("raider")),
+        ]
+    };
+    let spring = || vec![("target", t("aune"))];
+    let scenes = vec![
+        Scene {
+            name: "sprung in the raider's turn: it cannot react, no Vigor is spent",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Place("raider", 2, 0),
+                Start(&[15, 5]),
+                Act("aune", "ready", readies(), &[]),
+                Res("aune", "actions", 1),
+                Refused("aune", "ready", readies(), "rule"),
+                Act("aune", "end_turn", vec![], &[]),
+                Act(
+                    "raider",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(1, 0)))],
+                    &[],
+                ),
+                Refused("aune", "spring_ready", spring(), "forbidden"),
+                // 10 + 6 = 16 hits; 5 + 3 = 8 off Durability 10.
+                Gm("spring_ready", spring(), &[10, 6, 5, 3]),
+                Prompt(false),
+                Res("raider", "durability", 2),
+                Res("aune", "vigor", 10),
+            ],
+        },
+        Scene {
+            name: "unused, it lapses when Aune's next turn begins",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "ready", readies(), &[]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Turn(Some("aune")),
+                Said("lapses"),
+                GmRefused("spring_ready", spring(), "rule"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn the_catalogue_offers_each_seat_what_it_may_do_now() {
+    let options = TableOptions::resolve(&Vigor.options(), &BTreeMap::new()).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in [pc(), npc()] {
+        state.insert_combatant(Vigor.sheet_from_json(&sheet).unwrap());
+    }
+    let names = |state: &MemoryState, seat: &Seat| -> Vec<String> {
+        let mut v: Vec<String> = Vigor
+            .actions(state, seat)
+            .into_iter()
+            .map(|a| a.name)
+            .collect();
+        v.sort();
+        v
+    };
+    let aune = Seat::Player("aune".into());
+    assert_eq!(names(&state, &Seat::Gm), vec!["start_encounter"]);
+    assert!(names(&state, &aune).is_empty(), "nothing before the fight");
+    let start = Command::act(Seat::Gm, None, "start_encounter", Args::default());
+    run(&mut state, &start, &[15, 5]).unwrap();
+    let turn = [
+        "attack",
+        "defend",
+        "emergency_aid",
+        "end_turn",
+        "escape",
+        "move",
+        "ready",
+        "stabilise",
+        "use_skill",
+    ];
+    assert_eq!(names(&state, &aune), turn.to_vec(), "Aune's turn");
+    assert_eq!(
+        names(&state, &Seat::Gm),
+        vec!["end_encounter", "resistance", "spring_ready", "visibility"],
+        "the raider waits; the GM has the table's actions"
+    );
+    // Prone: standing up is offered too.
+    state
+        .combatant_mut(&EntityId::from("aune"))
+        .unwrap()
+        .statuses
+        .insert(
+            "prone".into(),
+            Status {
+                source: "ruling".into(),
+                magnitude: 0,
+                rounds_left: None,
+            },
+        );
+    assert!(names(&state, &aune).contains(&"stand".to_owned()));
 }
