@@ -214,10 +214,18 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
         target: Some(s.target.clone()),
         instrument: Some(s.weapon.name.clone()),
     });
+    // An NPC's Guard is the GM's: the players hear what changed it, not by how much.
+    let hidden = crate::redact::gm_only_numbers(&target);
     let because = (built.len() > 1).then(|| {
         built
             .iter()
-            .map(|m| format!("{} {:+}", m.label, m.value))
+            .map(|m| {
+                if hidden {
+                    m.label.clone()
+                } else {
+                    format!("{} {:+}", m.label, m.value)
+                }
+            })
             .collect::<Vec<_>>()
             .join(", ")
     });
@@ -231,6 +239,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
             compared: "Guard".into(),
             words: ("hit", "miss"),
             because,
+            hidden,
         },
     )?;
     if outcome != Outcome::Success {
@@ -426,6 +435,7 @@ fn defense(
             compared: format!("{attacker}'s attack"),
             words: ("evades", "fails"),
             because: Some(format!("{cost} Vigor spent")),
+            hidden: false,
         },
     )?;
     Ok(outcome == Outcome::Success)

@@ -63,6 +63,7 @@ fn medical_check(
             compared: "VS".into(),
             words: ("success", "failure"),
             because: None,
+            hidden: false,
         },
     )
 }

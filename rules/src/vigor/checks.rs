@@ -75,6 +75,7 @@ pub fn resistance(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             compared: "VS".into(),
             words: ("resists", "fails"),
             because: None,
+            hidden: false,
         },
     )?;
     Ok(())
@@ -112,6 +113,7 @@ pub fn use_skill(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), De
             compared: String::new(),
             words: ("", ""),
             because: None,
+            hidden: false,
         },
     )?;
     Ok(())

@@ -73,6 +73,7 @@ pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
                 compared: String::new(),
                 words: ("", ""),
                 because: over_watch.then(|| "Over Watch: +1 bonus die".to_owned()),
+                hidden: false,
             },
         )?;
         ctx.set_resource(id, INITIATIVE, total)?;

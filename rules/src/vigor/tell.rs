@@ -20,6 +20,9 @@ pub struct Check<'a> {
     /// The words for success and failure: `("hit", "miss")`.
     pub words: (&'static str, &'static str),
     pub because: Option<String>,
+    /// What the total is compared with is the GM's (an NPC's Guard): the record says only
+    /// whether it was beaten, and the number goes to the GM alone.
+    pub hidden: bool,
 }
 
 /// Judges and records a check in one event: the record and its sentence. Returns the outcome.
@@ -35,7 +38,7 @@ pub fn check(ctx: &mut Ctx<'_>, c: Check<'_>) -> Result<Outcome, DecideError> {
     let against = value.map(|v| Compared {
         name: c.compared.clone(),
         value: Some(v),
-        hidden: false,
+        hidden: c.hidden,
         exceed,
         under: false,
     });
@@ -65,21 +68,38 @@ pub fn check(ctx: &mut Ctx<'_>, c: Check<'_>) -> Result<Outcome, DecideError> {
         effects: Vec::new(),
         budget: Vec::new(),
     };
+    let secret = match (&c.against, c.hidden) {
+        (Against::Exceed(n), true) => Some(Fact::HiddenTarget {
+            label: c.label.clone(),
+            target: *n,
+            direction: crate::compare::Direction::Exceed,
+            margin: j.margin,
+        }),
+        _ => None,
+    };
     let record = CheckRecord {
         actor: Some(c.who.clone()),
         label: c.label,
         roll: c.roll,
         modifiers: Vec::new(),
         total,
-        against: c.against,
+        against: if secret.is_some() {
+            Against::Hidden
+        } else {
+            c.against
+        },
         outcome: j.outcome,
         overridden_by: None,
-        margin: j.margin,
+        margin: if secret.is_some() { None } else { j.margin },
     };
-    ctx.emit(Event::public(Fact::Checked(record)).with(
+    let mut event = Event::public(Fact::Checked(record)).with(
         crate::event::Audience::Everyone,
         Fact::Told(Box::new(account)),
-    ))?;
+    );
+    if let Some(fact) = secret {
+        event = event.with(crate::event::Audience::GmOnly, fact);
+    }
+    ctx.emit(event)?;
     Ok(j.outcome)
 }
 

@@ -61,6 +61,8 @@ enum S {
     DamageDie(Primitive),
     /// Some sentence of the last command says this.
     Said(&'static str),
+    /// Whether the player `aune` sees the Guard of the last attack (the GM always does).
+    GuardSeen(bool),
     /// No player's copy of the last command's events holds this NPC resource's value.
     HiddenFromPlayers(&'static str, &'static str),
 }
@@ -270,6 +272,44 @@ fn play(scene: Scene) {
                 let text = said(&last);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
             }
+            S::GuardSeen(seen) => {
+                let player = Seat::Player("aune".into());
+                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
+                let against: Vec<&crate::event::Against> = views
+                    .iter()
+                    .flat_map(Event::facts)
+                    .filter_map(|f| match f {
+                        Fact::Checked(r) => Some(&r.against),
+                        _ => None,
+                    })
+                    .collect();
+                let told: Vec<Option<i64>> = views
+                    .iter()
+                    .flat_map(Event::facts)
+                    .filter_map(|f| match f {
+                        Fact::Told(a) => a.roll.as_ref()?.against.as_ref().map(|c| c.value),
+                        _ => None,
+                    })
+                    .collect();
+                let open = against
+                    .iter()
+                    .any(|a| matches!(a, crate::event::Against::Exceed(_)));
+                assert_eq!(open, seen, "{at}: {against:?}");
+                assert_eq!(told.iter().any(Option::is_some), seen, "{at}: {told:?}");
+                let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
+                    e.facts().any(|f| {
+                        matches!(
+                            f,
+                            Fact::HiddenTarget { .. }
+                                | Fact::Checked(crate::event::CheckRecord {
+                                    against: crate::event::Against::Exceed(_),
+                                    ..
+                                })
+                        )
+                    })
+                });
+                assert!(gm_has, "{at}: the GM sees the Guard");
+            }
             S::HiddenFromPlayers(npc, key) => {
                 let mut gm_sees = false;
                 for e in &last {
@@ -334,10 +374,11 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
                 Order(&["aune", "raider"]),
                 Turn(Some("aune")),
                 Res("aune", "actions", 2),
-                // 10 + d10 5 = 15 against Guard 15: a miss.
+                // 10 + d10 5 = 15 against Guard 15: a miss. The raider's Guard is the GM's.
                 Act("aune", "attack", at_raider(), &[10, 5]),
                 Prompt(false),
                 Said("miss"),
+                GuardSeen(false),
                 // 10 + 6 = 16 beats 15: the raider may react.
                 Act("aune", "attack", at_raider(), &[10, 6]),
                 Prompt(true),
@@ -405,7 +446,9 @@ fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
             Act("aune", "end_turn", vec![], &[]),
             Turn(Some("raider")),
             // The raider's 12 + 6 = 18 hits; Aune's Defense 15 + 5 = 20 evades for 5 - 2 = 3.
+            // An NPC's roll reaches the players as its dice and its verdict only.
             Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
+            GuardSeen(false),
             Answer("defend", &[15, 5]),
             Res("aune", "vigor", 7),
             // Round end: Recovery gives Stamina 25 / 5 = 5 Vigor, up to the maximum of 10.
@@ -877,6 +920,16 @@ fn guard_is_halved_behind_the_unaware_and_raised_against_the_larger() {
                 ),
                 Prompt(true),
                 Said("halved"),
+            ],
+        },
+        Scene {
+            name: "a player's character's Guard is open to the players",
+            options: &[],
+            cast: vec![pc(), set(creature("bryn", "pc"), "side", json!("rivals"))],
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", vec![("target", t("bryn"))], &[10, 5]),
+                GuardSeen(true),
             ],
         },
         Scene {
