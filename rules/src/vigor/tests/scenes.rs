@@ -1492,3 +1492,49 @@ fn the_catalogue_offers_each_seat_what_it_may_do_now() {
         );
     assert!(names(&state, &aune).contains(&"stand".to_owned()));
 }
+
+#[test]
+fn objects_cannot_react_and_break_at_0_while_a_winded_creature_still_may_react() {
+    let door = || {
+        json!({
+            "id": "door", "name": "door", "kind": "object",
+            "vigor_max": 0, "durability_max": 5, "health_max": 0,
+            "armour": [{ "name": "oak", "rank": 2 }]
+        })
+    };
+    let scenes = vec![
+        Scene {
+            name: "a door with AR 2: 5 + 3 = 8, 6 through, Durability 5 to 0: destroyed",
+            options: &[],
+            cast: vec![pc(), door()],
+            steps: vec![
+                Start(&[15]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("door"))],
+                    &[10, 6, 5, 3],
+                ),
+                Prompt(false),
+                Res("door", "durability", 0),
+                Has("door", "dead"),
+            ],
+        },
+        Scene {
+            name: "Winded stops actions, not reactions: with Defend's 3 it pays from 4",
+            options: &[],
+            cast: duel(pc(), set(npc(), "vigor", json!(4))),
+            steps: vec![
+                Give("raider", "winded", 0),
+                Give("raider", "defending", 2),
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Prompt(true),
+                Answer("defend", &[15, 5]),
+                Res("raider", "vigor", 1),
+                Res("raider", "durability", 10),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
