@@ -65,6 +65,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 )
                 .choices(&super::checks::ABILITIES),
                 ArgSpec::new("vs", ArgKind::Int, true, "the victory sum").range(1, 200),
+                ArgSpec::new(
+                    "secret",
+                    ArgKind::Flag,
+                    false,
+                    "keep the VS from the players",
+                ),
             ];
             args.extend(steps_args());
             action(

@@ -75,7 +75,7 @@ pub fn resistance(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             compared: "VS".into(),
             words: ("resists", "fails"),
             because: None,
-            hidden: false,
+            hidden: args.flag("secret")?,
         },
     )?;
     Ok(())

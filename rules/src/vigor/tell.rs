@@ -69,14 +69,16 @@ pub fn check(ctx: &mut Ctx<'_>, c: Check<'_>) -> Result<Outcome, DecideError> {
         budget: Vec::new(),
     };
     let secret = match (&c.against, c.hidden) {
-        (Against::Exceed(n), true) => Some(Fact::HiddenTarget {
-            label: c.label.clone(),
-            target: *n,
-            direction: crate::compare::Direction::Exceed,
-            margin: j.margin,
-        }),
+        (Against::Exceed(n), true) => Some((*n, crate::compare::Direction::Exceed)),
+        (Against::Target(n), true) => Some((*n, crate::compare::Direction::Reach)),
         _ => None,
-    };
+    }
+    .map(|(target, direction)| Fact::HiddenTarget {
+        label: c.label.clone(),
+        target,
+        direction,
+        margin: j.margin,
+    });
     let record = CheckRecord {
         actor: Some(c.who.clone()),
         label: c.label,

@@ -61,7 +61,8 @@ enum S {
     DamageDie(Primitive),
     /// Some sentence of the last command says this.
     Said(&'static str),
-    /// Whether the player `aune` sees the Guard of the last attack (the GM always does).
+    /// Whether the player `aune` sees what the last check was compared with (the Guard of an
+    /// attack, a VS); the GM always does.
     GuardSeen(bool),
     /// No player's copy of the last command's events holds this NPC resource's value.
     HiddenFromPlayers(&'static str, &'static str),
@@ -291,9 +292,12 @@ fn play(scene: Scene) {
                         _ => None,
                     })
                     .collect();
-                let open = against
-                    .iter()
-                    .any(|a| matches!(a, crate::event::Against::Exceed(_)));
+                let open = against.iter().any(|a| {
+                    matches!(
+                        a,
+                        crate::event::Against::Exceed(_) | crate::event::Against::Target(_)
+                    )
+                });
                 assert_eq!(open, seen, "{at}: {against:?}");
                 assert_eq!(told.iter().any(Option::is_some), seen, "{at}: {told:?}");
                 let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
@@ -302,13 +306,14 @@ fn play(scene: Scene) {
                             f,
                             Fact::HiddenTarget { .. }
                                 | Fact::Checked(crate::event::CheckRecord {
-                                    against: crate::event::Against::Exceed(_),
+                                    against: crate::event::Against::Exceed(_)
+                                        | crate::event::Against::Target(_),
                                     ..
                                 })
                         )
                     })
                 });
-                assert!(gm_has, "{at}: the GM sees the Guard");
+                assert!(gm_has, "{at}: the GM sees what it was compared with");
             }
             S::HiddenFromPlayers(npc, key) => {
                 let mut gm_sees = false;
@@ -1320,6 +1325,10 @@ fn poor_visibility_caps_ranged_attacks_and_raises_what_they_must_beat() {
 
 #[test]
 fn resistance_and_skill_checks_roll_the_named_dice() {
+    let with_secret = |mut a: Vec<(&'static str, ArgValue)>| {
+        a.push(("secret", ArgValue::Flag(true)));
+        a
+    };
     let tough = || {
         with(pc(), |v| {
             v["bonus_dice"]["resistance"] = json!(1);
@@ -1343,6 +1352,10 @@ fn resistance_and_skill_checks_roll_the_named_dice() {
                 Said("result: \"resists\""),
                 Gm("resistance", resist(16), &[10, 3, 2]),
                 Said("result: \"fails\""),
+                GuardSeen(true),
+                // A secret VS: the players learn the verdict, not the number.
+                Gm("resistance", with_secret(resist(16)), &[10, 3, 2]),
+                GuardSeen(false),
                 Refused("aune", "resistance", resist(15), "forbidden"),
             ],
         },
