@@ -533,6 +533,13 @@ fn damage(ctx: &mut Ctx<'_>, s: &Strike) -> Result<(), DecideError> {
         kind: s.weapon.damage_type,
     };
     let (amount, steps_told) = through(blow, protection, any_superior);
+    // The damage is the attacker's doing, whatever was told last (the defender's roll).
+    ctx.telling = Some(Telling {
+        actor: Some(s.attacker.clone()),
+        verb: "hits".into(),
+        target: Some(s.target.clone()),
+        instrument: Some(s.weapon.name.clone()),
+    });
     hurt(ctx, &s.target, amount, steps_told, s.weapon.to_health)
 }
 
@@ -582,8 +589,11 @@ pub fn hurt(
         Some("in shock".to_owned())
     } else if after.durability == 0 && !before.object {
         Some("wounded".to_owned())
+    } else if amount > 0 {
+        // What anyone at the table sees of a hit, when they may not see the numbers.
+        Some("hurt".to_owned())
     } else {
-        None
+        Some("unharmed".to_owned())
     };
     let account = tell::effect(
         ctx,

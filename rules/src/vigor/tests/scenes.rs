@@ -59,6 +59,9 @@ enum S {
     BonusDie(Primitive),
     /// The die of the weapon's damage dice in the last command.
     DamageDie(Primitive),
+    /// The player `aune`'s copy of the last command's sentences says this / never says this.
+    PlayerHears(&'static str),
+    PlayerNeverHears(&'static str),
     /// Some sentence of the last command says this.
     Said(&'static str),
     /// Whether the player `aune` sees what the last check was compared with (the Guard of an
@@ -269,6 +272,13 @@ fn play(scene: Scene) {
                     .expect(&at);
                 assert_eq!(roll.dice[0].die, die, "{at}");
             }
+            S::PlayerHears(words) | S::PlayerNeverHears(words) => {
+                let player = Seat::Player("aune".into());
+                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
+                let text = said(&views);
+                let hears = matches!(step, S::PlayerHears(_));
+                assert_eq!(text.contains(words), hears, "{at}: `{words}` in\n{text}");
+            }
             S::Said(words) => {
                 let text = said(&last);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
@@ -391,6 +401,13 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
                 Answer("take", &[5, 3]),
                 Res("raider", "durability", 2),
                 HiddenFromPlayers("raider", "durability"),
+                // The table hears who hit whom with what, and how it looks, not the numbers.
+                PlayerHears(
+                    "verb: \"hits\", target: Some(EntityId(\"raider\")), instrument: Some(\"sword\")",
+                ),
+                PlayerHears("wound: Some(\"hurt\")"),
+                PlayerNeverHears("before: Some(10)"),
+                Said("before: Some(10), after: Some(2)"),
                 Res("aune", "actions", 0),
                 Refused("aune", "attack", at_raider(), "insufficient_resource"),
             ],
