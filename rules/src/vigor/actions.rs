@@ -26,12 +26,13 @@ fn steps_args() -> Vec<ArgSpec> {
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 5] = [
+pub const GM_ACTIONS: [&str; 6] = [
     "start_encounter",
     "end_encounter",
     "visibility",
     "resistance",
     "spring_ready",
+    "knock_down",
 ];
 
 /// The spec of `name` for `actor` (its shape only; `now` hints are the catalogue's).
@@ -84,6 +85,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             name,
             None,
             "The condition a creature readied for has come: its readied attack is made now.",
+            vec![target()],
+        ),
+        "knock_down" => action(
+            name,
+            None,
+            "Knock a creature down: prone; in its own turn it loses the action it was taking.",
             vec![target()],
         ),
         "ready" => action(
@@ -198,9 +205,15 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
     }
     if seat.is_gm() {
         out.extend(
-            ["end_encounter", "visibility", "resistance", "spring_ready"]
-                .into_iter()
-                .filter_map(|n| spec(n, None)),
+            [
+                "end_encounter",
+                "visibility",
+                "resistance",
+                "spring_ready",
+                "knock_down",
+            ]
+            .into_iter()
+            .filter_map(|n| spec(n, None)),
         );
     }
     for c in controlled(state, seat) {

@@ -158,6 +158,7 @@ impl RuleSystem for Vigor {
                 "end_encounter" => round::end(ctx),
                 "visibility" => visibility::set(ctx, args),
                 "spring_ready" => ready::spring(ctx, args),
+                "knock_down" => round::knock_down(ctx, args),
                 _ => checks::resistance(ctx, args),
             };
         }

@@ -113,7 +113,9 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
             at = 0;
             continue;
         }
-        let id = order[at].clone();
+        let Some(id) = order.get(at).cloned() else {
+            break;
+        };
         let c = ctx.combatant(&id)?;
         ctx.set_status(&id, DEFENDING, None)?;
         super::ready::lapse(ctx, &id)?;
@@ -309,4 +311,31 @@ pub fn stand(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
     ctx.set_status(&c.id, PRONE, None)?;
     // Getting up gives the adjacent foes an opening.
     super::opening::offer(ctx, c, "stands up")
+}
+
+/// The GM knocks a creature down: it is prone, and knocked down in its own turn it loses the
+/// action it was taking (one action, since actions here resolve whole).
+pub fn knock_down(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
+    let c = ctx.combatant(&args.require_entity("target")?)?;
+    if c.has_status(PRONE) {
+        return Err(Refusal::Rule(format!("{} is already down", c.id)).into());
+    }
+    ctx.set_status(
+        &c.id,
+        PRONE,
+        Some(Status {
+            source: "knocked down".into(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )?;
+    if ctx.state.encounter().current.as_ref() == Some(&c.id) {
+        let left = c.resource(ACTIONS);
+        ctx.set_resource(&c.id, ACTIONS, (left - 1).max(0))?;
+        ctx.note_about(
+            &c.id,
+            format!("{} is knocked down in its turn: an action is lost", c.id),
+        )?;
+    }
+    Ok(())
 }

@@ -745,52 +745,72 @@ fn initiative_is_the_d20_alone_highest_first_with_over_watch_and_ambush() {
 
 #[test]
 fn moves_cover_speed_in_feet_and_talents_give_more_actions() {
-    let scenes = vec![Scene {
-        name: "three actions, 30 ft each, 5 ft cells",
-        options: &[],
-        cast: duel(set(pc(), "actions", json!(3)), npc()),
-        steps: vec![
-            Place("aune", 0, 0),
-            Start(&[15, 5]),
-            Res("aune", "actions", 3),
-            // 7 cells is 35 ft, past Speed 30.
-            Refused(
-                "aune",
-                "move",
-                vec![("to", ArgValue::Cell(Cell::new(7, 0)))],
-                "out_of_range",
-            ),
-            Act(
-                "aune",
-                "move",
-                vec![("to", ArgValue::Cell(Cell::new(6, 0)))],
-                &[],
-            ),
-            Act(
-                "aune",
-                "move",
-                vec![("to", ArgValue::Cell(Cell::new(12, 0)))],
-                &[],
-            ),
-            // Knocked down: a quarter of 30 is 7 ft, so one cell, not two.
-            Give("aune", "prone", 0),
-            Refused(
-                "aune",
-                "move",
-                vec![("to", ArgValue::Cell(Cell::new(14, 0)))],
-                "out_of_range",
-            ),
-            Act("aune", "stand", vec![], &[]),
-            Lacks("aune", "prone"),
-            Res("aune", "actions", 0),
-            Refused(
-                "aune",
-                "move",
-                vec![("to", ArgValue::Cell(Cell::new(13, 0)))],
-                "insufficient_resource",
-            ),
-        ],
-    }];
+    let scenes = vec![
+        Scene {
+            name: "knocked down in her own turn Aune loses an action; out of it, none",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Gm("knock_down", vec![("target", t("aune"))], &[]),
+                Has("aune", "prone"),
+                Res("aune", "actions", 1),
+                GmRefused("knock_down", vec![("target", t("aune"))], "rule"),
+                Act("aune", "stand", vec![], &[]),
+                Res("aune", "actions", 0),
+                Act("aune", "end_turn", vec![], &[]),
+                Gm("knock_down", vec![("target", t("aune"))], &[]),
+                Res("aune", "actions", 0),
+                Res("raider", "actions", 2),
+            ],
+        },
+        Scene {
+            name: "three actions, 30 ft each, 5 ft cells",
+            options: &[],
+            cast: duel(set(pc(), "actions", json!(3)), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Start(&[15, 5]),
+                Res("aune", "actions", 3),
+                // 7 cells is 35 ft, past Speed 30.
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(7, 0)))],
+                    "out_of_range",
+                ),
+                Act(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(6, 0)))],
+                    &[],
+                ),
+                Act(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(12, 0)))],
+                    &[],
+                ),
+                // Knocked down: a quarter of 30 is 7 ft, so one cell, not two.
+                Give("aune", "prone", 0),
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(14, 0)))],
+                    "out_of_range",
+                ),
+                Act("aune", "stand", vec![], &[]),
+                Lacks("aune", "prone"),
+                Res("aune", "actions", 0),
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(13, 0)))],
+                    "insufficient_resource",
+                ),
+            ],
+        },
+    ];
     scenes.into_iter().for_each(play);
 }
 
@@ -1504,7 +1524,13 @@ fn the_catalogue_offers_each_seat_what_it_may_do_now() {
     assert_eq!(names(&state, &aune), turn.to_vec(), "Aune's turn");
     assert_eq!(
         names(&state, &Seat::Gm),
-        vec!["end_encounter", "resistance", "spring_ready", "visibility"],
+        vec![
+            "end_encounter",
+            "knock_down",
+            "resistance",
+            "spring_ready",
+            "visibility"
+        ],
         "the raider waits; the GM has the table's actions"
     );
     // Prone: standing up is offered too.
