@@ -93,6 +93,17 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             "Knock a creature down: prone; in its own turn it loses the action it was taking.",
             vec![target()],
         ),
+        "use_ability" => action(
+            name,
+            actor,
+            "Use a technique, spell or talent from your sheet: its Vigor and Mana now, its actions now and in later turns.",
+            vec![ArgSpec::new(
+                "ability",
+                ArgKind::Text,
+                true,
+                "the ability's id",
+            )],
+        ),
         "ready" => action(
             name,
             actor,
@@ -236,6 +247,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             "escape",
             "use_skill",
             "ready",
+            "use_ability",
             "emergency_aid",
             "stabilise",
             "end_turn",
@@ -249,6 +261,11 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     match a.name.as_str() {
                         "target" => a.now.clone_from(&others),
                         "weapon" | "off_hand" => a.now.clone_from(&weapons),
+                        "ability" => {
+                            a.now = sheet_of(&c)
+                                .map(|s| s.abilities_list.iter().map(|x| x.id.clone()).collect())
+                                .unwrap_or_default();
+                        }
                         _ => {}
                     }
                 }

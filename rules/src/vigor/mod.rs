@@ -4,6 +4,7 @@
 //! `docs/vigor.md` lists what the server automates and every table option where the text is
 //! silent. Submodules own one rule area each; this file wires them to [`RuleSystem`].
 
+mod ability;
 mod actions;
 mod attack;
 pub mod bonus_dice;
@@ -179,6 +180,7 @@ impl RuleSystem for Vigor {
             "escape" => opening::escape(ctx, &c),
             "use_skill" => checks::use_skill(ctx, &c, args),
             "ready" => ready::ready(ctx, &c, args),
+            "use_ability" => ability::use_ability(ctx, &c, args),
             "emergency_aid" => care::emergency_aid(ctx, &c, args),
             "stabilise" => care::stabilise(ctx, &c, args),
             _ => Err(Refusal::UnknownAction {

@@ -121,12 +121,18 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
         super::ready::lapse(ctx, &id)?;
         let round = ctx.state.encounter().round;
         let actions = actions_for(&c, round)?;
+        let actions = super::ability::carry_on(ctx, &id, actions)?;
         ctx.set_resource(&id, ACTIONS, actions)?;
         if actions > 0 {
             return ctx.emit(Event::public(Fact::TurnStarted { entity: Some(id) }));
         }
         if !c.has_status(DEAD) {
-            let why = cannot_act(&c).unwrap_or("no actions");
+            let busy = c.has_status(super::ability::CHANNELLING);
+            let why = cannot_act(&c).unwrap_or(if busy {
+                "its actions go on the ability it is using"
+            } else {
+                "no actions"
+            });
             ctx.note_about(&id, format!("{id} takes no actions this turn: {why}"))?;
         }
         at += 1;

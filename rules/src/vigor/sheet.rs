@@ -208,6 +208,26 @@ pub struct Weapon {
     pub to_health: bool,
 }
 
+/// A technique, spell or talent the creature can activate. The text lists none, so its effect
+/// is the GM's to rule; the server keeps its costs: actions (carried into later turns when
+/// there are not enough), Vigor and Mana.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ability {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "one")]
+    pub actions: i64,
+    #[serde(default)]
+    pub vigor: i64,
+    #[serde(default)]
+    pub mana: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
 /// What a creature recovers each Recovery phase beyond Vigor, from special abilities.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -271,6 +291,8 @@ pub struct Sheet {
     pub armour: Vec<Armour>,
     #[serde(default)]
     pub weapons: Vec<Weapon>,
+    #[serde(default)]
+    pub abilities_list: Vec<Ability>,
 }
 
 fn yes() -> bool {
@@ -465,6 +487,41 @@ impl Sheet {
                 1,
                 1000,
                 "reach in feet",
+            )?;
+        }
+        if self.abilities_list.len() > 50 {
+            return Err(SheetError::invalid(
+                "abilities_list",
+                "a sheet has at most 50 abilities",
+            ));
+        }
+        for (i, a) in self.abilities_list.iter().enumerate() {
+            if a.id.trim().is_empty() || a.id.chars().count() > 40 || a.name.chars().count() > 80 {
+                return Err(SheetError::invalid(
+                    format!("abilities_list[{i}].id"),
+                    "must be 1 to 40 characters (name at most 80)",
+                ));
+            }
+            in_range(
+                &format!("abilities_list[{i}].actions"),
+                a.actions,
+                1,
+                20,
+                "actions it takes",
+            )?;
+            in_range(
+                &format!("abilities_list[{i}].vigor"),
+                a.vigor,
+                0,
+                MAX_NUMBER,
+                "Vigor it costs",
+            )?;
+            in_range(
+                &format!("abilities_list[{i}].mana"),
+                a.mana,
+                0,
+                MAX_NUMBER,
+                "Mana it costs",
             )?;
         }
         Ok(())

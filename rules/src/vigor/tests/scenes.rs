@@ -1519,6 +1519,7 @@ fn the_catalogue_offers_each_seat_what_it_may_do_now() {
         "move",
         "ready",
         "stabilise",
+        "use_ability",
         "use_skill",
     ];
     assert_eq!(names(&state, &aune), turn.to_vec(), "Aune's turn");
@@ -1593,4 +1594,58 @@ fn objects_cannot_react_and_break_at_0_while_a_winded_creature_still_may_react()
         },
     ];
     scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn abilities_cost_vigor_and_mana_now_and_carry_their_actions_into_later_turns() {
+    let caster = || {
+        with(pc(), |v| {
+            v["mana_max"] = json!(6);
+            v["abilities_list"] = json!([
+                { "id": "flurry", "name": "Flurry", "actions": 1, "vigor": 3 },
+                { "id": "firestorm", "name": "Firestorm", "actions": 5, "mana": 4 }
+            ]);
+        })
+    };
+    let using = |id: &str| vec![("ability", t(id))];
+    play(Scene {
+        name: "a 1-action technique, then a 5-action spell over three turns",
+        options: &[],
+        cast: duel(caster(), npc()),
+        steps: vec![
+            Start(&[15, 5]),
+            Refused("aune", "use_ability", using("meteor"), "unknown_name"),
+            Act("aune", "use_ability", using("flurry"), &[]),
+            Said("takes effect now"),
+            Res("aune", "vigor", 7),
+            Res("aune", "actions", 1),
+            // 5 actions: 1 now, then 2 and 2 in the next two turns.
+            Act("aune", "use_ability", using("firestorm"), &[]),
+            Res("aune", "mana", 2),
+            Res("aune", "actions", 0),
+            Has("aune", "channelling"),
+            Act("aune", "end_turn", vec![], &[]),
+            Act("raider", "end_turn", vec![], &[]),
+            // Round 2: both actions go on the spell; the turn passes by itself.
+            Round(2),
+            Turn(Some("raider")),
+            Said("go on the ability"),
+            Has("aune", "channelling"),
+            Act("raider", "end_turn", vec![], &[]),
+            // Round 3: the last two; it takes effect.
+            Round(3),
+            Lacks("aune", "channelling"),
+            Said("completes Firestorm"),
+            Act("raider", "end_turn", vec![], &[]),
+            Round(4),
+            Turn(Some("aune")),
+            // Mana comes back only by a special ability: still 2, not enough for another.
+            Refused(
+                "aune",
+                "use_ability",
+                using("firestorm"),
+                "insufficient_resource",
+            ),
+        ],
+    });
 }
