@@ -104,6 +104,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 "the ability's id",
             )],
         ),
+        "use_item" => action(
+            name,
+            actor,
+            "Use an item you carry (the GM rules what it does). 1 action.",
+            vec![ArgSpec::new("item", ArgKind::Text, true, "the item's id")],
+        ),
         "ready" => action(
             name,
             actor,
@@ -248,6 +254,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             "use_skill",
             "ready",
             "use_ability",
+            "use_item",
             "emergency_aid",
             "stabilise",
             "end_turn",
@@ -261,6 +268,11 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     match a.name.as_str() {
                         "target" => a.now.clone_from(&others),
                         "weapon" | "off_hand" => a.now.clone_from(&weapons),
+                        "item" => {
+                            a.now = sheet_of(&c)
+                                .map(|s| s.items.iter().map(|x| x.id.clone()).collect())
+                                .unwrap_or_default();
+                        }
                         "ability" => {
                             a.now = sheet_of(&c)
                                 .map(|s| s.abilities_list.iter().map(|x| x.id.clone()).collect())

@@ -12,6 +12,7 @@ mod care;
 mod checks;
 pub mod damage;
 pub mod guard;
+mod item;
 mod opening;
 mod options;
 mod ready;
@@ -181,6 +182,7 @@ impl RuleSystem for Vigor {
             "use_skill" => checks::use_skill(ctx, &c, args),
             "ready" => ready::ready(ctx, &c, args),
             "use_ability" => ability::use_ability(ctx, &c, args),
+            "use_item" => item::use_item(ctx, &c, args),
             "emergency_aid" => care::emergency_aid(ctx, &c, args),
             "stabilise" => care::stabilise(ctx, &c, args),
             _ => Err(Refusal::UnknownAction {

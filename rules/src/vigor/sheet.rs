@@ -228,6 +228,17 @@ fn one() -> i64 {
     1
 }
 
+/// Something carried that can be used in a fight: a potion, a detonator, a magic item. The
+/// text gives no items, so what it does is the GM's to rule; the server counts the uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "one")]
+    pub count: i64,
+}
+
 /// What a creature recovers each Recovery phase beyond Vigor, from special abilities.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -293,6 +304,8 @@ pub struct Sheet {
     pub weapons: Vec<Weapon>,
     #[serde(default)]
     pub abilities_list: Vec<Ability>,
+    #[serde(default)]
+    pub items: Vec<Item>,
 }
 
 fn yes() -> bool {
@@ -489,6 +502,25 @@ impl Sheet {
                 "reach in feet",
             )?;
         }
+        if self.items.len() > 50 {
+            return Err(SheetError::invalid("items", "a sheet has at most 50 items"));
+        }
+        for (i, it) in self.items.iter().enumerate() {
+            if it.id.trim().is_empty() || it.id.chars().count() > 40 || it.name.chars().count() > 80
+            {
+                return Err(SheetError::invalid(
+                    format!("items[{i}].id"),
+                    "must be 1 to 40 characters (name at most 80)",
+                ));
+            }
+            in_range(
+                &format!("items[{i}].count"),
+                it.count,
+                0,
+                1000,
+                "how many are carried",
+            )?;
+        }
         if self.abilities_list.len() > 50 {
             return Err(SheetError::invalid(
                 "abilities_list",
@@ -538,6 +570,10 @@ impl Sheet {
             (MANA.to_owned(), self.mana.unwrap_or(self.mana_max)),
             (ACTIONS.to_owned(), 0),
         ]);
+        let mut resources = resources;
+        for it in &self.items {
+            resources.insert(item_key(&it.id), it.count);
+        }
         let mut statuses = BTreeMap::new();
         let from_sheet = |rounds_left| Status {
             source: "sheet".into(),
@@ -575,6 +611,11 @@ impl Sheet {
             sheet: CoreSheet::new(super::ID, self)?,
         })
     }
+}
+
+/// The resource that counts what is left of an item.
+pub fn item_key(id: &str) -> String {
+    format!("item.{id}")
 }
 
 fn unarmed() -> Weapon {

@@ -1520,6 +1520,7 @@ fn the_catalogue_offers_each_seat_what_it_may_do_now() {
         "ready",
         "stabilise",
         "use_ability",
+        "use_item",
         "use_skill",
     ];
     assert_eq!(names(&state, &aune), turn.to_vec(), "Aune's turn");
@@ -1645,6 +1646,36 @@ fn abilities_cost_vigor_and_mana_now_and_carry_their_actions_into_later_turns() 
                 "use_ability",
                 using("firestorm"),
                 "insufficient_resource",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn an_item_takes_an_action_and_one_of_what_is_carried() {
+    let carrier = || {
+        with(pc(), |v| {
+            v["items"] = json!([{ "id": "potion", "name": "healing potion", "count": 1 }]);
+        })
+    };
+    let potion = || vec![("item", t("potion"))];
+    play(Scene {
+        name: "one potion",
+        options: &[],
+        cast: duel(carrier(), npc()),
+        steps: vec![
+            Start(&[15, 5]),
+            Res("aune", "item.potion", 1),
+            Act("aune", "use_item", potion(), &[]),
+            Said("uses healing potion (0 left)"),
+            Res("aune", "item.potion", 0),
+            Res("aune", "actions", 1),
+            Refused("aune", "use_item", potion(), "insufficient_resource"),
+            Refused(
+                "aune",
+                "use_item",
+                vec![("item", t("bomb"))],
+                "unknown_name",
             ),
         ],
     });
