@@ -525,6 +525,7 @@ fn damage(ctx: &mut Ctx<'_>, s: &Strike) -> Result<(), DecideError> {
             .map(|a| (a.rank, a.quality, a.physical_only)),
         cover,
         durability: t_sheet.durability_rank,
+        object: target.kind == Kind::Object,
     };
     let any_superior = choice_of(&options, ARMOUR_QUALITY) == "any_superior";
     let blow = Blow {

@@ -22,6 +22,8 @@ pub struct Protection {
     /// Armor Rank that cover adds.
     pub cover: i64,
     pub durability: Quality,
+    /// Objects are not alive: toxic damage does not harm them.
+    pub object: bool,
 }
 
 /// Whether a weapon of quality `weapon` passes through armour of quality `armour`. The text
@@ -37,6 +39,10 @@ pub fn ignores_armour(weapon: Quality, armour: Quality, any_superior: bool) -> b
 /// The damage that gets through, with each step for the account.
 pub fn through(blow: Blow, p: Protection, any_superior: bool) -> (i64, Vec<Modifier>) {
     let mut steps = vec![Modifier::new("rolled", blow.rolled)];
+    if p.object && blow.kind == DamageType::Toxic {
+        steps.push(Modifier::new("toxic: harms only the living", -blow.rolled));
+        return (0, steps);
+    }
     if p.durability > Quality::Ordinary && blow.weapon < p.durability {
         steps.push(Modifier::new(
             format!("{} Durability: immune", p.durability.word()),

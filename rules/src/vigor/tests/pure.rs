@@ -300,6 +300,36 @@ fn armour_rank_quality_energy_and_superior_durability_decide_what_gets_through()
             "partial cover's +5 AR on top of AR 2",
         ),
     ];
+    let object = Protection {
+        object: true,
+        ..Protection::default()
+    };
+    let cases: Vec<_> = cases
+        .into_iter()
+        .chain([
+            (
+                blow(9, Ordinary, DamageType::Toxic),
+                object,
+                false,
+                0,
+                "toxic harms only the living",
+            ),
+            (
+                blow(9, Ordinary, DamageType::Kinetic),
+                object,
+                false,
+                9,
+                "a blade harms a door",
+            ),
+            (
+                blow(9, Ordinary, DamageType::Radiation),
+                worn(3, Ordinary),
+                false,
+                9,
+                "radiation passes normal armour",
+            ),
+        ])
+        .collect();
     for (b, p, any, expected, why) in cases {
         let (amount, steps) = through(b, p, any);
         assert_eq!(amount, expected, "{why}");
