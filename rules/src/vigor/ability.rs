@@ -57,6 +57,10 @@ pub fn use_ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), 
     ctx.set_resource(&c.id, VIGOR, c.resource(VIGOR) - ability.vigor)?;
     ctx.set_resource(&c.id, MANA, c.resource(MANA) - ability.mana)?;
     settle(ctx, &c.id, &ability.name)?;
+    if ability.opens {
+        let me = ctx.combatant(&c.id)?;
+        super::opening::offer(ctx, &me, &format!("uses {}", ability.name))?;
+    }
     let now = left.min(ability.actions);
     ctx.set_resource(&c.id, ACTIONS, left - now)?;
     let owed = ability.actions - now;

@@ -222,6 +222,9 @@ pub struct Ability {
     pub vigor: i64,
     #[serde(default)]
     pub mana: i64,
+    /// Using it exposes the user: foes within reach may take the opening.
+    #[serde(default)]
+    pub opens: bool,
 }
 
 fn one() -> i64 {

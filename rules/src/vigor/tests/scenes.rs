@@ -1609,6 +1609,26 @@ fn abilities_cost_vigor_and_mana_now_and_carry_their_actions_into_later_turns() 
         })
     };
     let using = |id: &str| vec![("ability", t(id))];
+    // A technique that exposes its user: the adjacent raider may take the opening.
+    play(Scene {
+        name: "a technique that opens",
+        options: &[],
+        cast: duel(
+            with(caster(), |v| v["abilities_list"][0]["opens"] = json!(true)),
+            npc(),
+        ),
+        steps: vec![
+            Place("aune", 0, 0),
+            Place("raider", 1, 0),
+            Start(&[15, 5]),
+            Act("aune", "use_ability", using("flurry"), &[]),
+            Prompt(true),
+            // 12 + 5 = 17 hits; Aune is in her turn: 4 + 2 = 6 off Durability 10.
+            Answer("take_opening", &[12, 5, 4, 2]),
+            Res("aune", "durability", 4),
+            Res("raider", "vigor", 5),
+        ],
+    });
     play(Scene {
         name: "a 1-action technique, then a 5-action spell over three turns",
         options: &[],
