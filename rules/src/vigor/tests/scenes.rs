@@ -43,6 +43,8 @@ enum S {
     ),
     /// A GM action refused with this code.
     GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
+    /// The open prompt's time runs out, with the faces its default draws.
+    TimeOut(&'static [u32]),
     /// The open prompt's answer, by `seat` (`None`: its own), refused with this code.
     AnswerRefused(Option<Seat>, &'static str, &'static str),
     /// What the GM sets by ruling before it matters: a status with a magnitude, a cell.
@@ -173,6 +175,11 @@ fn play(scene: Scene) {
                 let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
                 assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
                 assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::TimeOut(faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let cmd = Command::time_out(step.prompt_id);
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
             }
             S::GmRefused(action, a, expected) => {
                 let before = state.clone();
@@ -432,6 +439,24 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
                 Res("raider", "vigor", 0),
                 // Vigor exhausted: Winded.
                 Has("raider", "winded"),
+            ],
+        },
+        Scene {
+            name: "no answer in time: the hit is taken, no Vigor spent; an opening lapses",
+            options: &[],
+            cast: vec![pc(), npc()],
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                TimeOut(&[5, 3]),
+                Res("raider", "durability", 2),
+                Res("raider", "vigor", 10),
+                Act("aune", "escape", vec![], &[]),
+                TimeOut(&[]),
+                Prompt(false),
+                Res("aune", "durability", 10),
             ],
         },
         Scene {
