@@ -9,23 +9,20 @@ use crate::account::Telling;
 use crate::action::Args;
 use crate::decision::{PendingStep, StepValue};
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Against, Event, Fact, Outcome};
+use crate::event::{Against, Outcome};
 use crate::grid::distance;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
-use crate::state::StateView;
-use crate::state::{Combatant, Kind, Status};
+use crate::state::{Combatant, Kind, StateView};
 use crate::toolkit::deciders;
 
-use super::bonus_dice::{Steps, action_roll, burst_in, bursting, damage_roll};
-use super::damage::{Blow, Protection, Track, take, through};
+use super::bonus_dice::{Steps, action_roll, bursting};
 use super::guard::{Cover, Situation, guard};
-use super::options::{ARMOUR_QUALITY, EPIC_DIE, FEEBLE_DIE, LEGENDARY_DIE, OVERFLOW, choice_of};
 use super::round::{label, spend};
-use super::sheet::{Quality, Weapon};
-use super::tell::{self, Check, Moved};
+use super::sheet::Weapon;
+use super::tell::{self, Check};
 use super::{
-    COVER, DEAD, DEFEND_DISCOUNT, DEFENDING, DEFENSE_COST, DURABILITY, GRID, HEALTH, INCAPACITATED,
+    COVER, DEAD, DEFEND_DISCOUNT, DEFENDING, DEFENSE_COST, GRID, INCAPACITATED,
     OFF_HAND_CHALLENGES, OFF_HAND_COST, PRONE, SHOCK, UNAWARE, UNCONSCIOUS, VIGOR, WOUNDED, settle,
     sheet_of,
 };
@@ -34,17 +31,17 @@ pub const STEP_DEFENSE: &str = "vigor.defense";
 
 /// What one strike carries from the roll to the damage.
 #[derive(Debug, Clone)]
-struct Strike {
-    attacker: EntityId,
-    target: EntityId,
-    weapon: Weapon,
-    charges: i64,
-    challenges: i64,
-    from_behind: bool,
+pub struct Strike {
+    pub attacker: EntityId,
+    pub target: EntityId,
+    pub weapon: Weapon,
+    pub charges: i64,
+    pub challenges: i64,
+    pub from_behind: bool,
     /// Whether this is the off-hand strike (two challenges to hit and to damage).
-    off_hand: bool,
+    pub off_hand: bool,
     /// The off-hand weapon still to strike with after this one.
-    then: Option<Weapon>,
+    pub then: Option<Weapon>,
 }
 
 pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
@@ -247,7 +244,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
     }
     if let Some(why) = cannot_react(ctx, &target) {
         ctx.note_about(&s.target, format!("{} cannot react: {why}", s.target))?;
-        damage(ctx, &s)?;
+        super::harm::damage(ctx, &s)?;
         return follow_with_off_hand(ctx, &s);
     }
     let cost = defense_cost(&target);
@@ -377,7 +374,7 @@ pub fn resume_defense(
     };
     let evaded = choice == "defend" && defense(ctx, &defender, &attacker, total)?;
     if !evaded {
-        damage(ctx, &s)?;
+        super::harm::damage(ctx, &s)?;
     }
     follow_with_off_hand(ctx, &s)
 }
@@ -457,180 +454,4 @@ fn follow_with_off_hand(ctx: &mut Ctx<'_>, s: &Strike) -> Result<(), DecideError
             ..s.clone()
         },
     )
-}
-
-/// Sides of the damage die of a quality: ordinary d8 and heroic d10 by the text, the others
-/// by table option.
-pub fn quality_die(options: &crate::options::TableOptions, q: Quality) -> crate::dice::Primitive {
-    use crate::dice::Primitive;
-    let by_option = |key: &str| {
-        let text = choice_of(options, key);
-        text.trim_start_matches('d')
-            .parse::<u32>()
-            .ok()
-            .and_then(Primitive::from_sides)
-            .unwrap_or(Primitive::D8)
-    };
-    match q {
-        Quality::Feeble => by_option(FEEBLE_DIE),
-        Quality::Ordinary => Primitive::D8,
-        Quality::Heroic => Primitive::D10,
-        Quality::Epic => by_option(EPIC_DIE),
-        Quality::Legendary => by_option(LEGENDARY_DIE),
-    }
-}
-
-/// Damage of a strike that landed: quality dice plus Strength or Skill bonus dice (stepped by
-/// Wounded and, off-hand, by two challenges; the attack's charges stay on the attack), then
-/// armour, then the body.
-fn damage(ctx: &mut Ctx<'_>, s: &Strike) -> Result<(), DecideError> {
-    let attacker = ctx.combatant(&s.attacker)?;
-    let target = ctx.combatant(&s.target)?;
-    let a_sheet = sheet_of(&attacker)?.clone();
-    let t_sheet = sheet_of(&target)?.clone();
-    let options = ctx.state.options().clone();
-    let steps = Steps {
-        charges: 0,
-        challenges: if s.off_hand { OFF_HAND_CHALLENGES } else { 0 },
-        wounded: attacker.has_status(WOUNDED),
-    };
-    let bonus = a_sheet.damage_dice(s.weapon.damage_bonus);
-    let expr = damage_roll(
-        s.weapon.damage,
-        quality_die(&options, s.weapon.quality),
-        bonus,
-        steps.die(),
-        bursting(&options),
-    );
-    let roll = crate::dice::roll(&expr, ctx.dice)?;
-    let critical = burst_in(&roll);
-    ctx.emit(Event::public(Fact::Rolled {
-        by: Some(s.attacker.clone()),
-        purpose: if critical {
-            "damage (critical hit: a bonus die burst)".into()
-        } else {
-            "damage".into()
-        },
-        roll: roll.clone(),
-    }))?;
-    let cover = target
-        .statuses
-        .get(COVER)
-        .and_then(|c| Cover::from_magnitude(c.magnitude))
-        .filter(|_| s.weapon.ranged)
-        .map_or(0, Cover::armour);
-    let protection = Protection {
-        armour: t_sheet
-            .best_armour()
-            .map(|a| (a.rank, a.quality, a.physical_only)),
-        cover,
-        durability: t_sheet.durability_rank,
-        object: target.kind == Kind::Object,
-    };
-    let any_superior = choice_of(&options, ARMOUR_QUALITY) == "any_superior";
-    let blow = Blow {
-        rolled: roll.total,
-        weapon: s.weapon.quality,
-        kind: s.weapon.damage_type,
-    };
-    let (amount, steps_told) = through(blow, protection, any_superior);
-    // The damage is the attacker's doing, whatever was told last (the defender's roll).
-    ctx.telling = Some(Telling {
-        actor: Some(s.attacker.clone()),
-        verb: "hits".into(),
-        target: Some(s.target.clone()),
-        instrument: Some(s.weapon.name.clone()),
-    });
-    hurt(ctx, &s.target, amount, steps_told, s.weapon.to_health)
-}
-
-/// Takes `amount` off a creature's Durability, then Health, with the conditions that follow
-/// and one sentence saying what moved.
-pub fn hurt(
-    ctx: &mut Ctx<'_>,
-    id: &EntityId,
-    amount: i64,
-    steps: Vec<crate::event::Modifier>,
-    to_health: bool,
-) -> Result<(), DecideError> {
-    let source = "hit";
-    let t = ctx.combatant(id)?;
-    let carry = choice_of(ctx.state.options(), OVERFLOW) == "carry";
-    let before = Track {
-        durability: t.resource(DURABILITY),
-        health: t.resource(HEALTH),
-        object: t.kind == Kind::Object,
-    };
-    // A poison passes Durability by: it is taken as if the creature were already wounded,
-    // and Durability stays where it was.
-    let after = if to_health && !before.object {
-        let a = take(
-            Track {
-                durability: 0,
-                ..before
-            },
-            amount,
-            carry,
-        );
-        super::damage::After {
-            durability: before.durability,
-            ..a
-        }
-    } else {
-        take(before, amount, carry)
-    };
-    ctx.emit(Event::public(Fact::DamageResolved {
-        target: id.clone(),
-        steps: steps.clone(),
-        amount,
-    }))?;
-    let wound = if after.killed {
-        Some(if before.object { "destroyed" } else { "killed" }.to_owned())
-    } else if after.health == 0 && !before.object {
-        Some("in shock".to_owned())
-    } else if after.durability == 0 && !before.object {
-        Some("wounded".to_owned())
-    } else if amount > 0 {
-        // What anyone at the table sees of a hit, when they may not see the numbers.
-        Some("hurt".to_owned())
-    } else {
-        Some("unharmed".to_owned())
-    };
-    let account = tell::effect(
-        ctx,
-        id,
-        "damage",
-        amount,
-        steps,
-        &[
-            Moved {
-                word: "Durability",
-                before: before.durability,
-                after: after.durability,
-            },
-            Moved {
-                word: "Health",
-                before: before.health,
-                after: after.health,
-            },
-        ],
-        wound,
-    );
-    ctx.emit(Event::public(Fact::Told(Box::new(account))))?;
-    ctx.set_resource(id, DURABILITY, after.durability)?;
-    ctx.set_resource(id, HEALTH, after.health)?;
-    if after.killed {
-        ctx.set_status(id, SHOCK, None)?;
-        ctx.set_status(
-            id,
-            DEAD,
-            Some(Status {
-                source: source.to_owned(),
-                magnitude: 0,
-                rounds_left: None,
-            }),
-        )?;
-        return Ok(());
-    }
-    settle(ctx, id, source)
 }

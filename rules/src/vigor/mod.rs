@@ -12,6 +12,7 @@ mod care;
 mod checks;
 pub mod damage;
 pub mod guard;
+mod harm;
 mod item;
 mod opening;
 mod options;

@@ -1142,7 +1142,7 @@ fn fleeing_or_standing_up_opens_openings_to_foes_within_reach_for_5_vigor() {
 
 #[test]
 fn quality_dice_and_the_armour_reading_follow_their_table_options() {
-    use super::super::attack::quality_die;
+    use super::super::harm::quality_die;
     use super::super::sheet::Quality::*;
     let opts = |pairs: &[(&str, &str)]| {
         let given = pairs
