@@ -9,7 +9,63 @@ use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Status};
 
-use super::{ACTIONS, MANA, VIGOR, settle, sheet_of};
+use super::attack::Strike;
+use super::sheet::Ability;
+use super::{ACTIONS, MANA, OFF_HAND_COST, VIGOR, settle, sheet_of};
+
+/// The strike an attacking ability makes, if it attacks: its weapon (rolling the ability's
+/// attack dice where it names them) against `target`, with an off-hand strike after it when
+/// asked for and the technique is a light-weapon one.
+fn attack_of(c: &Combatant, ability: &Ability, args: &Args) -> Result<Option<Strike>, Refusal> {
+    let off_hand = args.text("off_hand")?;
+    let Some(weapon_id) = &ability.weapon else {
+        if off_hand.is_some() {
+            return Err(Refusal::Rule(format!(
+                "{} makes no attack to add an off-hand to",
+                ability.name
+            )));
+        }
+        return Ok(None);
+    };
+    let sheet = sheet_of(c)?;
+    let mut weapon = sheet.weapon(Some(weapon_id)).ok_or_else(|| {
+        Refusal::Rule(format!(
+            "{}'s weapon `{weapon_id}` is not on the sheet",
+            ability.name
+        ))
+    })?;
+    if let Some(a) = ability.attack_ability {
+        weapon.attack_ability = a;
+    }
+    let then = match off_hand {
+        None => None,
+        Some(_) if !ability.light_weapon => {
+            return Err(Refusal::Rule(format!(
+                "{} is not a light-weapon technique: no off-hand attack rides on it",
+                ability.name
+            )));
+        }
+        Some(id) => Some(sheet.weapon(Some(id)).ok_or_else(|| Refusal::UnknownName {
+            system: super::ID.into(),
+            what: format!("a weapon on {}'s sheet", c.id),
+            name: id.to_owned(),
+        })?),
+    };
+    let target = args.require_entity("target")?;
+    if target == c.id {
+        return Err(Refusal::Rule("a creature does not attack itself".into()));
+    }
+    Ok(Some(Strike {
+        attacker: c.id.clone(),
+        target,
+        weapon,
+        charges: 0,
+        challenges: 0,
+        from_behind: false,
+        off_hand: false,
+        then,
+    }))
+}
 
 /// Status of a creature still putting actions into an ability: magnitude = actions still owed,
 /// source = the ability's name.
@@ -29,10 +85,21 @@ pub fn use_ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), 
             what: format!("an ability of {}", c.id),
             name: id.to_owned(),
         })?;
+    let strike = attack_of(c, &ability, args)?;
     if c.has_status(CHANNELLING) {
         return Err(Refusal::Rule(format!("{} is still busy with another ability", c.id)).into());
     }
     let left = c.resource(ACTIONS);
+    if strike.is_some() && left < ability.actions {
+        // An attack lands when it is made: one that would carry into later turns is refused
+        // rather than left hanging over a target that may have moved.
+        return Err(Refusal::InsufficientResource {
+            resource: "actions".into(),
+            needed: ability.actions,
+            available: left,
+        }
+        .into());
+    }
     if left < 1 {
         return Err(Refusal::InsufficientResource {
             resource: "actions".into(),
@@ -41,8 +108,12 @@ pub fn use_ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), 
         }
         .into());
     }
+    let off_hand_cost = match &strike {
+        Some(s) if s.then.is_some() => OFF_HAND_COST,
+        _ => 0,
+    };
     for (key, word, cost) in [
-        (VIGOR, "Vigor", ability.vigor),
+        (VIGOR, "Vigor", ability.vigor + off_hand_cost),
         (MANA, "Mana", ability.mana),
     ] {
         if c.resource(key) < cost {
@@ -54,7 +125,11 @@ pub fn use_ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), 
             .into());
         }
     }
-    ctx.set_resource(&c.id, VIGOR, c.resource(VIGOR) - ability.vigor)?;
+    ctx.set_resource(
+        &c.id,
+        VIGOR,
+        c.resource(VIGOR) - ability.vigor - off_hand_cost,
+    )?;
     ctx.set_resource(&c.id, MANA, c.resource(MANA) - ability.mana)?;
     settle(ctx, &c.id, &ability.name)?;
     if ability.opens {
@@ -65,10 +140,14 @@ pub fn use_ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), 
     ctx.set_resource(&c.id, ACTIONS, left - now)?;
     let owed = ability.actions - now;
     if owed == 0 {
-        return ctx.note_about(
+        ctx.note_about(
             &c.id,
             format!("{} uses {}: it takes effect now", c.id, ability.name),
-        );
+        )?;
+        return match strike {
+            Some(s) => super::attack::strike(ctx, s),
+            None => Ok(()),
+        };
     }
     ctx.set_status(
         &c.id,

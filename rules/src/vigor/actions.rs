@@ -97,12 +97,21 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             name,
             actor,
             "Use a technique, spell or talent from your sheet: its Vigor and Mana now, its actions now and in later turns.",
-            vec![ArgSpec::new(
-                "ability",
-                ArgKind::Text,
-                true,
-                "the ability's id",
-            )],
+            vec![
+                ArgSpec::new("ability", ArgKind::Text, true, "the ability's id"),
+                ArgSpec::new(
+                    "target",
+                    ArgKind::Entity,
+                    false,
+                    "whom an attacking ability strikes",
+                ),
+                ArgSpec::new(
+                    "off_hand",
+                    ArgKind::Text,
+                    false,
+                    "with a light-weapon technique, also strike with this off-hand weapon for 8 Vigor",
+                ),
+            ],
         ),
         "use_item" => action(
             name,

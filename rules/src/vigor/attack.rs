@@ -162,7 +162,7 @@ fn hit_steps(s: &Strike, attacker: &Combatant, target: &Combatant) -> Steps {
     }
 }
 
-fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
+pub fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
     let attacker = ctx.combatant(&s.attacker)?;
     let target = ctx.combatant(&s.target)?;
     let a_sheet = sheet_of(&attacker)?.clone();

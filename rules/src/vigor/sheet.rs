@@ -225,6 +225,16 @@ pub struct Ability {
     /// Using it exposes the user: foes within reach may take the opening.
     #[serde(default)]
     pub opens: bool,
+    /// An attacking technique strikes with this weapon (`unarmed` for bare hands).
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// The ability its attack rolls bonus dice of (Speed for many techniques); the weapon's
+    /// when left out.
+    #[serde(default)]
+    pub attack_ability: Option<AttackAbility>,
+    /// A light-weapon technique, which an off-hand attack may ride on.
+    #[serde(default)]
+    pub light_weapon: bool,
 }
 
 fn one() -> i64 {
@@ -558,6 +568,15 @@ impl Sheet {
                 MAX_NUMBER,
                 "Mana it costs",
             )?;
+            if let Some(w) = &a.weapon
+                && w != "unarmed"
+                && !self.weapons.iter().any(|x| &x.id == w)
+            {
+                return Err(SheetError::invalid(
+                    format!("abilities_list[{i}].weapon"),
+                    "must be a weapon id on the sheet or `unarmed`",
+                ));
+            }
         }
         Ok(())
     }

@@ -1725,3 +1725,79 @@ fn an_item_takes_an_action_and_one_of_what_is_carried() {
         ],
     });
 }
+
+#[test]
+fn an_attacking_technique_rolls_its_own_ability_and_may_carry_an_off_hand_strike() {
+    let fighter = || {
+        with(pc(), |v| {
+            v["vigor_max"] = json!(20);
+            v["bonus_dice"]["speed"] = json!(2);
+            v["weapons"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({ "id": "dagger", "name": "dagger", "damage": 1 }));
+            v["abilities_list"] = json!([
+                { "id": "whirl", "name": "Whirl", "vigor": 2, "weapon": "sword",
+                  "attack_ability": "speed", "light_weapon": true },
+                { "id": "smash", "name": "Smash", "weapon": "sword" },
+                { "id": "cleave", "name": "Cleave", "actions": 3, "weapon": "sword" },
+                { "id": "focus", "name": "Focus" }
+            ]);
+        })
+    };
+    let tough = || set(npc(), "durability_max", json!(20));
+    let ability = |id: &str, extra: &[(&'static str, ArgValue)]| {
+        let mut a = vec![("ability", t(id))];
+        a.extend(extra.iter().cloned());
+        a
+    };
+    play(Scene {
+        name: "Whirl: Speed's two d10s, then a dagger off-hand for 8 Vigor",
+        options: &[],
+        cast: duel(fighter(), tough()),
+        steps: vec![
+            Start(&[15, 5]),
+            Refused(
+                "aune",
+                "use_ability",
+                ability("focus", &[("off_hand", t("dagger"))]),
+                "rule",
+            ),
+            Refused(
+                "aune",
+                "use_ability",
+                ability(
+                    "smash",
+                    &[("target", t("raider")), ("off_hand", t("dagger"))],
+                ),
+                "rule",
+            ),
+            Refused("aune", "use_ability", ability("whirl", &[]), "bad_request"),
+            Refused(
+                "aune",
+                "use_ability",
+                ability("cleave", &[("target", t("raider"))]),
+                "insufficient_resource",
+            ),
+            // 10 + 3 + 3 = 16 hits; Vigor 20 - 2 - 8 = 10.
+            Act(
+                "aune",
+                "use_ability",
+                ability(
+                    "whirl",
+                    &[("target", t("raider")), ("off_hand", t("dagger"))],
+                ),
+                &[10, 3, 3],
+            ),
+            Res("aune", "vigor", 10),
+            // The hit is taken (5 + 3); in the same answer the off-hand: Agility's one die,
+            // two challenges: d6. 15 + 4 = 19.
+            Answer("take", &[5, 3, 15, 4]),
+            Res("raider", "durability", 12),
+            BonusDie(Primitive::D6),
+            Answer("take", &[1, 1]),
+            Res("raider", "durability", 10),
+            Res("aune", "actions", 1),
+        ],
+    });
+}

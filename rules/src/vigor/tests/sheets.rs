@@ -103,6 +103,24 @@ fn a_sheet_that_breaks_a_limit_is_refused_naming_the_field() {
             }),
             "weapons[1].id",
         ),
+        (
+            with(base(), |v| {
+                v["abilities_list"] = json!([{ "id": "x", "name": "x", "weapon": "bow" }]);
+            }),
+            "abilities_list[0].weapon",
+        ),
+        (
+            with(base(), |v| {
+                v["abilities_list"] = json!([{ "id": "x", "name": "x", "actions": 0 }]);
+            }),
+            "abilities_list[0].actions",
+        ),
+        (
+            with(base(), |v| {
+                v["items"] = json!([{ "id": "p", "name": "p", "count": -1 }])
+            }),
+            "items[0].count",
+        ),
     ];
     for (sheet, field) in cases {
         match Vigor.sheet_from_json(&sheet) {
