@@ -34,6 +34,7 @@ mod testing;
 pub mod toolkit;
 pub mod turns;
 pub mod upgrade;
+pub mod vigor;
 pub mod window;
 
 pub use account::{Account, Budget, Compared, Effect, RollTold, Telling};

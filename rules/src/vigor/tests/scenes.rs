@@ -1,0 +1,1803 @@
+//! Encounter rules as scenarios: each is a cast, table options and a list of steps (commands
+//! with the exact dice faces they draw, and what must hold after), played by [`play`] through
+//! the real `decide` and `apply`. The comment on each step gives its arithmetic.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::action::{ArgValue, Args, Command};
+use crate::dice::{Primitive, ScriptedDice};
+use crate::engine::{DecideError, decide};
+use crate::event::{Event, Fact};
+use crate::grid::Cell;
+use crate::ids::{EntityId, Seat};
+use crate::options::{OptionValue, TableOptions};
+use crate::state::{MemoryState, StateMut, StateView, Status};
+use crate::system::RuleSystem;
+
+use super::super::Vigor;
+use super::{creature, with};
+
+/// One step of a scenario.
+enum S {
+    /// The GM starts the encounter; initiative faces in id order.
+    Start(&'static [u32]),
+    /// A GM action with no actor, with its faces.
+    Gm(&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]),
+    /// An action by the seat that plays `actor`, with its faces.
+    Act(
+        &'static str,
+        &'static str,
+        Vec<(&'static str, ArgValue)>,
+        &'static [u32],
+    ),
+    /// The open prompt answered by its own seat, with the faces the answer draws.
+    Answer(&'static str, &'static [u32]),
+    /// An action refused with this code, nothing drawn.
+    Refused(
+        &'static str,
+        &'static str,
+        Vec<(&'static str, ArgValue)>,
+        &'static str,
+    ),
+    /// A GM action refused with this code.
+    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
+    /// The open prompt's time runs out, with the faces its default draws.
+    TimeOut(&'static [u32]),
+    /// The open prompt's answer, by `seat` (`None`: its own), refused with this code.
+    AnswerRefused(Option<Seat>, &'static str, &'static str),
+    /// What the GM sets by ruling before it matters: a status with a magnitude, a cell.
+    Give(&'static str, &'static str, i64),
+    Place(&'static str, i32, i32),
+    Res(&'static str, &'static str, i64),
+    Has(&'static str, &'static str),
+    Lacks(&'static str, &'static str),
+    Turn(Option<&'static str>),
+    Order(&'static [&'static str]),
+    Round(u32),
+    Prompt(bool),
+    /// The bonus die of the last check the last command rolled.
+    BonusDie(Primitive),
+    /// The die of the weapon's damage dice in the last command.
+    DamageDie(Primitive),
+    /// The player `aune`'s copy of the last command's sentences says this / never says this.
+    PlayerHears(&'static str),
+    PlayerNeverHears(&'static str),
+    /// Some sentence of the last command says this.
+    Said(&'static str),
+    /// Whether the player `aune` sees what the last check was compared with (the Guard of an
+    /// attack, a VS); the GM always does.
+    GuardSeen(bool),
+    /// No player's copy of the last command's events holds this NPC resource's value.
+    HiddenFromPlayers(&'static str, &'static str),
+}
+
+struct Scene {
+    name: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    cast: Vec<Value>,
+    steps: Vec<S>,
+}
+
+fn seat_of(state: &MemoryState, actor: &str) -> Seat {
+    match state
+        .combatant(&EntityId::from(actor))
+        .and_then(|c| c.owner.clone())
+    {
+        Some(owner) => Seat::Player(owner),
+        None => Seat::Gm,
+    }
+}
+
+fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
+    Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
+    let mut dice = ScriptedDice::new(faces.to_vec());
+    let events = decide(&Vigor, state, cmd, &mut dice)?;
+    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
+    for e in &events {
+        crate::apply::apply(state, e).unwrap();
+    }
+    Ok(events)
+}
+
+fn code(r: Result<Vec<Event>, DecideError>) -> String {
+    match r {
+        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn said(events: &[Event]) -> String {
+    let mut out = String::new();
+    for e in events {
+        for f in e.facts() {
+            match f {
+                Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
+                Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
+                Fact::Noted { text } => out.push_str(&format!("{text}\n")),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Plays a scenario; a failing step names the scenario and the step's place.
+fn play(scene: Scene) {
+    let given: BTreeMap<String, OptionValue> = scene
+        .options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .collect();
+    let options = TableOptions::resolve(&Vigor.options(), &given).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in &scene.cast {
+        state.insert_combatant(Vigor.sheet_from_json(sheet).unwrap());
+    }
+    let mut last: Vec<Event> = Vec::new();
+    for (i, step) in scene.steps.into_iter().enumerate() {
+        let at = format!("{} step {i}", scene.name);
+        let id = |s: &str| EntityId::from(s);
+        match step {
+            S::Start(faces) => {
+                last = run(
+                    &mut state,
+                    &Command::act(Seat::Gm, None, "start_encounter", Args::default()),
+                    faces,
+                )
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Gm(action, a, faces) => {
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Act(actor, action, a, faces) => {
+                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Answer(choice, faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let seat = step.seats[0].clone();
+                let cmd = Command::answer(seat, step.prompt_id, choice);
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Refused(actor, action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::TimeOut(faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let cmd = Command::time_out(step.prompt_id);
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::GmRefused(action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::AnswerRefused(seat, choice, expected) => {
+                let before = state.clone();
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let seat = seat.unwrap_or_else(|| step.seats[0].clone());
+                let cmd = Command::answer(seat, step.prompt_id, choice);
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::Give(who, status, magnitude) => {
+                let c = state.combatant_mut(&id(who)).expect(&at);
+                c.statuses.insert(
+                    status.to_owned(),
+                    Status {
+                        source: "ruling".into(),
+                        magnitude,
+                        rounds_left: None,
+                    },
+                );
+            }
+            S::Place(who, x, y) => {
+                state.combatant_mut(&id(who)).expect(&at).position = Some(Cell::new(x, y));
+            }
+            S::Res(who, key, value) => {
+                let got = state.combatant(&id(who)).expect(&at).resource(key);
+                assert_eq!(got, value, "{at}: {who}'s {key}");
+            }
+            S::Has(who, status) => {
+                assert!(
+                    state.combatant(&id(who)).expect(&at).has_status(status),
+                    "{at}: {who} {status}"
+                );
+            }
+            S::Lacks(who, status) => {
+                assert!(
+                    !state.combatant(&id(who)).expect(&at).has_status(status),
+                    "{at}: {who} not {status}"
+                );
+            }
+            S::Turn(who) => {
+                assert_eq!(state.encounter().current, who.map(EntityId::from), "{at}");
+            }
+            S::Order(order) => {
+                let got: Vec<&str> = state
+                    .encounter()
+                    .order
+                    .iter()
+                    .map(|e| e.0.as_str())
+                    .collect();
+                assert_eq!(got, order.to_vec(), "{at}");
+            }
+            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
+            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
+            S::BonusDie(die) => {
+                let check = last
+                    .iter()
+                    .flat_map(Event::facts)
+                    .filter_map(|f| match f {
+                        Fact::Checked(r) => Some(r),
+                        _ => None,
+                    })
+                    .last()
+                    .expect(&at);
+                let bonus: Vec<Primitive> = check
+                    .roll
+                    .dice
+                    .iter()
+                    .filter(|d| d.term == 1)
+                    .map(|d| d.die)
+                    .collect();
+                assert!(
+                    !bonus.is_empty() && bonus.iter().all(|d| *d == die),
+                    "{at}: {bonus:?}"
+                );
+                assert!(
+                    check.label.contains(&format!("bonus d{}", die.sides())),
+                    "{at}: {}",
+                    check.label
+                );
+            }
+            S::DamageDie(die) => {
+                let roll = last
+                    .iter()
+                    .flat_map(Event::facts)
+                    .find_map(|f| match f {
+                        Fact::Rolled { purpose, roll, .. } if purpose.starts_with("damage") => {
+                            Some(roll)
+                        }
+                        _ => None,
+                    })
+                    .expect(&at);
+                assert_eq!(roll.dice[0].die, die, "{at}");
+            }
+            S::PlayerHears(words) | S::PlayerNeverHears(words) => {
+                let player = Seat::Player("aune".into());
+                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
+                let text = said(&views);
+                let hears = matches!(step, S::PlayerHears(_));
+                assert_eq!(text.contains(words), hears, "{at}: `{words}` in\n{text}");
+            }
+            S::Said(words) => {
+                let text = said(&last);
+                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
+            }
+            S::GuardSeen(seen) => {
+                let player = Seat::Player("aune".into());
+                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
+                let against: Vec<&crate::event::Against> = views
+                    .iter()
+                    .flat_map(Event::facts)
+                    .filter_map(|f| match f {
+                        Fact::Checked(r) => Some(&r.against),
+                        _ => None,
+                    })
+                    .collect();
+                let told: Vec<Option<i64>> = views
+                    .iter()
+                    .flat_map(Event::facts)
+                    .filter_map(|f| match f {
+                        Fact::Told(a) => a.roll.as_ref()?.against.as_ref().map(|c| c.value),
+                        _ => None,
+                    })
+                    .collect();
+                let open = against.iter().any(|a| {
+                    matches!(
+                        a,
+                        crate::event::Against::Exceed(_) | crate::event::Against::Target(_)
+                    )
+                });
+                assert_eq!(open, seen, "{at}: {against:?}");
+                assert_eq!(told.iter().any(Option::is_some), seen, "{at}: {told:?}");
+                let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
+                    e.facts().any(|f| {
+                        matches!(
+                            f,
+                            Fact::HiddenTarget { .. }
+                                | Fact::Checked(crate::event::CheckRecord {
+                                    against: crate::event::Against::Exceed(_)
+                                        | crate::event::Against::Target(_),
+                                    ..
+                                })
+                        )
+                    })
+                });
+                assert!(gm_has, "{at}: the GM sees what it was compared with");
+            }
+            S::HiddenFromPlayers(npc, key) => {
+                let mut gm_sees = false;
+                for e in &last {
+                    for seat in [Seat::Gm, Seat::Player("aune".into())] {
+                        let Some(view) = e.view(&seat) else { continue };
+                        let shown = view.facts().any(|f| {
+                            matches!(f, Fact::ResourceSet { entity, resource, .. } if entity.0 == npc && resource == key)
+                        });
+                        if seat.is_gm() {
+                            gm_sees |= shown;
+                        } else {
+                            assert!(!shown, "{at}: a player sees {npc}'s {key}");
+                        }
+                    }
+                }
+                assert!(gm_sees, "{at}: the GM sees {npc}'s {key}");
+            }
+        }
+    }
+}
+
+fn t(s: &str) -> ArgValue {
+    ArgValue::Text(s.to_owned())
+}
+
+fn n(i: i64) -> ArgValue {
+    ArgValue::Int(i)
+}
+
+fn at_raider() -> Vec<(&'static str, ArgValue)> {
+    vec![("target", t("raider"))]
+}
+
+/// Aune (a player's) and a raider (the GM's), Aune first (initiative 15 against 5).
+fn duel(aune: Value, raider: Value) -> Vec<Value> {
+    vec![aune, raider]
+}
+
+fn pc() -> Value {
+    creature("aune", "pc")
+}
+
+fn npc() -> Value {
+    creature("raider", "npc")
+}
+
+fn set(v: Value, key: &str, value: Value) -> Value {
+    with(v, |v| v[key] = value)
+}
+
+use S::*;
+
+#[test]
+fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie() {
+    let scenes = vec![
+        Scene {
+            name: "a total equal to Guard misses; one above hits; 2 actions a turn",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Order(&["aune", "raider"]),
+                Turn(Some("aune")),
+                Res("aune", "actions", 2),
+                // 10 + d10 5 = 15 against Guard 15: a miss. The raider's Guard is the GM's.
+                Act("aune", "attack", at_raider(), &[10, 5]),
+                Prompt(false),
+                Said("miss"),
+                GuardSeen(false),
+                // 10 + 6 = 16 beats 15: the raider may react.
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Prompt(true),
+                // No reaction: sword d8 5 + Strength d10 3 = 8 off Durability 10.
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 2),
+                HiddenFromPlayers("raider", "durability"),
+                // The table hears who hit whom with what, and how it looks, not the numbers.
+                PlayerHears(
+                    "verb: \"hits\", target: Some(EntityId(\"raider\")), instrument: Some(\"sword\")",
+                ),
+                PlayerHears("wound: Some(\"hurt\")"),
+                PlayerNeverHears("before: Some(10)"),
+                Said("before: Some(10), after: Some(2)"),
+                Res("aune", "actions", 0),
+                Refused("aune", "attack", at_raider(), "insufficient_resource"),
+            ],
+        },
+        Scene {
+            name: "Defense costs 5 Vigor, a tie goes to the attacker, a higher roll evades",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // Defense 10 + Speed d10 6 = 16 ties the attack's 16: the attack hits.
+                Answer("defend", &[10, 6, 5, 3]),
+                Res("raider", "vigor", 5),
+                Res("raider", "durability", 2),
+                Said("fails"),
+                // 12 + 6 = 18; the Defense 15 + 4 = 19 beats it: no damage, Vigor 5 → 0.
+                Act("aune", "attack", at_raider(), &[12, 6]),
+                Answer("defend", &[15, 4]),
+                Said("evades"),
+                Res("raider", "durability", 2),
+                Res("raider", "vigor", 0),
+                // Vigor exhausted: Winded.
+                Has("raider", "winded"),
+            ],
+        },
+        Scene {
+            name: "no answer in time: the hit is taken, no Vigor spent; an opening lapses",
+            options: &[],
+            cast: vec![pc(), npc()],
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                TimeOut(&[5, 3]),
+                Res("raider", "durability", 2),
+                Res("raider", "vigor", 10),
+                Act("aune", "escape", vec![], &[]),
+                TimeOut(&[]),
+                Prompt(false),
+                Res("aune", "durability", 10),
+            ],
+        },
+        Scene {
+            name: "a Defense without the Vigor for it is refused and the prompt stays open",
+            options: &[],
+            cast: duel(pc(), set(npc(), "vigor", json!(4))),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                AnswerRefused(None, "defend", "insufficient_resource"),
+                // The player may not answer the GM's creature's prompt.
+                AnswerRefused(Some(Seat::Player("aune".into())), "take", "forbidden"),
+                Prompt(true),
+                Res("raider", "vigor", 4),
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 2),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
+    play(Scene {
+        name: "defend, then react for 3",
+        options: &[],
+        cast: duel(pc(), npc()),
+        steps: vec![
+            Start(&[15, 5]),
+            Act("aune", "defend", vec![], &[]),
+            Has("aune", "defending"),
+            Res("aune", "actions", 1),
+            Act("aune", "end_turn", vec![], &[]),
+            Turn(Some("raider")),
+            // The raider's 12 + 6 = 18 hits; Aune's Defense 15 + 5 = 20 evades for 5 - 2 = 3.
+            // An NPC's roll reaches the players as its dice and its verdict only.
+            Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
+            GuardSeen(false),
+            Answer("defend", &[15, 5]),
+            Res("aune", "vigor", 7),
+            // Round end: Recovery gives Stamina 25 / 5 = 5 Vigor, up to the maximum of 10.
+            Act("raider", "end_turn", vec![], &[]),
+            Round(2),
+            Res("aune", "vigor", 10),
+            // Aune's next turn has begun: Defend is over.
+            Turn(Some("aune")),
+            Lacks("aune", "defending"),
+        ],
+    });
+}
+
+#[test]
+fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
+    let scenes = vec![
+        Scene {
+            name: "a charge and two challenges leave one challenge: d8, which bursts",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                // 10 + d8 8 (bursts) + d8 1 = 19.
+                Act(
+                    "aune",
+                    "attack",
+                    vec![
+                        ("target", t("raider")),
+                        ("charges", n(1)),
+                        ("challenges", n(2)),
+                    ],
+                    &[10, 8, 1],
+                ),
+                BonusDie(Primitive::D8),
+                Prompt(true),
+                // The attack's charge and challenges stay on the attack: damage is d8 + d10.
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 2),
+            ],
+        },
+        Scene {
+            name: "Durability 0 wounds (the rest stops there) and the wounded roll d8s",
+            options: &[],
+            cast: duel(pc(), set(npc(), "durability", json!(3))),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // 5 + 3 = 8 against Durability 3: 0, Health untouched (overflow: stop).
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 0),
+                Res("raider", "health", 10),
+                Has("raider", "wounded"),
+                Act("aune", "end_turn", vec![], &[]),
+                // The wounded raider's bonus die is a d8: 12 + 5 = 17 hits.
+                Act("raider", "attack", vec![("target", t("aune"))], &[12, 5]),
+                BonusDie(Primitive::D8),
+                // Its damage bonus die is a d8 too: sword 4 + Strength d8 2 = 6.
+                Answer("take", &[4, 2]),
+                Res("aune", "durability", 4),
+                Said("Durability"),
+            ],
+        },
+        Scene {
+            name: "with overflow carry the rest of the wounding hit reaches Health",
+            options: &[("vigor.overflow", "carry")],
+            cast: duel(pc(), set(npc(), "durability", json!(3))),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // 8 damage: 3 to Durability, 5 to Health.
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 0),
+                Res("raider", "health", 5),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn a_burst_on_a_damage_bonus_die_adds_by_the_table_option_and_is_a_critical_hit() {
+    let tough = || set(npc(), "durability_max", json!(20));
+    let scenes = vec![
+        Scene {
+            name: "explode (default): d10 10 bursts and adds a d10 2",
+            options: &[],
+            cast: duel(pc(), tough()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // 5 + 10 + 2 = 17 off 20.
+                Answer("take", &[5, 10, 2]),
+                Res("raider", "durability", 3),
+                Said("critical hit"),
+            ],
+        },
+        Scene {
+            name: "none: the 10 is named a critical hit and adds nothing",
+            options: &[("vigor.burst", "none")],
+            cast: duel(pc(), tough()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // 5 + 10 = 15 off 20.
+                Answer("take", &[5, 10]),
+                Res("raider", "durability", 5),
+                Said("critical hit"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn an_off_hand_attack_costs_8_vigor_and_two_challenges_to_hit_and_damage() {
+    let armed = || {
+        with(pc(), |v| {
+            v["weapons"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({ "id": "dagger", "name": "dagger", "damage": 1 }));
+        })
+    };
+    let off = || vec![("target", t("raider")), ("off_hand", t("dagger"))];
+    let scenes = vec![
+        Scene {
+            name: "both strikes in one action",
+            options: &[],
+            cast: duel(armed(), set(npc(), "durability_max", json!(20))),
+            steps: vec![
+                Start(&[15, 5]),
+                // Main strike 10 + 6 = 16 hits; the raider takes 5 + 3 = 8.
+                Act("aune", "attack", off(), &[10, 6]),
+                Res("aune", "vigor", 2),
+                // Then, in the same answer, the off-hand: 15 + d6 4 = 19 (two challenges: d10
+                // to d6).
+                Answer("take", &[5, 3, 15, 4]),
+                BonusDie(Primitive::D6),
+                Prompt(true),
+                // Dagger d8 3 + Strength d6 2 (two challenges on damage too) = 5.
+                Answer("take", &[3, 2]),
+                Res("raider", "durability", 7),
+                Res("aune", "actions", 1),
+            ],
+        },
+        Scene {
+            name: "not without 8 Vigor",
+            options: &[],
+            cast: duel(set(armed(), "vigor", json!(7)), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Refused("aune", "attack", off(), "insufficient_resource"),
+                Res("aune", "actions", 2),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn winded_at_0_vigor_takes_no_actions_until_recovery_gives_back_5() {
+    let armed = |stamina: i64| {
+        with(pc(), |v| {
+            v["vigor"] = json!(8);
+            v["abilities"]["stamina"] = json!(stamina);
+            v["weapons"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({ "id": "dagger", "name": "dagger", "damage": 1 }));
+        })
+    };
+    let off = || vec![("target", t("raider")), ("off_hand", t("dagger"))];
+    let scenes = vec![
+        Scene {
+            name: "Stamina 25: 5 back at the round's end",
+            options: &[],
+            cast: duel(armed(25), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                // 8 Vigor for the off-hand: 0, Winded. Both strikes miss (2 and 2 + d6 1).
+                Act("aune", "attack", off(), &[1, 1, 1, 1]),
+                Has("aune", "winded"),
+                Refused("aune", "defend", vec![], "cannot_act"),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("aune", "vigor", 5),
+                Lacks("aune", "winded"),
+                Round(2),
+                Turn(Some("aune")),
+                Res("aune", "actions", 2),
+            ],
+        },
+        Scene {
+            name: "Stamina 20: 4 back is not enough, the next turn passes by itself",
+            options: &[],
+            cast: duel(armed(20), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", off(), &[1, 1, 1, 1]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("aune", "vigor", 4),
+                Has("aune", "winded"),
+                Round(2),
+                Turn(Some("raider")),
+                Said("winded"),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("aune", "vigor", 8),
+                Lacks("aune", "winded"),
+                Turn(Some("aune")),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn initiative_is_the_d20_alone_highest_first_with_over_watch_and_ambush() {
+    let four = || vec![pc(), creature("bryn", "pc"), npc(), creature("wolf", "npc")];
+    let scenes = vec![
+        Scene {
+            name: "players first on a tie (default)",
+            options: &[],
+            cast: four(),
+            // aune 12, bryn 18, raider 12, wolf 3.
+            steps: vec![
+                Start(&[12, 18, 12, 3]),
+                Order(&["bryn", "aune", "raider", "wolf"]),
+            ],
+        },
+        Scene {
+            name: "enemies first on a tie (option)",
+            options: &[("vigor.initiative_ties", "enemies_first")],
+            cast: four(),
+            steps: vec![
+                Start(&[12, 18, 12, 3]),
+                Order(&["bryn", "raider", "aune", "wolf"]),
+            ],
+        },
+        Scene {
+            name: "Over Watch adds a bonus die: 12 + d10 1 = 13 goes before the raider's 12",
+            options: &[("vigor.initiative_ties", "enemies_first")],
+            cast: four(),
+            steps: vec![
+                Give("aune", "over_watch", 0),
+                Start(&[12, 1, 18, 12, 3]),
+                Order(&["bryn", "aune", "raider", "wolf"]),
+            ],
+        },
+        Scene {
+            name: "ambushed: 1 action in round 1; ambusher: one more",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Give("raider", "ambusher", 0),
+                Give("aune", "ambushed", 0),
+                // Over Watch from the wrong side is ambushed: no die (one face each).
+                Give("aune", "over_watch", 0),
+                Start(&[5, 15]),
+                Turn(Some("raider")),
+                Res("raider", "actions", 3),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("aune", "actions", 1),
+                Act("aune", "end_turn", vec![], &[]),
+                // Round 2: the base again.
+                Res("raider", "actions", 2),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn moves_cover_speed_in_feet_and_talents_give_more_actions() {
+    let scenes = vec![
+        Scene {
+            name: "knocked down in her own turn Aune loses an action; out of it, none",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Gm("knock_down", vec![("target", t("aune"))], &[]),
+                Has("aune", "prone"),
+                Res("aune", "actions", 1),
+                GmRefused("knock_down", vec![("target", t("aune"))], "rule"),
+                Act("aune", "stand", vec![], &[]),
+                Res("aune", "actions", 0),
+                Act("aune", "end_turn", vec![], &[]),
+                Gm("knock_down", vec![("target", t("aune"))], &[]),
+                Res("aune", "actions", 0),
+                Res("raider", "actions", 2),
+            ],
+        },
+        Scene {
+            name: "three actions, 30 ft each, 5 ft cells",
+            options: &[],
+            cast: duel(set(pc(), "actions", json!(3)), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Start(&[15, 5]),
+                Res("aune", "actions", 3),
+                // 7 cells is 35 ft, past Speed 30.
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(7, 0)))],
+                    "out_of_range",
+                ),
+                Act(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(6, 0)))],
+                    &[],
+                ),
+                Act(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(12, 0)))],
+                    &[],
+                ),
+                // Knocked down: a quarter of 30 is 7 ft, so one cell, not two.
+                Give("aune", "prone", 0),
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(14, 0)))],
+                    "out_of_range",
+                ),
+                Act("aune", "stand", vec![], &[]),
+                Lacks("aune", "prone"),
+                Res("aune", "actions", 0),
+                Refused(
+                    "aune",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(13, 0)))],
+                    "insufficient_resource",
+                ),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn emergency_aid_takes_2_actions_and_restores_1d10_durability_on_vs_20() {
+    let cast = || {
+        vec![
+            with(pc(), |v| v["skills"] = json!({ "medicine": 1 })),
+            set(creature("bryn", "pc"), "durability", json!(0)),
+            npc(),
+        ]
+    };
+    let aid = || vec![("target", t("bryn"))];
+    let scenes = vec![
+        Scene {
+            name: "12 + d10 8 = 20 reaches VS 20 (ties succeed by default)",
+            options: &[],
+            cast: cast(),
+            steps: vec![
+                Start(&[15, 10, 5]),
+                Has("bryn", "wounded"),
+                Act("aune", "emergency_aid", aid(), &[12, 8, 7]),
+                Res("bryn", "durability", 7),
+                Lacks("bryn", "wounded"),
+                Res("aune", "actions", 0),
+            ],
+        },
+        Scene {
+            name: "the same 20 fails when ties fail",
+            options: &[("vigor.vs_tie", "fails")],
+            cast: cast(),
+            steps: vec![
+                Start(&[15, 10, 5]),
+                Act("aune", "emergency_aid", aid(), &[12, 8]),
+                Res("bryn", "durability", 0),
+                Res("aune", "actions", 0),
+            ],
+        },
+        Scene {
+            name: "not on a creature that is not hurt, and not with one action",
+            options: &[],
+            cast: cast(),
+            steps: vec![
+                Start(&[15, 10, 5]),
+                Refused("aune", "emergency_aid", at_raider(), "rule"),
+                Act("aune", "defend", vec![], &[]),
+                Refused("aune", "emergency_aid", aid(), "insufficient_resource"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn health_0_is_shock_for_stamina_rounds_then_death_and_stabilising_stops_it() {
+    let dying = || {
+        with(npc(), |v| {
+            v["durability"] = json!(0);
+            v["health"] = json!(3);
+            v["abilities"]["stamina"] = json!(2);
+        })
+    };
+    let medic = || with(pc(), |v| v["skills"] = json!({ "medical_science": 1 }));
+    let scenes = vec![
+        Scene {
+            name: "two rounds of Shock for Stamina 2",
+            options: &[],
+            cast: duel(pc(), dying()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                // Wounded already: 5 + 3 = 8 off Health 3 leaves 0.
+                Answer("take", &[5, 3]),
+                Res("raider", "health", 0),
+                Has("raider", "shock"),
+                Has("raider", "unconscious"),
+                Act("aune", "end_turn", vec![], &[]),
+                Lacks("raider", "dead"),
+                Round(2),
+                Act("aune", "end_turn", vec![], &[]),
+                Has("raider", "dead"),
+            ],
+        },
+        Scene {
+            name: "any damage in Shock kills, with no reaction",
+            options: &[],
+            cast: duel(pc(), dying()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[5, 3]),
+                // 16 hits; unconscious, the raider cannot react; 1 + 1 kills.
+                Act("aune", "attack", at_raider(), &[10, 6, 1, 1]),
+                Prompt(false),
+                Has("raider", "dead"),
+            ],
+        },
+        Scene {
+            name: "Medical Science VS 20 stabilises: the countdown stops",
+            options: &[],
+            cast: duel(medic(), dying()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[5, 3]),
+                // 15 + d10 5 = 20.
+                Act("aune", "stabilise", at_raider(), &[15, 5]),
+                Has("raider", "stabilised"),
+                Lacks("raider", "shock"),
+                Has("raider", "unconscious"),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("aune", "end_turn", vec![], &[]),
+                Round(3),
+                Lacks("raider", "dead"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn guard_is_halved_behind_the_unaware_and_raised_against_the_larger() {
+    let scenes = vec![
+        Scene {
+            name: "unaware, from behind: 5 + 3 = 8 ties Guard 8, 5 + 4 = 9 hits",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Give("raider", "unaware", 0),
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![
+                        ("target", t("raider")),
+                        ("from_behind", ArgValue::Flag(true)),
+                    ],
+                    &[5, 3],
+                ),
+                Prompt(false),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![
+                        ("target", t("raider")),
+                        ("from_behind", ArgValue::Flag(true)),
+                    ],
+                    &[5, 4],
+                ),
+                Prompt(true),
+                Said("halved"),
+            ],
+        },
+        Scene {
+            name: "a player's character's Guard is open to the players",
+            options: &[],
+            cast: vec![pc(), set(creature("bryn", "pc"), "side", json!("rivals"))],
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", vec![("target", t("bryn"))], &[10, 5]),
+                GuardSeen(true),
+            ],
+        },
+        Scene {
+            name: "from behind a creature that is aware: Guard stays 15",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![
+                        ("target", t("raider")),
+                        ("from_behind", ArgValue::Flag(true)),
+                    ],
+                    &[5, 4],
+                ),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "a medium attacker against a small wolf: Guard 20; 15 + 5 misses, 15 + 6 hits",
+            options: &[],
+            cast: vec![pc(), set(creature("wolf", "npc"), "size", json!("small"))],
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", vec![("target", t("wolf"))], &[15, 5]),
+                Prompt(false),
+                Act("aune", "attack", vec![("target", t("wolf"))], &[15, 6]),
+                Prompt(true),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn bad_input_is_refused_with_its_code_and_changes_nothing() {
+    play(Scene {
+        name: "refusals",
+        options: &[],
+        cast: duel(pc(), npc()),
+        steps: vec![
+            Refused("aune", "attack", at_raider(), "no_encounter"),
+            Refused("aune", "start_encounter", vec![], "forbidden"),
+            Start(&[15, 5]),
+            Refused(
+                "raider",
+                "attack",
+                vec![("target", t("aune"))],
+                "not_your_turn",
+            ),
+            Refused(
+                "aune",
+                "attack",
+                vec![("target", t("raider")), ("weapon", t("bow"))],
+                "unknown_name",
+            ),
+            Refused(
+                "aune",
+                "attack",
+                vec![("target", t("nobody"))],
+                "unknown_entity",
+            ),
+            Refused("aune", "attack", vec![("target", t("aune"))], "rule"),
+            Refused(
+                "aune",
+                "attack",
+                vec![("target", t("raider")), ("charges", n(11))],
+                "bad_request",
+            ),
+            Refused("aune", "fly", vec![], "unknown_action"),
+            Place("aune", 0, 0),
+            Place("raider", 3, 0),
+            // 15 ft away, and a sword reaches 6.
+            Refused("aune", "attack", at_raider(), "out_of_range"),
+        ],
+    });
+}
+
+#[test]
+fn fleeing_or_standing_up_opens_openings_to_foes_within_reach_for_5_vigor() {
+    let three = |raider: Value| vec![pc(), raider, creature("wolf", "npc")];
+    let scenes = vec![
+        Scene {
+            name: "escape: the adjacent raider takes it, the distant wolf is not asked",
+            options: &[],
+            cast: three(npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Place("wolf", 5, 0),
+                Start(&[15, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                Res("aune", "actions", 1),
+                Prompt(true),
+                // 12 + 5 = 17 beats Guard 15; Aune is in her own turn and cannot react:
+                // sword 4 + Strength 2 = 6 off Durability 10.
+                Answer("take_opening", &[12, 5, 4, 2]),
+                Res("raider", "vigor", 5),
+                Res("aune", "durability", 4),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "an opening needs 5 Vigor and may be let go",
+            options: &[],
+            cast: three(set(npc(), "vigor", json!(4))),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 1),
+                Start(&[15, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                AnswerRefused(None, "take_opening", "insufficient_resource"),
+                Answer("let_go", &[]),
+                Res("aune", "durability", 10),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "standing up: each adjacent foe is asked in turn",
+            options: &[],
+            cast: three(npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Place("wolf", 0, 1),
+                Give("aune", "prone", 0),
+                Start(&[15, 5, 3]),
+                Act("aune", "stand", vec![], &[]),
+                Answer("let_go", &[]),
+                Prompt(true),
+                // The wolf: 10 + 5 = 15 ties Guard 15, a miss.
+                Answer("take_opening", &[10, 5]),
+                Res("wolf", "vigor", 5),
+                Res("aune", "durability", 10),
+                Prompt(false),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn quality_dice_and_the_armour_reading_follow_their_table_options() {
+    use super::super::harm::quality_die;
+    use super::super::sheet::Quality::*;
+    let opts = |pairs: &[(&str, &str)]| {
+        let given = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+            .collect();
+        TableOptions::resolve(&Vigor.options(), &given).unwrap()
+    };
+    let default = opts(&[]);
+    // Ordinary d8 and heroic d10 are the text's; feeble, epic, legendary are options.
+    let got: Vec<u32> = [Feeble, Ordinary, Heroic, Epic, Legendary]
+        .into_iter()
+        .map(|q| quality_die(&default, q).sides())
+        .collect();
+    assert_eq!(got, vec![6, 8, 10, 12, 20]);
+    let changed = opts(&[
+        ("vigor.feeble_die", "d4"),
+        ("vigor.epic_die", "d10"),
+        ("vigor.legendary_die", "d12"),
+    ]);
+    let got: Vec<u32> = [Feeble, Epic, Legendary]
+        .into_iter()
+        .map(|q| quality_die(&changed, q).sides())
+        .collect();
+    assert_eq!(got, vec![4, 10, 12]);
+    // A heroic axe against ordinary mail (AR 3): through by the three-step reading it is
+    // 6 + 3 - 3 = 6; with `any_superior` the armour is ignored: 9.
+    let mailed = || {
+        with(npc(), |v| {
+            v["armour"] = json!([{ "name": "mail", "rank": 3 }]);
+            v["durability_max"] = json!(20);
+        })
+    };
+    let axe = || {
+        with(pc(), |v| {
+            v["weapons"] =
+                json!([{ "id": "axe", "name": "axe", "damage": 1, "quality": "heroic" }]);
+        })
+    };
+    for (options, left) in [
+        (&[][..], 14),
+        (&[("vigor.armour_quality", "any_superior")][..], 11),
+    ] {
+        play(Scene {
+            name: "heroic axe against ordinary mail",
+            options,
+            cast: duel(axe(), mailed()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("weapon", t("axe"))],
+                    &[10, 6],
+                ),
+                Answer("take", &[6, 3]),
+                Res("raider", "durability", left),
+            ],
+        });
+    }
+}
+
+#[test]
+fn bare_hands_deal_one_feeble_die_and_a_named_weapon_its_quality_dice() {
+    let unarmed = || vec![("target", t("raider")), ("weapon", t("unarmed"))];
+    let scenes = vec![
+        Scene {
+            name: "unarmed: d6 6 + Strength d10 3 = 9 (feeble die d6 by default)",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", unarmed(), &[10, 6]),
+                Answer("take", &[6, 3]),
+                DamageDie(Primitive::D6),
+                Res("raider", "durability", 1),
+            ],
+        },
+        Scene {
+            name: "unarmed with the feeble die at d4: 4 + 3 = 7",
+            options: &[("vigor.feeble_die", "d4")],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", unarmed(), &[10, 6]),
+                Answer("take", &[4, 3]),
+                DamageDie(Primitive::D4),
+                Res("raider", "durability", 3),
+            ],
+        },
+        Scene {
+            name: "no weapon named: the sheet's first, an ordinary sword, d8 8 + 1 = 9",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[8, 1]),
+                DamageDie(Primitive::D8),
+                Res("raider", "durability", 1),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn recovery_gives_back_what_special_abilities_name_but_no_durability_to_the_wounded() {
+    let healer = |durability: i64| {
+        with(pc(), |v| {
+            v["durability"] = json!(durability);
+            v["mana_max"] = json!(5);
+            v["mana"] = json!(0);
+            v["recovery"] = json!({ "durability": 3, "mana": 2 });
+        })
+    };
+    for (durability, after, wounded) in [(5, 8, false), (9, 10, false), (0, 0, true)] {
+        play(Scene {
+            name: "one Recovery phase",
+            options: &[],
+            cast: duel(healer(durability), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Round(2),
+                // Durability +3 up to the maximum 10, none while wounded; Mana +2.
+                Res("aune", "durability", after),
+                Res("aune", "mana", 2),
+                if wounded {
+                    Has("aune", "wounded")
+                } else {
+                    Lacks("aune", "wounded")
+                },
+            ],
+        });
+    }
+    // An NPC that does not recover Vigor keeps what it had; one that does gets 5.
+    for (recovers, vigor) in [(false, 3), (true, 8)] {
+        play(Scene {
+            name: "Vigor for the raider or not",
+            options: &[],
+            cast: duel(
+                pc(),
+                with(npc(), |v| {
+                    v["vigor"] = json!(3);
+                    v["recovers_vigor"] = json!(recovers);
+                }),
+            ),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Res("raider", "vigor", vigor),
+            ],
+        });
+    }
+}
+
+#[test]
+fn poor_visibility_caps_ranged_attacks_and_raises_what_they_must_beat() {
+    let archer = || {
+        with(pc(), |v| {
+            v["weapons"] = json!([
+                { "id": "crossbow", "name": "crossbow", "damage": 1, "ranged": true, "damage_bonus": "skill" },
+                { "id": "sword", "name": "sword", "damage": 1 }
+            ]);
+        })
+    };
+    let shoot = || vec![("target", t("raider")), ("weapon", t("crossbow"))];
+    let level = |l: &str| vec![("level", t(l))];
+    let scenes = vec![
+        Scene {
+            name: "normal, then reduced (+5): 16 hits Guard 15, then misses 20",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 10, 0),
+                Start(&[15, 5]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(true),
+                Answer("take", &[1]),
+                Gm("visibility", level("reduced"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Said("poor visibility"),
+            ],
+        },
+        Scene {
+            name: "low: 200 ft is past the 150 ft cap; melee is not affected",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 40, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("low"), &[]),
+                Refused("aune", "attack", shoot(), "out_of_range"),
+            ],
+        },
+        Scene {
+            name: "zero: point blank (5 ft) has no penalty, 15 ft has +15",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(true),
+                Answer("take", &[1]),
+                // The sword at 5 ft: visibility does not touch melee.
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("weapon", t("sword"))],
+                    &[10, 6],
+                ),
+                Prompt(true),
+                Answer("take", &[1, 1]),
+            ],
+        },
+        Scene {
+            name: "zero at 15 ft: 10 + 6 = 16 against 15 + 15 = 30 misses",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 3, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Refused("aune", "visibility", level("low"), "forbidden"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn resistance_and_skill_checks_roll_the_named_dice() {
+    let with_secret = |mut a: Vec<(&'static str, ArgValue)>| {
+        a.push(("secret", ArgValue::Flag(true)));
+        a
+    };
+    let tough = || {
+        with(pc(), |v| {
+            v["bonus_dice"]["resistance"] = json!(1);
+            v["skills"] = json!({ "awareness": 2 });
+        })
+    };
+    let resist = |vs: i64| {
+        vec![
+            ("target", t("aune")),
+            ("ability", t("strength")),
+            ("vs", n(vs)),
+        ]
+    };
+    let scenes = vec![
+        Scene {
+            name: "Strength d10 + Resistance d10: 10 + 3 + 2 = 15 reaches VS 15, fails VS 16",
+            options: &[],
+            cast: duel(tough(), npc()),
+            steps: vec![
+                Gm("resistance", resist(15), &[10, 3, 2]),
+                Said("result: \"resists\""),
+                Gm("resistance", resist(16), &[10, 3, 2]),
+                Said("result: \"fails\""),
+                GuardSeen(true),
+                // A secret VS: the players learn the verdict, not the number.
+                Gm("resistance", with_secret(resist(16)), &[10, 3, 2]),
+                GuardSeen(false),
+                Refused("aune", "resistance", resist(15), "forbidden"),
+            ],
+        },
+        Scene {
+            name: "Use Skill: awareness, two d10s, an open total of 10 + 3 + 4 = 17, 1 action",
+            options: &[],
+            cast: duel(tough(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "use_skill",
+                    vec![("skill", t("awareness")), ("target", t("raider"))],
+                    &[10, 3, 4],
+                ),
+                Said("total: Some(17)"),
+                Res("aune", "actions", 1),
+                // A skill the sheet lacks rolls the d20 alone.
+                Act("aune", "use_skill", vec![("skill", t("menace"))], &[9]),
+                Said("total: Some(9)"),
+            ],
+        },
+        Scene {
+            name: "a poison harms Health directly, leaving Durability",
+            options: &[],
+            cast: duel(
+                with(pc(), |v| {
+                    v["weapons"] = json!([{ "id": "venom", "name": "venom", "damage": 1, "damage_type": "toxic", "to_health": true }]);
+                }),
+                npc(),
+            ),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("take", &[5, 3]),
+                Res("raider", "durability", 10),
+                Res("raider", "health", 2),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn a_readied_attack_is_sprung_as_a_reaction_before_the_next_turn_or_lapses() {
+    let readies = || {
+        vec![
+            ("trigger", t("when the raider steps forward")),
+            ("target", t("raider")),
+        ]
+    };
+    let spring = || vec![("target", t("aune"))];
+    let scenes = vec![
+        Scene {
+            name: "sprung in the raider's turn: it cannot react, no Vigor is spent",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Place("raider", 2, 0),
+                Start(&[15, 5]),
+                Act("aune", "ready", readies(), &[]),
+                Res("aune", "actions", 1),
+                Refused("aune", "ready", readies(), "rule"),
+                Act("aune", "end_turn", vec![], &[]),
+                Act(
+                    "raider",
+                    "move",
+                    vec![("to", ArgValue::Cell(Cell::new(1, 0)))],
+                    &[],
+                ),
+                Refused("aune", "spring_ready", spring(), "forbidden"),
+                // 10 + 6 = 16 hits; 5 + 3 = 8 off Durability 10.
+                Gm("spring_ready", spring(), &[10, 6, 5, 3]),
+                Prompt(false),
+                Res("raider", "durability", 2),
+                Res("aune", "vigor", 10),
+            ],
+        },
+        Scene {
+            name: "unused, it lapses when Aune's next turn begins",
+            options: &[],
+            cast: duel(pc(), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                Act("aune", "ready", readies(), &[]),
+                Act("aune", "end_turn", vec![], &[]),
+                Act("raider", "end_turn", vec![], &[]),
+                Turn(Some("aune")),
+                Said("lapses"),
+                GmRefused("spring_ready", spring(), "rule"),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn the_catalogue_offers_each_seat_what_it_may_do_now() {
+    let options = TableOptions::resolve(&Vigor.options(), &BTreeMap::new()).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in [pc(), npc()] {
+        state.insert_combatant(Vigor.sheet_from_json(&sheet).unwrap());
+    }
+    let names = |state: &MemoryState, seat: &Seat| -> Vec<String> {
+        let mut v: Vec<String> = Vigor
+            .actions(state, seat)
+            .into_iter()
+            .map(|a| a.name)
+            .collect();
+        v.sort();
+        v
+    };
+    let aune = Seat::Player("aune".into());
+    assert_eq!(names(&state, &Seat::Gm), vec!["start_encounter"]);
+    assert!(names(&state, &aune).is_empty(), "nothing before the fight");
+    let start = Command::act(Seat::Gm, None, "start_encounter", Args::default());
+    run(&mut state, &start, &[15, 5]).unwrap();
+    let turn = [
+        "attack",
+        "defend",
+        "emergency_aid",
+        "end_turn",
+        "escape",
+        "move",
+        "ready",
+        "stabilise",
+        "use_ability",
+        "use_item",
+        "use_skill",
+    ];
+    assert_eq!(names(&state, &aune), turn.to_vec(), "Aune's turn");
+    assert_eq!(
+        names(&state, &Seat::Gm),
+        vec![
+            "end_encounter",
+            "knock_down",
+            "resistance",
+            "spring_ready",
+            "visibility"
+        ],
+        "the raider waits; the GM has the table's actions"
+    );
+    // Prone: standing up is offered too.
+    state
+        .combatant_mut(&EntityId::from("aune"))
+        .unwrap()
+        .statuses
+        .insert(
+            "prone".into(),
+            Status {
+                source: "ruling".into(),
+                magnitude: 0,
+                rounds_left: None,
+            },
+        );
+    assert!(names(&state, &aune).contains(&"stand".to_owned()));
+}
+
+#[test]
+fn objects_cannot_react_and_break_at_0_while_a_winded_creature_still_may_react() {
+    let door = || {
+        json!({
+            "id": "door", "name": "door", "kind": "object",
+            "vigor_max": 0, "durability_max": 5, "health_max": 0,
+            "armour": [{ "name": "oak", "rank": 2 }]
+        })
+    };
+    let scenes = vec![
+        Scene {
+            name: "a door with AR 2: 5 + 3 = 8, 6 through, Durability 5 to 0: destroyed",
+            options: &[],
+            cast: vec![pc(), door()],
+            steps: vec![
+                Start(&[15]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("door"))],
+                    &[10, 6, 5, 3],
+                ),
+                Prompt(false),
+                Res("door", "durability", 0),
+                Has("door", "dead"),
+            ],
+        },
+        Scene {
+            name: "Winded stops actions, not reactions: with Defend's 3 it pays from 4",
+            options: &[],
+            cast: duel(pc(), set(npc(), "vigor", json!(4))),
+            steps: vec![
+                Give("raider", "winded", 0),
+                Give("raider", "defending", 2),
+                Start(&[15, 5]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Prompt(true),
+                Answer("defend", &[15, 5]),
+                Res("raider", "vigor", 1),
+                Res("raider", "durability", 10),
+            ],
+        },
+    ];
+    scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn abilities_cost_vigor_and_mana_now_and_carry_their_actions_into_later_turns() {
+    let caster = || {
+        with(pc(), |v| {
+            v["mana_max"] = json!(6);
+            v["abilities_list"] = json!([
+                { "id": "flurry", "name": "Flurry", "actions": 1, "vigor": 3 },
+                { "id": "firestorm", "name": "Firestorm", "actions": 5, "mana": 4 }
+            ]);
+        })
+    };
+    let using = |id: &str| vec![("ability", t(id))];
+    // A technique that exposes its user: the adjacent raider may take the opening.
+    play(Scene {
+        name: "a technique that opens",
+        options: &[],
+        cast: duel(
+            with(caster(), |v| v["abilities_list"][0]["opens"] = json!(true)),
+            npc(),
+        ),
+        steps: vec![
+            Place("aune", 0, 0),
+            Place("raider", 1, 0),
+            Start(&[15, 5]),
+            Act("aune", "use_ability", using("flurry"), &[]),
+            Prompt(true),
+            // 12 + 5 = 17 hits; Aune is in her turn: 4 + 2 = 6 off Durability 10.
+            Answer("take_opening", &[12, 5, 4, 2]),
+            Res("aune", "durability", 4),
+            Res("raider", "vigor", 5),
+        ],
+    });
+    play(Scene {
+        name: "a 1-action technique, then a 5-action spell over three turns",
+        options: &[],
+        cast: duel(caster(), npc()),
+        steps: vec![
+            Start(&[15, 5]),
+            Refused("aune", "use_ability", using("meteor"), "unknown_name"),
+            Act("aune", "use_ability", using("flurry"), &[]),
+            Said("takes effect now"),
+            Res("aune", "vigor", 7),
+            Res("aune", "actions", 1),
+            // 5 actions: 1 now, then 2 and 2 in the next two turns.
+            Act("aune", "use_ability", using("firestorm"), &[]),
+            Res("aune", "mana", 2),
+            Res("aune", "actions", 0),
+            Has("aune", "channelling"),
+            Act("aune", "end_turn", vec![], &[]),
+            Act("raider", "end_turn", vec![], &[]),
+            // Round 2: both actions go on the spell; the turn passes by itself.
+            Round(2),
+            Turn(Some("raider")),
+            Said("go on the ability"),
+            Has("aune", "channelling"),
+            Act("raider", "end_turn", vec![], &[]),
+            // Round 3: the last two; it takes effect.
+            Round(3),
+            Lacks("aune", "channelling"),
+            Said("completes Firestorm"),
+            Act("raider", "end_turn", vec![], &[]),
+            Round(4),
+            Turn(Some("aune")),
+            // Mana comes back only by a special ability: still 2, not enough for another.
+            Refused(
+                "aune",
+                "use_ability",
+                using("firestorm"),
+                "insufficient_resource",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn an_item_takes_an_action_and_one_of_what_is_carried() {
+    let carrier = || {
+        with(pc(), |v| {
+            v["items"] = json!([{ "id": "potion", "name": "healing potion", "count": 1 }]);
+        })
+    };
+    let potion = || vec![("item", t("potion"))];
+    play(Scene {
+        name: "one potion",
+        options: &[],
+        cast: duel(carrier(), npc()),
+        steps: vec![
+            Start(&[15, 5]),
+            Res("aune", "item.potion", 1),
+            Act("aune", "use_item", potion(), &[]),
+            Said("uses healing potion (0 left)"),
+            Res("aune", "item.potion", 0),
+            Res("aune", "actions", 1),
+            Refused("aune", "use_item", potion(), "insufficient_resource"),
+            Refused(
+                "aune",
+                "use_item",
+                vec![("item", t("bomb"))],
+                "unknown_name",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn an_attacking_technique_rolls_its_own_ability_and_may_carry_an_off_hand_strike() {
+    let fighter = || {
+        with(pc(), |v| {
+            v["vigor_max"] = json!(20);
+            v["bonus_dice"]["speed"] = json!(2);
+            v["weapons"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({ "id": "dagger", "name": "dagger", "damage": 1 }));
+            v["abilities_list"] = json!([
+                { "id": "whirl", "name": "Whirl", "vigor": 2, "weapon": "sword",
+                  "attack_ability": "speed", "light_weapon": true },
+                { "id": "smash", "name": "Smash", "weapon": "sword" },
+                { "id": "cleave", "name": "Cleave", "actions": 3, "weapon": "sword" },
+                { "id": "focus", "name": "Focus" }
+            ]);
+        })
+    };
+    let tough = || set(npc(), "durability_max", json!(20));
+    let ability = |id: &str, extra: &[(&'static str, ArgValue)]| {
+        let mut a = vec![("ability", t(id))];
+        a.extend(extra.iter().cloned());
+        a
+    };
+    play(Scene {
+        name: "Whirl: Speed's two d10s, then a dagger off-hand for 8 Vigor",
+        options: &[],
+        cast: duel(fighter(), tough()),
+        steps: vec![
+            Start(&[15, 5]),
+            Refused(
+                "aune",
+                "use_ability",
+                ability("focus", &[("off_hand", t("dagger"))]),
+                "rule",
+            ),
+            Refused(
+                "aune",
+                "use_ability",
+                ability(
+                    "smash",
+                    &[("target", t("raider")), ("off_hand", t("dagger"))],
+                ),
+                "rule",
+            ),
+            Refused("aune", "use_ability", ability("whirl", &[]), "bad_request"),
+            Refused(
+                "aune",
+                "use_ability",
+                ability("cleave", &[("target", t("raider"))]),
+                "insufficient_resource",
+            ),
+            // 10 + 3 + 3 = 16 hits; Vigor 20 - 2 - 8 = 10.
+            Act(
+                "aune",
+                "use_ability",
+                ability(
+                    "whirl",
+                    &[("target", t("raider")), ("off_hand", t("dagger"))],
+                ),
+                &[10, 3, 3],
+            ),
+            Res("aune", "vigor", 10),
+            // The hit is taken (5 + 3); in the same answer the off-hand: Agility's one die,
+            // two challenges: d6. 15 + 4 = 19.
+            Answer("take", &[5, 3, 15, 4]),
+            Res("raider", "durability", 12),
+            BonusDie(Primitive::D6),
+            Answer("take", &[1, 1]),
+            Res("raider", "durability", 10),
+            Res("aune", "actions", 1),
+        ],
+    });
+}
