@@ -611,7 +611,7 @@ fn not_json_names_line_and_column() {
 }
 
 #[test]
-fn unknown_system_says_which_exist_and_that_mist_is_not_implemented_yet() {
+fn unknown_system_says_which_exist_and_that_tinyd10_is_not_implemented_yet() {
     let out = resolve_file("move", "", &[]);
     assert_ok(&out);
     let out = run(
@@ -619,7 +619,7 @@ fn unknown_system_says_which_exist_and_that_mist_is_not_implemented_yet() {
             "rules",
             "resolve",
             "--system",
-            "mist",
+            "tinyd10",
             &request_path("move"),
         ],
         None,
@@ -627,7 +627,7 @@ fn unknown_system_says_which_exist_and_that_mist_is_not_implemented_yet() {
     assert_fails(
         &out,
         &[
-            "unknown rule system `mist`",
+            "unknown rule system `tinyd10`",
             "not implemented yet",
             "grimwire",
         ],
