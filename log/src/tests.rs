@@ -1505,3 +1505,31 @@ fn both_verifiers_roll_every_shape_of_the_notation_again_from_its_faces() {
     );
     python_agrees(&forged, Some(seq));
 }
+
+// See: issue #23. The conformance suite (`tests/fixtures/tamper/`, built by its `make.py`) read
+// by this crate's verifier alone: every file fails at the seq `expected.tsv` gives, or passes.
+// `.ci/check-tamper` runs the same files through `tablehold verify` and `docs/verify.py`; this
+// test keeps them among the tests that every change of this crate runs.
+#[test]
+fn every_log_of_the_conformance_suite_gets_its_expected_verdict() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tamper");
+    let table = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [name, code, seq] = fields[..] else {
+            panic!("a row of three fields: {line}");
+        };
+        let file = LogFile::read_events(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match (code, verify(&file)) {
+            ("0", Ok(_)) => {}
+            ("1", Err(e)) => assert_eq!(e.seq.to_string(), seq, "{name}: {e}"),
+            (_, outcome) => panic!("{name}: expected exit {code}, got {outcome:?}"),
+        }
+        rows += 1;
+    }
+    assert!(rows >= 37, "the suite holds {rows} logs");
+}
