@@ -1533,3 +1533,39 @@ fn every_log_of_the_conformance_suite_gets_its_expected_verdict() {
     }
     assert!(rows >= 37, "the suite holds {rows} logs");
 }
+
+// See: issue #23. A log of format 3 cannot prove a seat the dice it did not see; the verdict
+// says how many events hold such dice instead (for the GM: events with a GM-only part holding
+// dice; for a seat: events with draws it cannot place), and a format-4 log has none.
+#[test]
+fn older_logs_count_the_events_whose_hidden_dice_no_seat_can_check() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/logs");
+    for (name, uncommitted) in [
+        ("grimwire-gm.json", 4),
+        ("grimwire-ines.json", 1),
+        ("grimwire-v4-gm.json", 0),
+        ("grimwire-v4-ines.json", 0),
+    ] {
+        let file = LogFile::read(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(report.uncommitted_hidden, uncommitted, "{name}");
+        let lines = crate::verify::hidden_dice_lines(&report);
+        assert_eq!(
+            lines.len(),
+            usize::from(uncommitted > 0) + usize::from(report.dice_opened > 0),
+            "{name}: {lines:?}"
+        );
+    }
+    let report = VerifyReport {
+        uncommitted_hidden: 1,
+        dice_opened: 2,
+        ..VerifyReport::default()
+    };
+    assert_eq!(
+        crate::verify::hidden_dice_lines(&report),
+        [
+            "2 dice hidden from this viewer when rolled, opened at the reveal and checked",
+            "1 event of format 3 or older holds dice kept from some seat, with no commitment: no seat can check them",
+        ]
+    );
+}
