@@ -258,6 +258,87 @@ mod tests {
     }
 
     #[test]
+    fn every_fact_that_holds_dice_is_sealed_when_some_seat_may_not_see_it() {
+        use crate::event::{Against, CheckRecord, Outcome};
+        use crate::ids::{EntityId, SeatId};
+        use std::collections::BTreeSet;
+        let mut stream = CounterStream::new([3; 32], 1);
+        let rolled = roll(&DiceExpr::parse("1d20").unwrap(), &mut stream).unwrap();
+        let die = |r: &Roll| OpenedDie {
+            die: r.dice[0].die,
+            face: r.dice[0].face,
+            counters: r.dice[0].counters.unwrap(),
+        };
+        let check = Fact::Checked(CheckRecord {
+            actor: Some(EntityId("gob".into())),
+            label: "PER initiative".into(),
+            roll: rolled.clone(),
+            modifiers: Vec::new(),
+            total: rolled.total,
+            against: Against::Nothing,
+            outcome: Outcome::Unjudged,
+            overridden_by: None,
+            margin: None,
+        });
+        let pick = |die: Option<Primitive>| Fact::Picked {
+            purpose: "collateral".into(),
+            candidates: vec![EntityId("a".into()), EntityId("b".into())],
+            face: 2,
+            picked: EntityId("b".into()),
+            die,
+            counters: die.map(|_| [7, 8]),
+        };
+        let free = Fact::Rolled {
+            by: None,
+            purpose: "secret".into(),
+            roll: rolled.clone(),
+        };
+        let two = OpenedDie {
+            die: Primitive::D2,
+            face: 2,
+            counters: [7, 8],
+        };
+        // (fact, the dice it holds)
+        let cases = [
+            (free.clone(), Some(vec![die(&rolled)])),
+            (check, Some(vec![die(&rolled)])),
+            (pick(Some(Primitive::D2)), Some(vec![two])),
+            (pick(None), None),
+            (
+                Fact::Noted {
+                    text: "1d20".into(),
+                },
+                None,
+            ),
+        ];
+        for (fact, dice) in cases {
+            assert_eq!(OpenedDice::of(&fact).map(|o| o.dice), dice, "{fact:?}");
+        }
+        // Sealed: dice some seat may not see; a stand-in or a public part is not.
+        let ines = || BTreeSet::from([SeatId("ines".into())]);
+        for (audience, sealed) in [
+            (Audience::GmOnly, true),
+            (Audience::Seats(ines()), true),
+            (Audience::Everyone, false),
+            (Audience::AllButGm, false),
+            (Audience::AllBut(ines()), false),
+        ] {
+            let part = Part {
+                audience: audience.clone(),
+                fact: free.clone(),
+            };
+            assert_eq!(is_sealed(&part), sealed, "{audience:?}");
+        }
+        let note = Part {
+            audience: Audience::GmOnly,
+            fact: Fact::Noted {
+                text: "no dice".into(),
+            },
+        };
+        assert!(!is_sealed(&note));
+    }
+
+    #[test]
     fn the_commitment_is_keyed_and_covers_epoch_and_text() {
         // The vector docs/fairness-vectors.json gives other verifiers.
         let key = [7u8; 32];
