@@ -203,6 +203,7 @@ mod tests {
     use super::*;
     use crate::dice::fair::to_hex;
     use crate::dice::{CounterStream, DiceExpr, roll};
+    use crate::event::SealedDice;
 
     #[test]
     fn an_opening_holds_the_dice_and_nothing_of_the_expression() {
@@ -336,6 +337,93 @@ mod tests {
             },
         };
         assert!(!is_sealed(&note));
+    }
+
+    #[test]
+    fn an_event_is_sealed_with_its_epochs_key_and_its_reveal_opens_it_in_log_order() {
+        let key = [5u8; 32];
+        let mut stream = CounterStream::new(key, 2);
+        let secret = |stream: &mut CounterStream| {
+            let rolled = roll(&DiceExpr::parse("2d6").unwrap(), &mut *stream).unwrap();
+            let draws = crate::dice::DiceSource::take_draws(stream).unwrap();
+            Event {
+                parts: vec![
+                    Part {
+                        audience: Audience::Everyone,
+                        fact: Fact::Noted {
+                            text: "the GM rolls".into(),
+                        },
+                    },
+                    Part {
+                        audience: Audience::GmOnly,
+                        fact: Fact::Rolled {
+                            by: None,
+                            purpose: "secret".into(),
+                            roll: rolled,
+                        },
+                    },
+                    Part::dice_drawn(draws),
+                ],
+            }
+        };
+        let mut first = secret(&mut stream);
+        let mut second = secret(&mut stream);
+        seal(&mut first, &key);
+        seal(&mut second, &key);
+        let mut untouched = Event::public(Fact::Noted {
+            text: "no dice".into(),
+        });
+        seal(&mut untouched, &key);
+        assert_eq!(
+            untouched,
+            Event::public(Fact::Noted {
+                text: "no dice".into()
+            })
+        );
+        let text = |e: &Event| OpenedDice::of(&e.parts[1].fact).unwrap().text();
+        for e in [&first, &second] {
+            let Fact::DiceDrawn { sealed, .. } = &e.parts[2].fact else {
+                panic!("{e:?}")
+            };
+            let want = to_hex(&commitment(&key, 2, &text(e)));
+            assert_eq!(
+                sealed,
+                &[SealedDice {
+                    part: 2,
+                    commitment: want
+                }]
+            );
+        }
+        let logged = [(4, first.parts.as_slice()), (9, second.parts.as_slice())];
+        let reveal = || {
+            Event::public(Fact::Noted {
+                text: "seed".into(),
+            })
+        };
+        let opened = |events: &[Event]| -> Vec<(u64, u32, String)> {
+            events
+                .iter()
+                .flat_map(|e| e.facts())
+                .filter_map(|f| match f {
+                    Fact::DiceOpened {
+                        epoch: 2,
+                        seq,
+                        part,
+                        dice,
+                    } => Some((*seq, *part, dice.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let all = opening_events(2, reveal(), logged, 1 << 16);
+        assert_eq!(all.len(), 1, "both fit beside the reveal");
+        assert_eq!(opened(&all), [(4, 2, text(&first)), (9, 2, text(&second))]);
+        // Too small for two: the second goes to an event of its own, right after.
+        let split = opening_events(2, reveal(), logged, 300);
+        assert_eq!(split.len(), 2);
+        assert_eq!(opened(&split[1..]), [(9, 2, text(&second))]);
+        // Another epoch's reveal opens none of them.
+        assert_eq!(opening_events(3, reveal(), logged, 1 << 16), [reveal()]);
     }
 
     #[test]
