@@ -1,0 +1,479 @@
+//! The check: the attribute's hero d10s, keep the highest, add the skill rank, and beat the
+//! challenge. It carries the roll through its two possible stops: a natural 10 (the player
+//! picks an extra hero die or an extra impact die, before the comparison, since the hero die
+//! changes it) and a failure (the player may push it into a success). Then Spin moves and, on
+//! a success, the kind of action decides what the impact does.
+
+use std::collections::BTreeMap;
+
+use super::tell::expr;
+use crate::action::{ArgKind, ArgSpec, Args};
+use crate::decision::{Closing, PendingStep, StepValue};
+use crate::dice::{Roll, roll};
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Modifier, Outcome};
+use crate::ids::{EntityId, Seat};
+use crate::refusal::Refusal;
+use crate::state::Combatant;
+use crate::state::StateView;
+use crate::toolkit::deciders;
+
+use super::rules::{self, PushError, read_pool};
+use super::{SPIN, TENACITY, effects, options, sheet_of, tell};
+
+pub const STEP_CRITICAL: &str = "tenacity.critical";
+pub const STEP_PUSH: &str = "tenacity.push";
+
+/// What a check is for: the action types that roll impact on a success, and pass/fail.
+pub const KINDS: [&str; 5] = ["pass_fail", "impact", "damage", "advantage", "condition"];
+
+/// Everything a check needs to finish after a stop, kept in the step's data.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub actor: EntityId,
+    pub skill: String,
+    pub rank: i64,
+    pub kind: String,
+    pub target: Option<EntityId>,
+    pub bonus: i64,
+    /// Not the character's own action (a reaction, a defence): earns no Spin.
+    pub reaction: bool,
+    pub pool: Roll,
+    pub extra_hero: Vec<i64>,
+    pub extra_d4: i64,
+    pub challenge: i64,
+    pub compared: String,
+    pub hidden: bool,
+}
+
+impl Pending {
+    fn data(&self) -> (BTreeMap<String, StepValue>, BTreeMap<String, StepValue>) {
+        let mut data = BTreeMap::from([
+            ("skill".to_owned(), StepValue::Text(self.skill.clone())),
+            ("rank".to_owned(), StepValue::Int(self.rank)),
+            ("kind".to_owned(), StepValue::Text(self.kind.clone())),
+            ("bonus".to_owned(), StepValue::Int(self.bonus)),
+            ("reaction".to_owned(), StepValue::Flag(self.reaction)),
+            (
+                "pool".to_owned(),
+                StepValue::Roll(Box::new(self.pool.clone())),
+            ),
+            ("extra_d4".to_owned(), StepValue::Int(self.extra_d4)),
+            (
+                "compared".to_owned(),
+                StepValue::Text(self.compared.clone()),
+            ),
+            ("hidden".to_owned(), StepValue::Flag(self.hidden)),
+        ]);
+        for (i, f) in self.extra_hero.iter().enumerate() {
+            data.insert(format!("extra_hero.{i}"), StepValue::Int(*f));
+        }
+        if let Some(t) = &self.target {
+            data.insert("target".to_owned(), StepValue::Entity(t.clone()));
+        }
+        let mut secret = BTreeMap::new();
+        let c = StepValue::Int(self.challenge);
+        if self.hidden {
+            secret.insert("challenge".to_owned(), c);
+        } else {
+            data.insert("challenge".to_owned(), c);
+        }
+        (data, secret)
+    }
+
+    fn from_step(step: &PendingStep) -> Result<Self, DecideError> {
+        let bad = |key: &str| DecideError::BadStep {
+            prompt_id: step.prompt_id,
+            rule: step.rule.clone(),
+            problem: format!("no `{key}`"),
+        };
+        let hidden = step.flag("hidden").ok_or_else(|| bad("hidden"))?;
+        let challenge = if hidden {
+            step.secret_int("challenge")
+        } else {
+            step.int("challenge")
+        }
+        .ok_or_else(|| bad("challenge"))?;
+        let mut extra_hero = Vec::new();
+        while let Some(f) = step.int(&format!("extra_hero.{}", extra_hero.len())) {
+            extra_hero.push(f);
+        }
+        Ok(Pending {
+            actor: step.actor.clone().ok_or_else(|| bad("actor"))?,
+            skill: step.text("skill").ok_or_else(|| bad("skill"))?.to_owned(),
+            rank: step.int("rank").ok_or_else(|| bad("rank"))?,
+            kind: step.text("kind").ok_or_else(|| bad("kind"))?.to_owned(),
+            target: step.entity("target").cloned(),
+            bonus: step.int("bonus").ok_or_else(|| bad("bonus"))?,
+            reaction: step.flag("reaction").ok_or_else(|| bad("reaction"))?,
+            pool: step.roll("pool").ok_or_else(|| bad("pool"))?.clone(),
+            extra_hero,
+            extra_d4: step.int("extra_d4").ok_or_else(|| bad("extra_d4"))?,
+            challenge,
+            compared: step
+                .text("compared")
+                .ok_or_else(|| bad("compared"))?
+                .to_owned(),
+            hidden,
+        })
+    }
+
+    fn faces(&self) -> Vec<i64> {
+        self.pool.dice.iter().map(|d| i64::from(d.face)).collect()
+    }
+
+    fn total(&self) -> i64 {
+        rules::read_pool(&self.faces()).highest + self.rank + self.extra_hero.iter().sum::<i64>()
+    }
+
+    fn step(&self, rule: &str, seats: Vec<Seat>) -> PendingStep {
+        let (data, secret) = self.data();
+        PendingStep {
+            rule: rule.to_owned(),
+            actor: Some(self.actor.clone()),
+            seats,
+            data,
+            secret,
+            ..PendingStep::default()
+        }
+    }
+}
+
+/// The challenge a check faces: a fixed rating, the narrator's d6s, a defender's challenge
+/// dice from its sheet. Returns (value, name, hidden from players).
+fn challenge(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    args: &Args,
+    target: Option<&Combatant>,
+) -> Result<(i64, String, bool), DecideError> {
+    let secret = args.flag("secret")?;
+    if secret && !seat.is_gm() {
+        return Err(Refusal::forbidden("only the GM keeps a challenge secret").into());
+    }
+    if let Some(cr) = args.int("cr")? {
+        return Ok((cr, "challenge rating".into(), secret));
+    }
+    let (dice, bonus, name, gm_only) = match (args.int("challenge_dice")?, target) {
+        (Some(d), _) => (
+            d,
+            args.int("challenge_bonus")?.unwrap_or(0),
+            "challenge dice".to_owned(),
+            secret,
+        ),
+        (None, Some(t)) => {
+            let c = sheet_of(t)?.challenge.ok_or_else(|| {
+                Refusal::bad_argument(
+                    "cr",
+                    "is required: the target has no challenge dice on its sheet",
+                )
+            })?;
+            let npc = crate::redact::gm_only_numbers(t);
+            (
+                c.dice,
+                c.bonus,
+                format!("{}'s challenge", t.id),
+                npc || secret,
+            )
+        }
+        (None, None) => {
+            return Err(Refusal::bad_argument(
+                "cr",
+                "is required: give a challenge rating or challenge dice",
+            )
+            .into());
+        }
+    };
+    let combine = options::combine(ctx.state.options());
+    let faces: Vec<i64> = if dice > 0 {
+        let r = roll(&expr(&format!("{dice}d6"))?, ctx.dice)?;
+        let faces = r.dice.iter().map(|d| i64::from(d.face)).collect();
+        tell::rolled(ctx, None, name.clone(), r, gm_only)?;
+        faces
+    } else {
+        Vec::new()
+    };
+    Ok((
+        rules::challenge_total(&faces, bonus, combine),
+        name,
+        gm_only,
+    ))
+}
+
+/// The args every check takes.
+pub fn args() -> Vec<ArgSpec> {
+    vec![
+        ArgSpec::new("skill", ArgKind::Text, true, "the skill rolled"),
+        ArgSpec::new(
+            "kind",
+            ArgKind::Text,
+            false,
+            "what a success does (default pass_fail)",
+        )
+        .choices(&KINDS),
+        ArgSpec::new("cr", ArgKind::Int, false, "a fixed challenge rating").range(0, 200),
+        ArgSpec::new("challenge_dice", ArgKind::Int, false, "the narrator's d6s").range(0, 10),
+        ArgSpec::new(
+            "challenge_bonus",
+            ArgKind::Int,
+            false,
+            "+1..+3 between levels",
+        )
+        .range(0, 3),
+        ArgSpec::new(
+            "target",
+            ArgKind::Entity,
+            false,
+            "whom the action is against or for",
+        ),
+        ArgSpec::new(
+            "item",
+            ArgKind::Text,
+            false,
+            "the one item used: adds its impact bonus",
+        ),
+        ArgSpec::new(
+            "reaction",
+            ArgKind::Flag,
+            false,
+            "a reaction or defence: earns no Spin",
+        ),
+        ArgSpec::new(
+            "secret",
+            ArgKind::Flag,
+            false,
+            "GM: keep the challenge from players",
+        ),
+    ]
+}
+
+/// Rolls a check for `c` and carries it as far as it goes without a choice.
+pub fn check(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    c: &Combatant,
+    args: &Args,
+) -> Result<(), DecideError> {
+    let sheet = sheet_of(c)?;
+    let skill = args.require_text("skill")?.to_ascii_lowercase();
+    let (_, dice, rank) = sheet.skill(&skill).ok_or_else(|| Refusal::UnknownName {
+        system: super::ID.into(),
+        what: format!("a skill of {}", c.id),
+        name: skill.clone(),
+    })?;
+    let kind = args.text("kind")?.unwrap_or("pass_fail").to_owned();
+    if !KINDS.contains(&kind.as_str()) {
+        return Err(Refusal::bad_argument("kind", "is not a kind of check").into());
+    }
+    let bonus = match args.text("item")? {
+        None => 0,
+        Some(id) => {
+            sheet
+                .equipment
+                .iter()
+                .find(|i| i.id == id)
+                .ok_or_else(|| Refusal::UnknownName {
+                    system: super::ID.into(),
+                    what: format!("an item of {}", c.id),
+                    name: id.to_owned(),
+                })?
+                .impact_bonus
+        }
+    };
+    let target = match args.entity("target")? {
+        Some(t) => Some(ctx.combatant(&t)?),
+        None => None,
+    };
+    if kind == "damage" && target.is_none() {
+        return Err(Refusal::bad_argument("target", "is required to deal damage").into());
+    }
+    let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref())?;
+    let pool = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
+    let reading = read_pool(
+        &pool
+            .dice
+            .iter()
+            .map(|d| i64::from(d.face))
+            .collect::<Vec<_>>(),
+    );
+    let pending = Pending {
+        actor: c.id.clone(),
+        skill,
+        rank,
+        kind,
+        target: target.map(|t| t.id),
+        bonus,
+        reaction: args.flag("reaction")?,
+        pool,
+        extra_hero: Vec::new(),
+        extra_d4: 0,
+        challenge: value,
+        compared,
+        hidden,
+    };
+    if reading.tens > 0 {
+        let count = if options::each_critical(ctx.state.options()) {
+            reading.tens
+        } else {
+            1
+        };
+        let mut step = pending.step(STEP_CRITICAL, deciders(c));
+        step.question = format!(
+            "A natural 10 for {}: {count} extra hero d10 (added to the result) or {count} extra impact d4?",
+            c.id
+        );
+        step.options = vec!["hero_die".into(), "impact_die".into()];
+        step.default = "hero_die".into();
+        step.timeout_ms = ctx.state.options().decision_timeout_ms();
+        step.data.insert("extra".into(), StepValue::Int(count));
+        tell::rolled(
+            ctx,
+            Some(&c.id),
+            format!("{} hero dice: a natural 10", pending.skill),
+            pending.pool.clone(),
+            false,
+        )?;
+        ctx.ask(step)?;
+        return Ok(());
+    }
+    judge(ctx, pending)
+}
+
+/// The critical's answer: the extra dice, then the comparison.
+pub fn resume_critical(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    let mut p = Pending::from_step(step)?;
+    let count = step.int("extra").unwrap_or(1).max(1);
+    if closing.choice == "hero_die" {
+        let r = roll(&expr(&format!("{count}d10"))?, ctx.dice)?;
+        p.extra_hero = r.dice.iter().map(|d| i64::from(d.face)).collect();
+        tell::rolled(
+            ctx,
+            Some(&p.actor),
+            "critical: extra hero die".into(),
+            r,
+            false,
+        )?;
+    } else {
+        p.extra_d4 = count;
+    }
+    judge(ctx, p)
+}
+
+/// Compares, moves Spin, and either applies the success or offers the push.
+fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
+    let reading = read_pool(&p.faces());
+    let mut modifiers = vec![Modifier::new(&p.skill, p.rank)];
+    for f in &p.extra_hero {
+        modifiers.push(Modifier::new("critical hero die", *f));
+    }
+    let because = if reading.fumble {
+        Some("fumble: the highest hero die is a 1".to_owned())
+    } else {
+        None
+    };
+    let outcome = tell::check(
+        ctx,
+        tell::Check {
+            who: &p.actor,
+            verb: format!("makes a {} check", p.kind.replace('_', "/")),
+            target: p.target.clone(),
+            label: p.skill.clone(),
+            roll: p.pool.clone(),
+            modifiers,
+            total: p.total(),
+            against: p.challenge,
+            compared: p.compared.clone(),
+            hidden: p.hidden,
+            because,
+        },
+    )?;
+    let success = outcome == Outcome::Success;
+    let change = rules::spin_change(
+        reading,
+        success,
+        !p.reaction,
+        options::spin_gain(ctx.state.options()),
+    );
+    if change != 0 {
+        let spin = ctx.combatant(&p.actor)?.resource(SPIN);
+        ctx.set_resource(&p.actor, SPIN, rules::add_spin(spin, change))?;
+    }
+    if success {
+        return effects::succeed(ctx, &p);
+    }
+    let c = ctx.combatant(&p.actor)?;
+    let points = c.resource(TENACITY);
+    let spin = rules::spendable_spin(c.resource(SPIN));
+    let mut step = p.step(STEP_PUSH, deciders(&c));
+    step.question = format!(
+        "{} failed: accept it, or push (10acity and Spin +1 each; at a cost, negative Spin for the rest)?",
+        p.actor
+    );
+    step.options = vec!["accept".into(), "push".into()];
+    step.default = "accept".into();
+    step.timeout_ms = ctx.state.options().decision_timeout_ms();
+    step.args = vec![
+        ArgSpec::new("points", ArgKind::Int, false, "10acity points to spend").range(0, points),
+        ArgSpec::new("spin", ArgKind::Int, false, "Spin to spend").range(0, spin),
+        ArgSpec::new(
+            "at_cost",
+            ArgKind::Flag,
+            false,
+            "take negative Spin for what is still short",
+        ),
+    ];
+    ctx.ask(step)?;
+    Ok(())
+}
+
+/// The push's answer. Nothing is paid unless the push makes the check succeed.
+pub fn resume_push(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    let p = Pending::from_step(step)?;
+    if closing.choice != "push" {
+        return ctx.note_about(&p.actor, format!("{} accepts the failure", p.actor));
+    }
+    let points = closing.args.int("points")?.unwrap_or(0);
+    let spin_spent = closing.args.int("spin")?.unwrap_or(0);
+    let at_cost = closing.args.flag("at_cost")?;
+    let c = ctx.combatant(&p.actor)?;
+    let held = (c.resource(TENACITY), c.resource(SPIN));
+    match rules::push(p.total(), p.challenge, (points, spin_spent), held, at_cost) {
+        Err(PushError::NotHeld) => Err(Refusal::InsufficientResource {
+            resource: "10acity or Spin".into(),
+            needed: points + spin_spent,
+            available: held.0 + rules::spendable_spin(held.1),
+        }
+        .into()),
+        Err(PushError::Short) => ctx.note_about(
+            &p.actor,
+            format!(
+                "{}'s push would not beat the challenge: the failure stands, nothing is paid",
+                p.actor
+            ),
+        ),
+        Ok(paid) => {
+            ctx.set_resource(&p.actor, TENACITY, held.0 - paid.points)?;
+            ctx.set_resource(
+                &p.actor,
+                SPIN,
+                rules::add_spin(held.1, -paid.spin - paid.negative),
+            )?;
+            ctx.note_about(
+                &p.actor,
+                format!(
+                    "{} pushes the check into a success: {} 10acity, {} Spin, {} negative Spin taken",
+                    p.actor, paid.points, paid.spin, paid.negative
+                ),
+            )?;
+            effects::succeed(ctx, &p)
+        }
+    }
+}

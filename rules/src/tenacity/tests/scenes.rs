@@ -1,0 +1,815 @@
+//! Encounter rules as scenarios: each is a cast, table options and a list of steps (commands
+//! with the exact dice faces they draw, and what must hold after), played by [`play`] through
+//! the real `decide` and `apply`. The comment on each step gives its arithmetic.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::action::{ArgValue, Args, Command, CommandBody};
+use crate::dice::ScriptedDice;
+use crate::engine::{DecideError, decide};
+use crate::event::Event;
+use crate::ids::{EntityId, Seat};
+use crate::options::{OptionValue, TableOptions};
+use crate::state::{MemoryState, StateMut, StateView};
+use crate::system::RuleSystem;
+
+use super::super::Tenacity;
+use super::{character, with};
+
+type Pairs = Vec<(&'static str, ArgValue)>;
+
+/// One step of a scenario.
+enum S {
+    /// An action by the seat that plays `actor`, with its faces.
+    Act(&'static str, &'static str, Pairs, &'static [u32]),
+    /// The GM acting for `actor`.
+    GmAct(&'static str, &'static str, Pairs, &'static [u32]),
+    /// A GM action with no actor.
+    Gm(&'static str, Pairs, &'static [u32]),
+    /// The open prompt answered by its own seat: choice, args, faces the answer draws.
+    Answer(&'static str, Pairs, &'static [u32]),
+    /// The open prompt's time runs out, with the faces its default draws.
+    TimeOut(&'static [u32]),
+    /// An action refused with this code; nothing changes.
+    Refused(&'static str, &'static str, Pairs, &'static str),
+    /// The open prompt answered by `seat` (`None`: its own), refused with this code.
+    AnswerRefused(Option<Seat>, &'static str, Pairs, &'static str),
+    Res(&'static str, &'static str, i64),
+    Has(&'static str, &'static str),
+    Lacks(&'static str, &'static str),
+    /// The status's magnitude.
+    Magnitude(&'static str, &'static str, i64),
+    Prompt(bool),
+    /// What the player `aune` hears of the last command contains / never contains this.
+    PlayerHears(&'static str),
+    PlayerNeverHears(&'static str),
+}
+
+struct Scene {
+    name: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    cast: Vec<Value>,
+    steps: Vec<S>,
+}
+
+fn seat_of(state: &MemoryState, actor: &str) -> Seat {
+    match state
+        .combatant(&EntityId::from(actor))
+        .and_then(|c| c.owner.clone())
+    {
+        Some(owner) => Seat::Player(owner),
+        None => Seat::Gm,
+    }
+}
+
+fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
+    Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+fn answer(seat: Seat, prompt_id: u64, choice: &str, a: Args) -> Command {
+    let mut cmd = Command::answer(seat, prompt_id, choice);
+    if let CommandBody::Answer { args, .. } = &mut cmd.body {
+        *args = a;
+    }
+    cmd
+}
+
+fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
+    let mut dice = ScriptedDice::new(faces.to_vec());
+    let events = decide(&Tenacity, state, cmd, &mut dice)?;
+    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
+    for e in &events {
+        crate::apply::apply(state, e).unwrap();
+    }
+    Ok(events)
+}
+
+fn code(r: Result<Vec<Event>, DecideError>) -> String {
+    match r {
+        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn heard(events: &[Event]) -> String {
+    let player = Seat::Player("aune".into());
+    let mut out = String::new();
+    for e in events.iter().filter_map(|e| e.view(&player)) {
+        for f in e.facts() {
+            out.push_str(&format!("{f:?}\n"));
+        }
+    }
+    out
+}
+
+/// Plays a scenario; a failing step names the scenario and the step's place.
+fn play(scene: Scene) {
+    let given: BTreeMap<String, OptionValue> = scene
+        .options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .collect();
+    let options = TableOptions::resolve(&Tenacity.options(), &given).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in &scene.cast {
+        state.insert_combatant(Tenacity.sheet_from_json(sheet).unwrap());
+    }
+    let mut last: Vec<Event> = Vec::new();
+    for (i, step) in scene.steps.into_iter().enumerate() {
+        let at = format!("{} step {i}", scene.name);
+        let id = |s: &str| EntityId::from(s);
+        match step {
+            S::Act(actor, action, a, faces) => {
+                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::GmAct(actor, action, a, faces) => {
+                let cmd = Command::act(Seat::Gm, Some(actor), action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Gm(action, a, faces) => {
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Answer(choice, a, faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let cmd = answer(step.seats[0].clone(), step.prompt_id, choice, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::TimeOut(faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let cmd = Command::time_out(step.prompt_id);
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Refused(actor, action, a, expected) => {
+                let before = state.clone();
+                let seat = if actor == "gm" {
+                    Seat::Gm
+                } else {
+                    seat_of(&state, actor)
+                };
+                let actor = (actor != "gm").then_some(actor);
+                let cmd = Command::act(seat, actor, action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::AnswerRefused(seat, choice, a, expected) => {
+                let before = state.clone();
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let seat = seat.unwrap_or_else(|| step.seats[0].clone());
+                let cmd = answer(seat, step.prompt_id, choice, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::Res(who, key, value) => {
+                let got = state.combatant(&id(who)).expect(&at).resource(key);
+                assert_eq!(got, value, "{at}: {who}'s {key}");
+            }
+            S::Has(who, status) => {
+                assert!(
+                    state.combatant(&id(who)).expect(&at).has_status(status),
+                    "{at}: {who} {status}"
+                );
+            }
+            S::Lacks(who, status) => {
+                assert!(
+                    !state.combatant(&id(who)).expect(&at).has_status(status),
+                    "{at}: {who} not {status}"
+                );
+            }
+            S::Magnitude(who, status, m) => {
+                let c = state.combatant(&id(who)).expect(&at);
+                assert_eq!(c.statuses.get(status).map(|s| s.magnitude), Some(m), "{at}");
+            }
+            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
+            S::PlayerHears(words) => {
+                let text = heard(&last);
+                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
+            }
+            S::PlayerNeverHears(words) => {
+                let text = heard(&last);
+                assert!(!text.contains(words), "{at}: `{words}` in\n{text}");
+            }
+        }
+    }
+}
+
+fn t(s: &'static str) -> ArgValue {
+    ArgValue::Text(s.into())
+}
+fn n(v: i64) -> ArgValue {
+    ArgValue::Int(v)
+}
+fn e(s: &'static str) -> ArgValue {
+    ArgValue::Text(s.into())
+}
+fn yes() -> ArgValue {
+    ArgValue::Flag(true)
+}
+
+fn pc(id: &str) -> Value {
+    character(id, "pc")
+}
+fn npc(id: &str) -> Value {
+    character(id, "npc")
+}
+
+fn scenes() -> Vec<Scene> {
+    vec![
+        Scene {
+            name: "w1 investigation against 7 then 8",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // W1: 3 and 6, keep 6, + 2 = 8 beats 7. Pass/fail: no impact drawn.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(7))],
+                    &[3, 6],
+                ),
+                S::Prompt(false),
+                S::Res("aune", "spin", 0),
+                // Against 8 it ties and fails: +1 Spin for the failed action, and a push offered.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(8))],
+                    &[3, 6],
+                ),
+                S::Res("aune", "spin", 1),
+                S::Prompt(true),
+                S::Answer("accept", vec![], &[]),
+                S::Prompt(false),
+                S::Res("aune", "tenacity", 3),
+            ],
+        },
+        Scene {
+            name: "a failure pushed into success with Spin and 10acity",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // 4 and 2: 4 + 2 = 6 against 8 fails: +1 Spin (now 1).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(8))],
+                    &[4, 2],
+                ),
+                S::Res("aune", "spin", 1),
+                // Offering more Spin than held is refused by the window's bounds.
+                S::AnswerRefused(None, "push", vec![("spin", n(2))], "bad_request"),
+                // Another seat cannot answer.
+                S::AnswerRefused(
+                    Some(Seat::Player("bryn".into())),
+                    "accept",
+                    vec![],
+                    "forbidden",
+                ),
+                // 6 + 1 Spin + 2 points = 9 beats 8: paid, success.
+                S::Answer("push", vec![("spin", n(1)), ("points", n(2))], &[]),
+                S::Res("aune", "spin", 0),
+                S::Res("aune", "tenacity", 1),
+                S::Prompt(false),
+            ],
+        },
+        Scene {
+            name: "a push at a cost takes exactly the negative Spin still needed",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // 2 and 3: 3 + 2 = 5 against 9 fails: Spin 1.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[2, 3],
+                ),
+                // 5 + 1 point = 6, 4 short of 10: spends the point, 4 negative Spin: 1 - 4 = -3.
+                S::Answer("push", vec![("points", n(1)), ("at_cost", yes())], &[]),
+                S::Res("aune", "tenacity", 2),
+                S::Res("aune", "spin", -3),
+                // A push that cannot beat the challenge costs nothing: 5 + 2 points = 7 vs 9.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[2, 3],
+                ),
+                // Failing earns +1: -3 -> -2, still negative.
+                S::Res("aune", "spin", -2),
+                S::Answer("push", vec![("points", n(2))], &[]),
+                S::Res("aune", "tenacity", 2),
+                S::Res("aune", "spin", -2),
+                // Negative Spin: Spin cannot be generated (only at exactly 0).
+                S::Refused("aune", "generate_spin", vec![], "rule"),
+            ],
+        },
+        Scene {
+            name: "a critical: the player chooses the extra impact die",
+            options: &[],
+            cast: vec![pc("aune"), npc("raider")],
+            steps: vec![
+                // Melee (strength 2 dice) faces 10, 4: a natural 10, the choice comes first.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(9)),
+                        ("item", t("sword")),
+                    ],
+                    &[10, 4],
+                ),
+                S::Prompt(true),
+                // 10 + 4 = 14 beats 9. Impact: rank 4 gives 2d4 (3, 2) plus the critical d4 (4),
+                // + sword 1 = 10 stress: exactly the maximum, which holds.
+                S::Answer("impact_die", vec![], &[3, 2, 4]),
+                S::Res("raider", "stress", 10),
+                S::Prompt(false),
+                // A further 1d4... another hit: 5 and 3 = 5 + 4 = 9 beats 8; 2d4 (1, 1) + 1 = 3:
+                // 13 is over 10: the raider's seat (the GM) chooses a wound; stress resets.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(8)),
+                        ("item", t("sword")),
+                    ],
+                    &[5, 3, 1, 1],
+                ),
+                S::Res("raider", "stress", 0),
+                S::Prompt(true),
+                S::Answer("wound", vec![], &[]),
+                S::Res("raider", "wounds", 1),
+                S::Lacks("raider", "unconscious"),
+            ],
+        },
+        Scene {
+            name: "a critical's extra hero die is added before the comparison",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // 10 and 10 with the default `one`: one extra d10 (6): 10 + 2 + 6 = 18 beats 15.
+                // Doubles on an action: +1 Spin.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(15))],
+                    &[10, 10],
+                ),
+                S::Answer("hero_die", vec![], &[6]),
+                S::Prompt(false),
+                S::Res("aune", "spin", 1),
+            ],
+        },
+        Scene {
+            name: "a critical left unanswered takes the extra hero die",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // 10, 5: no answer in time: one extra d10 (1): 10 + 2 + 1 = 13 beats 12.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(12))],
+                    &[10, 5],
+                ),
+                S::TimeOut(&[1]),
+                S::Prompt(false),
+                S::Res("aune", "spin", 0),
+            ],
+        },
+        Scene {
+            name: "option criticals each: two tens give two extra dice",
+            options: &[("tenacity.criticals", "each")],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // Two extra d10 (3, 4): 10 + 2 + 7 = 19 beats 18 (with one die, 15, it would fail).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(18))],
+                    &[10, 10],
+                ),
+                S::Answer("hero_die", vec![], &[3, 4]),
+                S::Prompt(false),
+                S::Res("aune", "spin", 1),
+            ],
+        },
+        Scene {
+            name: "a fumble costs Spin and earns none, even when it succeeds",
+            options: &[],
+            cast: vec![with(pc("aune"), |v| v["spin"] = serde_json::json!(2))],
+            steps: vec![
+                // 1 and 1: highest 1, + 2 = 3 beats 2 but is a fumble: 2 - 1 = 1.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(2))],
+                    &[1, 1],
+                ),
+                S::Res("aune", "spin", 1),
+                S::Prompt(false),
+            ],
+        },
+        Scene {
+            name: "a reaction earns no Spin for failing",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // Reaction rank 3: 2 and 4 = 7 against 9 fails; a reaction earns nothing.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("reaction")), ("cr", n(9)), ("reaction", yes())],
+                    &[2, 4],
+                ),
+                S::Res("aune", "spin", 0),
+                S::Answer("accept", vec![], &[]),
+            ],
+        },
+        Scene {
+            name: "secret challenge dice are summed and kept from the players",
+            options: &[],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // The GM rolls 2d6 (4, 3) = 7 in secret; aune's 3, 6: 6 + 2 = 8 beats 7.
+                S::GmAct(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("challenge_dice", n(2)),
+                        ("secret", yes()),
+                    ],
+                    &[4, 3, 3, 6],
+                ),
+                S::Prompt(false),
+                S::PlayerHears("succeeds"),
+                S::PlayerNeverHears("HiddenTarget"),
+                S::PlayerNeverHears("challenge dice\", roll"),
+                // A player may not keep a challenge secret from the table.
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("cr", n(3)),
+                        ("secret", yes()),
+                    ],
+                    "forbidden",
+                ),
+            ],
+        },
+        Scene {
+            name: "option challenge_dice highest keeps the best d6",
+            options: &[("tenacity.challenge_dice", "highest")],
+            cast: vec![pc("aune")],
+            steps: vec![
+                // 2d6 (4, 3) keep 4, + 1 = 5; aune's 2, 3: 3 + 2 = 5 ties and fails (summed: 8).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("challenge_dice", n(2)),
+                        ("challenge_bonus", n(1)),
+                    ],
+                    &[4, 3, 2, 3],
+                ),
+                S::Prompt(true),
+                S::Answer("accept", vec![], &[]),
+                // 2d6 (4, 3) keep 4 + 1 = 5; 3, 4: 4 + 2 = 6 beats 5.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("challenge_dice", n(2)),
+                        ("challenge_bonus", n(1)),
+                    ],
+                    &[4, 3, 3, 4],
+                ),
+                S::Prompt(false),
+            ],
+        },
+        Scene {
+            name: "an NPC's challenge dice from its sheet stay the GM's",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(npc("raider"), |v| {
+                    v["challenge"] = serde_json::json!({"dice": 2, "bonus": 1})
+                }),
+            ],
+            steps: vec![
+                // The raider's 2d6 (5, 5) + 1 = 11; aune's melee 6, 4: 6 + 4 = 10 fails. Spin 1.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                    ],
+                    &[5, 5, 6, 4],
+                ),
+                S::PlayerNeverHears("target: 11"),
+                S::PlayerHears("fails"),
+                S::Res("aune", "spin", 1),
+                // Pushing 1 Spin + 1 point: 12 beats 11. Damage 2d4 (2, 2) + 0 = 4 stress.
+                S::Answer("push", vec![("spin", n(1)), ("points", n(1))], &[2, 2]),
+                S::Res("raider", "stress", 4),
+                S::Res("aune", "spin", 0),
+            ],
+        },
+        Scene {
+            name: "create an advantage and a hinder that does not stack",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // Melee 4: 7, 2 = 11 beats 5; 2d4 (4, 1) = 5 impact: 5 / 2 = 2 Spin to bryn.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("advantage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 2, 4, 1],
+                ),
+                S::Res("bryn", "spin", 2),
+                // A condition: 8, 3 = 12 beats 6; 2d4 (2, 1) = 3: raider hindered by 3.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[8, 3, 2, 1],
+                ),
+                S::Magnitude("raider", "hinder", 3),
+                // A weaker second hinder (1, 1 = 2) leaves 3; a stronger one (4, 4 = 8) replaces it.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[8, 3, 1, 1],
+                ),
+                S::Magnitude("raider", "hinder", 3),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[8, 3, 4, 4],
+                ),
+                S::Magnitude("raider", "hinder", 8),
+            ],
+        },
+        Scene {
+            name: "over maximum stress with no wound left falls unconscious, then cannot act",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(pc("bryn"), |v| {
+                    v["wounds"] = serde_json::json!(2);
+                    v["stress"] = serde_json::json!(9);
+                }),
+            ],
+            steps: vec![
+                // 9, 9 = 13 beats 5 (doubles: +1 Spin); 2d4 (1, 1) = 2: 11 > 10, no wound left.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 9, 1, 1],
+                ),
+                S::Res("aune", "spin", 1),
+                S::Has("bryn", "unconscious"),
+                S::Res("bryn", "stress", 0),
+                S::Prompt(false),
+                S::Refused(
+                    "bryn",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(3))],
+                    "cannot_act",
+                ),
+            ],
+        },
+        Scene {
+            name: "over maximum stress, the bearer may choose unconsciousness",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(pc("bryn"), |v| v["stress"] = serde_json::json!(9)),
+            ],
+            steps: vec![
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 8, 1, 1],
+                ),
+                S::AnswerRefused(
+                    Some(Seat::Player("aune".into())),
+                    "wound",
+                    vec![],
+                    "forbidden",
+                ),
+                S::Answer("unconscious", vec![], &[]),
+                S::Has("bryn", "unconscious"),
+                S::Res("bryn", "wounds", 0),
+            ],
+        },
+        Scene {
+            name: "hardcore: over the maximum marks a wound, and with none left perishes",
+            options: &[("tenacity.hardcore", "on")],
+            cast: vec![
+                pc("aune"),
+                with(pc("bryn"), |v| {
+                    v["wounds"] = serde_json::json!(1);
+                    v["stress"] = serde_json::json!(9);
+                }),
+            ],
+            steps: vec![
+                // 9, 8 = 12; 2d4 (1, 1) = 2: 11 > 10: a wound, no choice (2 of 2).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 8, 1, 1],
+                ),
+                S::Prompt(false),
+                S::Res("bryn", "wounds", 2),
+                S::Lacks("bryn", "dead"),
+                // 2d4 (4, 4) + 1 sword = 9, then (2, 1) + 1 = 4: 13 > 10 with none left: dead.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                        ("item", t("sword")),
+                    ],
+                    &[9, 8, 4, 4],
+                ),
+                S::Res("bryn", "stress", 9),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                        ("item", t("sword")),
+                    ],
+                    &[9, 8, 2, 1],
+                ),
+                S::Has("bryn", "dead"),
+            ],
+        },
+        Scene {
+            name: "end of scene, generate Spin, recover 10acity and a day of care",
+            options: &[],
+            cast: vec![
+                with(pc("aune"), |v| {
+                    v["spin"] = serde_json::json!(3);
+                    v["stress"] = serde_json::json!(4);
+                    v["tenacity"] = serde_json::json!(0);
+                }),
+                with(pc("bryn"), |v| {
+                    v["spin"] = serde_json::json!(-2);
+                    v["wounds"] = serde_json::json!(2);
+                    v["wound_capacity"] = serde_json::json!(3);
+                }),
+            ],
+            steps: vec![
+                S::Refused("aune", "end_scene", vec![], "forbidden"),
+                S::Refused("aune", "generate_spin", vec![], "rule"),
+                S::Gm("end_scene", vec![], &[]),
+                // Positive Spin is lost, negative stays; stress recovers.
+                S::Res("aune", "spin", 0),
+                S::Res("aune", "stress", 0),
+                S::Res("bryn", "spin", -2),
+                S::Act("aune", "generate_spin", vec![], &[]),
+                S::Res("aune", "spin", 1),
+                S::Act("aune", "recover_tenacity", vec![], &[]),
+                S::Res("aune", "tenacity", 1),
+                S::Refused("aune", "recover_tenacity", vec![], "rule"),
+                // Medicine 4: 2d4 (4, 4) = 8 recovery: 2 wounds cost 10: not yet.
+                S::Gm(
+                    "care",
+                    vec![
+                        ("healer", e("aune")),
+                        ("patient", e("bryn")),
+                        ("skill", t("medicine")),
+                    ],
+                    &[4, 4],
+                ),
+                S::Res("bryn", "recovery", 8),
+                // (2, 1) = 3: 11 reaches 10, one wound healed, 1 carries on.
+                S::Gm(
+                    "care",
+                    vec![
+                        ("healer", e("aune")),
+                        ("patient", e("bryn")),
+                        ("skill", t("medicine")),
+                    ],
+                    &[2, 1],
+                ),
+                S::Res("bryn", "wounds", 1),
+                S::Res("bryn", "recovery", 1),
+            ],
+        },
+        Scene {
+            name: "bad input is refused and changes nothing",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn")],
+            steps: vec![
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("juggling")), ("cr", n(5))],
+                    "unknown_name",
+                ),
+                S::Refused("aune", "check", vec![("skill", t("melee"))], "bad_request"),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5)), ("item", t("axe"))],
+                    "unknown_name",
+                ),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5)), ("kind", t("damage"))],
+                    "bad_request",
+                ),
+                S::Refused("aune", "fly", vec![], "unknown_action"),
+                S::Refused(
+                    "gm",
+                    "care",
+                    vec![
+                        ("healer", e("nobody")),
+                        ("patient", e("bryn")),
+                        ("skill", t("medicine")),
+                    ],
+                    "unknown_entity",
+                ),
+            ],
+        },
+    ]
+}
+
+#[test]
+fn every_scene_plays_as_written() {
+    for scene in scenes() {
+        play(scene);
+    }
+}
