@@ -9,9 +9,18 @@ use crate::toolkit::controlled;
 use super::check;
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 2] = ["end_scene", "care"];
+pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 3] = ["check", "generate_spin", "recover_tenacity"];
+pub const CHARACTER_ACTIONS: [&str; 8] = [
+    "check",
+    "generate_spin",
+    "recover_tenacity",
+    "end_turn",
+    "interact",
+    "move",
+    "sprint",
+    "respond",
+];
 
 fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) -> ActionSpec {
     ActionSpec {
@@ -43,6 +52,61 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "At 0 10acity: a 10-minute short rest gives 1 point.",
             vec![],
+        ),
+        "start_encounter" => action(
+            name,
+            None,
+            "Start the encounter: everyone rolls the opening skill; the highest takes the spotlight.",
+            vec![ArgSpec::new(
+                "skill",
+                ArgKind::Text,
+                false,
+                "the opening skill (default reaction)",
+            )],
+        ),
+        "end_encounter" => action(
+            name,
+            None,
+            "End the encounter (and the scene with it).",
+            vec![],
+        ),
+        "end_turn" => action(
+            name,
+            actor,
+            "End your turn and pass the spotlight: to one you acted on (an opponent first), else an opponent still to act.",
+            vec![ArgSpec::new(
+                "next",
+                ArgKind::Entity,
+                true,
+                "who takes the spotlight",
+            )],
+        ),
+        "interact" => action(
+            name,
+            actor,
+            "Your turn's one interaction: a door, drawing a weapon, a few words.",
+            vec![ArgSpec::new("what", ArgKind::Text, false, "what you do")],
+        ),
+        "move" => action(
+            name,
+            actor,
+            "Your turn's movement: up to your movement speed (plus a sprint).",
+            vec![ArgSpec::new("spaces", ArgKind::Int, true, "how far").range(0, 10_000)],
+        ),
+        "sprint" => action(
+            name,
+            actor,
+            "Spend your action: an Athletics check whose total is added to this turn's movement.",
+            vec![],
+        ),
+        "respond" => action(
+            name,
+            actor,
+            "Brought back into the spotlight after acting: pay 1 10acity or Spin to answer with one action now.",
+            vec![
+                ArgSpec::new("pay", ArgKind::Text, false, "what you pay")
+                    .choices(&["tenacity", "spin"]),
+            ],
         ),
         "end_scene" => action(
             name,

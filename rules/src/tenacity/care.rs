@@ -32,6 +32,13 @@ pub fn generate_spin(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError
             c.resource(SPIN)
         ))
     })?;
+    // The whole turn: the action, and the interaction and movement with it.
+    super::spotlight::take_action(ctx, c)?;
+    if ctx.state.encounter().active {
+        for slot in [super::spotlight::INTERACTION, super::spotlight::MOVEMENT] {
+            ctx.set_turn_counter(&c.id, slot, 1)?;
+        }
+    }
     ctx.set_resource(&c.id, SPIN, gain)?;
     ctx.note_about(
         &c.id,

@@ -19,7 +19,7 @@ use crate::state::StateView;
 use crate::toolkit::deciders;
 
 use super::rules::{self, PushError, read_pool};
-use super::{SPIN, TENACITY, effects, options, sheet_of, tell};
+use super::{SPIN, TENACITY, effects, options, sheet_of, spotlight, tell};
 
 pub const STEP_CRITICAL: &str = "tenacity.critical";
 pub const STEP_PUSH: &str = "tenacity.push";
@@ -287,6 +287,13 @@ pub fn check(
     if kind == "damage" && target.is_none() {
         return Err(Refusal::bad_argument("target", "is required to deal damage").into());
     }
+    let reaction = args.flag("reaction")?;
+    if !reaction {
+        spotlight::take_action(ctx, c)?;
+    }
+    if let Some(t) = &target {
+        spotlight::bring(ctx, &c.id, &t.id)?;
+    }
     let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref())?;
     let pool = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
     let reading = read_pool(
@@ -303,7 +310,7 @@ pub fn check(
         kind,
         target: target.map(|t| t.id),
         bonus,
-        reaction: args.flag("reaction")?,
+        reaction,
         pool,
         extra_hero: Vec::new(),
         extra_d4: 0,

@@ -13,6 +13,7 @@ mod effects;
 pub mod options;
 pub mod rules;
 pub mod sheet;
+mod spotlight;
 mod tell;
 
 #[cfg(test)]
@@ -118,6 +119,13 @@ impl RuleSystem for Tenacity {
                 return Err(Refusal::forbidden(format!("`{action}` is the GM's")).into());
             }
             return match action {
+                "start_encounter" => spotlight::start(ctx, args),
+                "end_encounter" => {
+                    care::end_scene(ctx)?;
+                    ctx.emit(crate::event::Event::public(
+                        crate::event::Fact::EncounterEnded,
+                    ))
+                }
                 "end_scene" => care::end_scene(ctx),
                 _ => care::care(ctx, args),
             };
@@ -134,6 +142,11 @@ impl RuleSystem for Tenacity {
             "check" => check::check(ctx, seat, &c, args),
             "generate_spin" => care::generate_spin(ctx, &c),
             "recover_tenacity" => care::recover_tenacity(ctx, &c),
+            "end_turn" => spotlight::end_turn(ctx, &c, args),
+            "interact" => spotlight::interact(ctx, &c, args),
+            "move" => spotlight::movement(ctx, &c, args),
+            "sprint" => spotlight::sprint(ctx, &c),
+            "respond" => spotlight::respond(ctx, &c, args),
             _ => Err(unknown().into()),
         }
     }

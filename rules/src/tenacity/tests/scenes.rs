@@ -42,6 +42,9 @@ enum S {
     /// The status's magnitude.
     Magnitude(&'static str, &'static str, i64),
     Prompt(bool),
+    /// Who holds the spotlight, and the round.
+    Spot(&'static str),
+    Round(u32),
     /// What the player `aune` hears of the last command contains / never contains this.
     PlayerHears(&'static str),
     PlayerNeverHears(&'static str),
@@ -188,6 +191,10 @@ fn play(scene: Scene) {
                 let c = state.combatant(&id(who)).expect(&at);
                 assert_eq!(c.statuses.get(status).map(|s| s.magnitude), Some(m), "{at}");
             }
+            S::Spot(who) => {
+                assert_eq!(state.encounter().turns.now, vec![id(who)], "{at}");
+            }
+            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
             S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
             S::PlayerHears(words) => {
                 let text = heard(&last);
@@ -765,6 +772,111 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Res("bryn", "wounds", 1),
                 S::Res("bryn", "recovery", 1),
+            ],
+        },
+        Scene {
+            name: "spotlight initiative, the turn's economy and paying to respond",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider"), npc("wolf")],
+            steps: vec![
+                // Reaction 3 on 2 dice, in id order: aune 5,2 = 8; bryn 9,1 = 12; raider 9,3 = 12
+                // (a tie: the hero goes first); wolf 1,2 = 5. The spotlight is bryn's.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 9, 3, 1, 2]),
+                S::Spot("bryn"),
+                S::Round(1),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    "not_your_turn",
+                ),
+                // bryn's action: melee 6,2 = 6 + 4 = 10 beats 5; 2d4 (1, 1) = 2 stress.
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(5)),
+                    ],
+                    &[6, 2, 1, 1],
+                ),
+                S::Res("raider", "stress", 2),
+                S::Refused(
+                    "bryn",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    "none_left",
+                ),
+                S::Act("bryn", "interact", vec![("what", t("draws a dagger"))], &[]),
+                S::Refused("bryn", "interact", vec![], "none_left"),
+                S::Refused("bryn", "move", vec![("spaces", n(7))], "bad_request"),
+                S::Act("bryn", "move", vec![("spaces", n(6))], &[]),
+                S::Refused("bryn", "move", vec![("spaces", n(1))], "none_left"),
+                // The raider was brought into the spotlight: it goes next, not aune or the wolf.
+                S::Refused("bryn", "end_turn", vec![("next", e("aune"))], "rule"),
+                S::Refused("bryn", "end_turn", vec![("next", e("wolf"))], "rule"),
+                S::Act("bryn", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Spot("raider"),
+                // The raider strikes back: 7,3 = 11 beats 5; 2d4 (2, 2) = 4 stress on bryn.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 3, 2, 2],
+                ),
+                S::Res("bryn", "stress", 4),
+                // bryn has acted and is brought back: Spin 0 cannot pay; 1 10acity can.
+                S::Refused(
+                    "bryn",
+                    "respond",
+                    vec![("pay", t("spin"))],
+                    "insufficient_resource",
+                ),
+                S::Refused("aune", "respond", vec![], "rule"),
+                S::Act("bryn", "respond", vec![], &[]),
+                S::Res("bryn", "tenacity", 2),
+                // The answer: 8,3 = 12 beats 5; 2d4 (1, 2) = 3: raider at 5.
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(5)),
+                    ],
+                    &[8, 3, 1, 2],
+                ),
+                S::Res("raider", "stress", 5),
+                S::Refused(
+                    "bryn",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    "not_your_turn",
+                ),
+                // The one it brought in has acted: an opposing character still to act goes: aune.
+                S::Refused("raider", "end_turn", vec![("next", e("wolf"))], "rule"),
+                S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
+                // Generate Spin takes the whole turn.
+                S::Act("aune", "generate_spin", vec![], &[]),
+                S::Res("aune", "spin", 1),
+                S::Refused("aune", "move", vec![("spaces", n(1))], "none_left"),
+                S::Act("aune", "end_turn", vec![("next", e("wolf"))], &[]),
+                // Everyone has acted: the round resets and the wolf names who opens round 2.
+                S::Act("wolf", "end_turn", vec![("next", e("bryn"))], &[]),
+                S::Round(2),
+                S::Spot("bryn"),
+                // Sprint: athletics 5,3 = 5 + 2 = 7 more spaces: 6 + 7 = 13.
+                S::Act("bryn", "sprint", vec![], &[5, 3]),
+                S::Refused("bryn", "move", vec![("spaces", n(14))], "bad_request"),
+                S::Act("bryn", "move", vec![("spaces", n(13))], &[]),
             ],
         },
         Scene {
