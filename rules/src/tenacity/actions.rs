@@ -11,7 +11,8 @@ use super::check;
 /// Actions only the GM takes, with no actor.
 pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 8] = [
+pub const CHARACTER_ACTIONS: [&str; 9] = [
+    "full_defence",
     "check",
     "generate_spin",
     "recover_tenacity",
@@ -92,6 +93,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "Your turn's movement: up to your movement speed (plus a sprint).",
             vec![ArgSpec::new("spaces", ArgKind::Int, true, "how far").range(0, 10_000)],
+        ),
+        "full_defence" => action(
+            name,
+            actor,
+            "Spend your action defending: an advantage die on all your defence rolls until your next turn.",
+            vec![],
         ),
         "sprint" => action(
             name,

@@ -18,6 +18,7 @@ use crate::state::Combatant;
 use crate::state::StateView;
 use crate::toolkit::deciders;
 
+use super::defence::{self, Edge};
 use super::rules::{self, PushError, read_pool};
 use super::{SPIN, TENACITY, effects, options, sheet_of, spotlight, tell};
 
@@ -41,6 +42,8 @@ pub struct Pending {
     pub pool: Roll,
     pub extra_hero: Vec<i64>,
     pub extra_d4: i64,
+    /// What the situation adds to or takes from the result (size, cover, a hinder).
+    pub adjust: i64,
     pub challenge: i64,
     pub compared: String,
     pub hidden: bool,
@@ -59,6 +62,7 @@ impl Pending {
                 StepValue::Roll(Box::new(self.pool.clone())),
             ),
             ("extra_d4".to_owned(), StepValue::Int(self.extra_d4)),
+            ("adjust".to_owned(), StepValue::Int(self.adjust)),
             (
                 "compared".to_owned(),
                 StepValue::Text(self.compared.clone()),
@@ -109,6 +113,7 @@ impl Pending {
             pool: step.roll("pool").ok_or_else(|| bad("pool"))?.clone(),
             extra_hero,
             extra_d4: step.int("extra_d4").ok_or_else(|| bad("extra_d4"))?,
+            adjust: step.int("adjust").ok_or_else(|| bad("adjust"))?,
             challenge,
             compared: step
                 .text("compared")
@@ -123,7 +128,10 @@ impl Pending {
     }
 
     fn total(&self) -> i64 {
-        rules::read_pool(&self.faces()).highest + self.rank + self.extra_hero.iter().sum::<i64>()
+        rules::read_pool(&self.faces()).highest
+            + self.rank
+            + self.extra_hero.iter().sum::<i64>()
+            + self.adjust
     }
 
     fn step(&self, rule: &str, seats: Vec<Seat>) -> PendingStep {
@@ -146,10 +154,17 @@ fn challenge(
     seat: &Seat,
     args: &Args,
     target: Option<&Combatant>,
+    edge: Edge,
 ) -> Result<(i64, String, bool), DecideError> {
     let secret = args.flag("secret")?;
     if secret && !seat.is_gm() {
         return Err(Refusal::forbidden("only the GM keeps a challenge secret").into());
+    }
+    if let Some(skill) = args.text("defence")? {
+        let t = target.ok_or_else(|| {
+            Refusal::bad_argument("target", "is required: whose defence is rolled?")
+        })?;
+        return defence::defend(ctx, t, &skill.to_ascii_lowercase(), edge);
     }
     if let Some(cr) = args.int("cr")? {
         return Ok((cr, "challenge rating".into(), secret));
@@ -244,6 +259,37 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "GM: keep the challenge from players",
         ),
+        ArgSpec::new(
+            "defence",
+            ArgKind::Text,
+            false,
+            "the target defends with this skill",
+        ),
+        ArgSpec::new(
+            "advantage",
+            ArgKind::Int,
+            false,
+            "advantage dice given (help, a ruling)",
+        )
+        .range(0, 5),
+        ArgSpec::new(
+            "physical",
+            ArgKind::Flag,
+            false,
+            "a physical attack: size steps count",
+        ),
+        ArgSpec::new(
+            "ranged",
+            ArgKind::Flag,
+            false,
+            "from a distance (prone defends better)",
+        ),
+        ArgSpec::new(
+            "hindered",
+            ArgKind::Flag,
+            false,
+            "your hinder applies to this action",
+        ),
     ]
 }
 
@@ -294,8 +340,12 @@ pub fn check(
     if let Some(t) = &target {
         spotlight::bring(ctx, &c.id, &t.id)?;
     }
-    let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref())?;
-    let pool = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
+    let edge = defence::edge(c, target.as_ref(), args)?;
+    let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref(), edge)?;
+    let pool = roll(
+        &expr(&format!("{}d10kh1", (dice + edge.attack_dice).max(1)))?,
+        ctx.dice,
+    )?;
     let reading = read_pool(
         &pool
             .dice
@@ -314,6 +364,7 @@ pub fn check(
         pool,
         extra_hero: Vec::new(),
         extra_d4: 0,
+        adjust: edge.attack_bonus,
         challenge: value,
         compared,
         hidden,
@@ -376,6 +427,9 @@ fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
     let mut modifiers = vec![Modifier::new(&p.skill, p.rank)];
     for f in &p.extra_hero {
         modifiers.push(Modifier::new("critical hero die", *f));
+    }
+    if p.adjust != 0 {
+        modifiers.push(Modifier::new("situation", p.adjust));
     }
     let because = if reading.fumble {
         Some("fumble: the highest hero die is a 1".to_owned())

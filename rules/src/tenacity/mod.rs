@@ -9,6 +9,7 @@
 mod actions;
 mod care;
 mod check;
+mod defence;
 mod effects;
 pub mod options;
 pub mod rules;
@@ -45,6 +46,12 @@ pub const UNCONSCIOUS: &str = "unconscious";
 pub const DEAD: &str = "dead";
 /// Magnitude: the penalty (the larger of the impacts applied; hinders do not stack).
 pub const HINDER: &str = "hinder";
+/// Full defence: an advantage die on every defence roll until the next own turn.
+pub const FULL_DEFENCE: &str = "full_defence";
+/// Set by the GM: lying down (magnitude 0).
+pub const PRONE: &str = "prone";
+/// Set by the GM: magnitude 1 partial hard cover (one step smaller), 2 full (no direct attack).
+pub const COVER: &str = "cover";
 
 /// The 10acity Tactics rule system.
 pub struct Tenacity;
@@ -147,6 +154,7 @@ impl RuleSystem for Tenacity {
             "move" => spotlight::movement(ctx, &c, args),
             "sprint" => spotlight::sprint(ctx, &c),
             "respond" => spotlight::respond(ctx, &c, args),
+            "full_defence" => spotlight::full_defence(ctx, &c),
             _ => Err(unknown().into()),
         }
     }

@@ -17,7 +17,7 @@ use crate::state::{Combatant, Kind, StateView};
 use crate::toolkit::turns;
 
 use super::tell::{self, expr};
-use super::{SPIN, TENACITY, rules, sheet_of};
+use super::{FULL_DEFENCE, SPIN, TENACITY, rules, sheet_of};
 
 pub const ACTION: &str = "action";
 pub const INTERACTION: &str = "interaction";
@@ -201,6 +201,10 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         ctx.set_turn_counter(&c.id, &k, 0)?;
     }
     turns::acted(ctx, &c.id)?;
+    // Full defence lasts until the defender's own next turn.
+    if next.has_status(FULL_DEFENCE) {
+        ctx.set_status(&next.id, FULL_DEFENCE, None)?;
+    }
     if round_over {
         let round = ctx.state.encounter().round + 1;
         ctx.emit(Event::public(Fact::RoundStarted { round }))?;
@@ -264,4 +268,19 @@ pub fn sprint(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
         false,
     )?;
     ctx.set_turn_counter(&c.id, SPRINT, total)
+}
+
+/// Full defence: the action spent for an advantage die on every defence roll until the next
+/// own turn.
+pub fn full_defence(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    take_action(ctx, c)?;
+    ctx.set_status(
+        &c.id,
+        FULL_DEFENCE,
+        Some(crate::state::Status {
+            source: c.id.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )
 }

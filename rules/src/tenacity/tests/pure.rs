@@ -445,3 +445,127 @@ fn worked_examples_w3_w4_impact_pools_and_task_completion() {
     assert!(task_done(6, 5, over));
     assert!(task_done(5, 5, reach));
 }
+
+#[test]
+fn the_situation_gives_advantage_dice_and_bonuses_to_the_right_side() {
+    use super::super::defence::{Edge, edge};
+    use crate::action::{ArgValue, Args};
+    use crate::state::Status;
+    let status = |m| Status {
+        source: "ruling".into(),
+        magnitude: m,
+        rounds_left: None,
+    };
+    let sized = |id: &str, size: i64| {
+        Tenacity
+            .sheet_from_json(&super::with(super::character(id, "npc"), |v| {
+                v["size"] = serde_json::json!(size)
+            }))
+            .unwrap()
+    };
+    let flags = |f: &[&str]| {
+        let mut a = Args::default();
+        for k in f {
+            a = a.with(k, ArgValue::Flag(true));
+        }
+        a
+    };
+    let edge_of = |d, b, dd, db| Edge {
+        attack_dice: d,
+        attack_bonus: b,
+        defence_dice: dd,
+        defence_bonus: db,
+    };
+    // (attacker size, target size, target status (key, magnitude), flags, edge, why)
+    let cases: [(i64, i64, Option<(&str, i64)>, &[&str], Edge, &str); 9] = [
+        (
+            1,
+            1,
+            None,
+            &["physical"],
+            edge_of(0, 0, 0, 0),
+            "same size: nothing",
+        ),
+        (
+            1,
+            4,
+            None,
+            &["physical"],
+            edge_of(2, 2, 0, 0),
+            "two steps larger: +2 dice, +2",
+        ),
+        (
+            4,
+            1,
+            None,
+            &["physical"],
+            edge_of(0, 0, 2, 2),
+            "two steps smaller: the defender's",
+        ),
+        (
+            1,
+            4,
+            None,
+            &[],
+            edge_of(0, 0, 0, 0),
+            "size counts only for physical attacks",
+        ),
+        (
+            1,
+            1,
+            Some(("full_defence", 0)),
+            &[],
+            edge_of(0, 0, 1, 0),
+            "full defence: one die",
+        ),
+        (
+            1,
+            1,
+            Some(("cover", 1)),
+            &[],
+            edge_of(0, 0, 1, 1),
+            "partial hard cover: a step smaller",
+        ),
+        (
+            1,
+            1,
+            Some(("prone", 0)),
+            &["ranged"],
+            edge_of(0, 0, 1, 0),
+            "prone against distance",
+        ),
+        (
+            1,
+            1,
+            Some(("prone", 0)),
+            &[],
+            edge_of(1, 0, 0, 0),
+            "prone, attacker adjacent",
+        ),
+        (
+            1,
+            1,
+            Some(("cover", 2)),
+            &[],
+            edge_of(0, 0, 0, 0),
+            "full cover: no direct attack (GM)",
+        ),
+    ];
+    for (a, t, st, f, want, why) in cases {
+        let attacker = sized("a", a);
+        let mut target = sized("t", t);
+        if let Some((k, m)) = st {
+            target.statuses.insert(k.into(), status(m));
+        }
+        assert_eq!(
+            edge(&attacker, Some(&target), &flags(f)).unwrap(),
+            want,
+            "{why}"
+        );
+    }
+    // A hinder applies when the action is one it affects: -3.
+    let mut hindered = sized("a", 1);
+    hindered.statuses.insert("hinder".into(), status(3));
+    let e = edge(&hindered, None, &flags(&["hindered"])).unwrap();
+    assert_eq!(e.attack_bonus, -3);
+}

@@ -880,6 +880,78 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "defence rolls: ties go to the defender, full defence and fumbles",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                npc("raider"),
+                with(npc("ogre"), |v| v["size"] = serde_json::json!(2)),
+            ],
+            steps: vec![
+                // The raider defends first: reaction 6,2 = 6 + 3 = 9; aune 7,4 = 7 + 4 = 11
+                // beats it; 2d4 (1, 1) = 2 stress.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("defence", t("reaction")),
+                    ],
+                    &[6, 2, 7, 4, 1, 1],
+                ),
+                S::Res("raider", "stress", 2),
+                S::PlayerNeverHears("purpose: \"reaction defence\""),
+                // 6,1 = 9 against 5,4 = 9: a tie, the defender wins; aune's failure earns 1 Spin.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("defence", t("reaction")),
+                    ],
+                    &[6, 1, 5, 4],
+                ),
+                S::Res("aune", "spin", 1),
+                S::Answer("accept", vec![], &[]),
+                S::Res("raider", "stress", 2),
+                // Full defence: three dice for the raider (2, 3, 8) = 8 + 3 = 11; aune 9,4 = 13.
+                S::Act("raider", "full_defence", vec![], &[]),
+                S::Has("raider", "full_defence"),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("defence", t("reaction")),
+                    ],
+                    &[2, 3, 8, 9, 4, 1, 1],
+                ),
+                S::Res("raider", "stress", 4),
+                // The ogre is one step larger: aune rolls 3 dice and +1. The ogre fumbles its
+                // defence (1, 1) = 1 + 3 = 4, losing a Spin; aune 2,3,6 = 6 + 4 + 1 = 11.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("ogre")),
+                        ("defence", t("reaction")),
+                        ("physical", yes()),
+                    ],
+                    &[1, 1, 2, 3, 6, 2, 2],
+                ),
+                S::Res("ogre", "spin", -1),
+                S::Magnitude("ogre", "hinder", 4),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
