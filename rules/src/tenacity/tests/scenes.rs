@@ -991,9 +991,128 @@ fn scenes() -> Vec<Scene> {
     ]
 }
 
-#[test]
-fn every_scene_plays_as_written() {
-    for scene in scenes() {
-        play(scene);
+/// Plays the scenes named, each of which must exist.
+fn play_named(names: &[&str]) {
+    let mut all = scenes();
+    for name in names {
+        let at = all
+            .iter()
+            .position(|s| s.name == *name)
+            .unwrap_or_else(|| panic!("no scene `{name}`"));
+        play(all.remove(at));
     }
 }
+
+#[test]
+fn every_scene_belongs_to_a_test() {
+    let named: usize = GROUPS.iter().map(|n| n.len()).sum();
+    assert_eq!(named, scenes().len());
+}
+
+const CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED: &[&str] = &[
+    "w1 investigation against 7 then 8",
+    "a failure pushed into success with Spin and 10acity",
+    "a push at a cost takes exactly the negative Spin still needed",
+];
+
+#[test]
+fn checks_beat_a_fixed_challenge_and_failures_can_be_pushed() {
+    play_named(CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED);
+}
+
+const A_CRITICAL_ASKS_THE_PLAYER_FOR_A_HERO_OR_IMPACT_DIE: &[&str] = &[
+    "a critical: the player chooses the extra impact die",
+    "a critical's extra hero die is added before the comparison",
+    "a critical left unanswered takes the extra hero die",
+    "option criticals each: two tens give two extra dice",
+];
+
+#[test]
+fn a_critical_asks_the_player_for_a_hero_or_impact_die() {
+    play_named(A_CRITICAL_ASKS_THE_PLAYER_FOR_A_HERO_OR_IMPACT_DIE);
+}
+
+const FUMBLES_AND_REACTIONS_MOVE_SPIN_BY_THE_RULE: &[&str] = &[
+    "a fumble costs Spin and earns none, even when it succeeds",
+    "a reaction earns no Spin for failing",
+];
+
+#[test]
+fn fumbles_and_reactions_move_spin_by_the_rule() {
+    play_named(FUMBLES_AND_REACTIONS_MOVE_SPIN_BY_THE_RULE);
+}
+
+const CHALLENGE_DICE_ARE_SUMMED_OR_KEPT_AND_THE_GMS_STAY_HIDDEN: &[&str] = &[
+    "secret challenge dice are summed and kept from the players",
+    "option challenge_dice highest keeps the best d6",
+    "an NPC's challenge dice from its sheet stay the GM's",
+];
+
+#[test]
+fn challenge_dice_are_summed_or_kept_and_the_gms_stay_hidden() {
+    play_named(CHALLENGE_DICE_ARE_SUMMED_OR_KEPT_AND_THE_GMS_STAY_HIDDEN);
+}
+
+const IMPACT_ACTIONS_CREATE_ADVANTAGE_AND_HINDERS: &[&str] =
+    &["create an advantage and a hinder that does not stack"];
+
+#[test]
+fn impact_actions_create_advantage_and_hinders() {
+    play_named(IMPACT_ACTIONS_CREATE_ADVANTAGE_AND_HINDERS);
+}
+
+const STRESS_OVER_THE_MAXIMUM_COSTS_A_WOUND_OR_CONSCIOUSNESS: &[&str] = &[
+    "over maximum stress with no wound left falls unconscious, then cannot act",
+    "over maximum stress, the bearer may choose unconsciousness",
+    "hardcore: over the maximum marks a wound, and with none left perishes",
+];
+
+#[test]
+fn stress_over_the_maximum_costs_a_wound_or_consciousness() {
+    play_named(STRESS_OVER_THE_MAXIMUM_COSTS_A_WOUND_OR_CONSCIOUSNESS);
+}
+
+const SCENE_END_SPIN_GENERATION_RECOVERY_AND_CARE: &[&str] =
+    &["end of scene, generate Spin, recover 10acity and a day of care"];
+
+#[test]
+fn scene_end_spin_generation_recovery_and_care() {
+    play_named(SCENE_END_SPIN_GENERATION_RECOVERY_AND_CARE);
+}
+
+const THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH: &[&str] =
+    &["spotlight initiative, the turn's economy and paying to respond"];
+
+#[test]
+fn the_spotlight_passes_by_the_rule_and_the_turn_has_one_of_each() {
+    play_named(THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH);
+}
+
+const DEFENCE_ROLLS_WIN_TIES_AND_TAKE_THE_SITUATIONS_DICE: &[&str] =
+    &["defence rolls: ties go to the defender, full defence and fumbles"];
+
+#[test]
+fn defence_rolls_win_ties_and_take_the_situations_dice() {
+    play_named(DEFENCE_ROLLS_WIN_TIES_AND_TAKE_THE_SITUATIONS_DICE);
+}
+
+const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
+    &["bad input is refused and changes nothing"];
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
+}
+
+const GROUPS: [&[&str]; 10] = [
+    CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED,
+    A_CRITICAL_ASKS_THE_PLAYER_FOR_A_HERO_OR_IMPACT_DIE,
+    FUMBLES_AND_REACTIONS_MOVE_SPIN_BY_THE_RULE,
+    CHALLENGE_DICE_ARE_SUMMED_OR_KEPT_AND_THE_GMS_STAY_HIDDEN,
+    IMPACT_ACTIONS_CREATE_ADVANTAGE_AND_HINDERS,
+    STRESS_OVER_THE_MAXIMUM_COSTS_A_WOUND_OR_CONSCIOUSNESS,
+    SCENE_END_SPIN_GENERATION_RECOVERY_AND_CARE,
+    THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH,
+    DEFENCE_ROLLS_WIN_TIES_AND_TAKE_THE_SITUATIONS_DICE,
+    BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING,
+];
