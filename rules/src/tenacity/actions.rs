@@ -11,7 +11,9 @@ use super::check;
 /// Actions only the GM takes, with no actor.
 pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 9] = [
+pub const CHARACTER_ACTIONS: [&str; 11] = [
+    "overcome",
+    "come_round",
     "full_defence",
     "check",
     "generate_spin",
@@ -93,6 +95,40 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "Your turn's movement: up to your movement speed (plus a sprint).",
             vec![ArgSpec::new("spaces", ArgKind::Int, true, "how far").range(0, 10_000)],
+        ),
+        "overcome" => action(
+            name,
+            actor,
+            "Try to throw off a condition: free once a turn, or again with your action.",
+            vec![
+                ArgSpec::new("condition", ArgKind::Text, true, "which condition")
+                    .choices(&super::conditions::CONDITIONS),
+                ArgSpec::new("skill", ArgKind::Text, true, "the skill you roll"),
+                ArgSpec::new("cr", ArgKind::Int, false, "the narrator's challenge").range(0, 200),
+                ArgSpec::new(
+                    "against",
+                    ArgKind::Text,
+                    false,
+                    "the applier's skill that holds it",
+                ),
+                ArgSpec::new(
+                    "with_action",
+                    ArgKind::Flag,
+                    false,
+                    "spend your action on it",
+                ),
+            ],
+        ),
+        "come_round" => action(
+            name,
+            actor,
+            "Unconscious: roll Strength or Concentration against 2d6 + 1d6 per wound.",
+            vec![ArgSpec::new(
+                "skill",
+                ArgKind::Text,
+                true,
+                "concentration or a strength skill",
+            )],
         ),
         "full_defence" => action(
             name,

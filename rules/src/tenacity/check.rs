@@ -35,6 +35,8 @@ pub struct Pending {
     pub skill: String,
     pub rank: i64,
     pub kind: String,
+    /// For a condition: which one (`hinder` by default).
+    pub condition: String,
     pub target: Option<EntityId>,
     pub bonus: i64,
     /// Not the character's own action (a reaction, a defence): earns no Spin.
@@ -55,6 +57,10 @@ impl Pending {
             ("skill".to_owned(), StepValue::Text(self.skill.clone())),
             ("rank".to_owned(), StepValue::Int(self.rank)),
             ("kind".to_owned(), StepValue::Text(self.kind.clone())),
+            (
+                "condition".to_owned(),
+                StepValue::Text(self.condition.clone()),
+            ),
             ("bonus".to_owned(), StepValue::Int(self.bonus)),
             ("reaction".to_owned(), StepValue::Flag(self.reaction)),
             (
@@ -107,6 +113,10 @@ impl Pending {
             skill: step.text("skill").ok_or_else(|| bad("skill"))?.to_owned(),
             rank: step.int("rank").ok_or_else(|| bad("rank"))?,
             kind: step.text("kind").ok_or_else(|| bad("kind"))?.to_owned(),
+            condition: step
+                .text("condition")
+                .ok_or_else(|| bad("condition"))?
+                .to_owned(),
             target: step.entity("target").cloned(),
             bonus: step.int("bonus").ok_or_else(|| bad("bonus"))?,
             reaction: step.flag("reaction").ok_or_else(|| bad("reaction"))?,
@@ -290,6 +300,13 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "your hinder applies to this action",
         ),
+        ArgSpec::new(
+            "condition",
+            ArgKind::Text,
+            false,
+            "kind condition: hinder, stop or damage",
+        )
+        .choices(&super::conditions::CONDITIONS),
     ]
 }
 
@@ -358,6 +375,7 @@ pub fn check(
         skill,
         rank,
         kind,
+        condition: args.text("condition")?.unwrap_or(super::HINDER).to_owned(),
         target: target.map(|t| t.id),
         bonus,
         reaction,

@@ -14,7 +14,7 @@ use crate::toolkit::deciders;
 
 use super::check::Pending;
 use super::rules::{self, Overflow};
-use super::{DEAD, HINDER, SPIN, STRESS, UNCONSCIOUS, WOUNDS, options, sheet_of, tell};
+use super::{DAMAGE, DEAD, HINDER, SPIN, STRESS, UNCONSCIOUS, WOUNDS, options, sheet_of, tell};
 
 pub const STEP_OVERFLOW: &str = "tenacity.overflow";
 
@@ -55,6 +55,15 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
             ctx.note_about(
                 &target,
                 format!("{target} gains {gained} Spin from {}'s advantage", p.actor),
+            )
+        }
+        "condition" if p.condition != HINDER => {
+            // A stop has no number; a damaging condition deals its impact each turn (A9).
+            let magnitude = if p.condition == DAMAGE { amount } else { 0 };
+            ctx.set_status(&target, &p.condition, status(&p.actor, magnitude))?;
+            ctx.note_about(
+                &target,
+                format!("{target} suffers a {} condition", p.condition),
             )
         }
         "condition" => {

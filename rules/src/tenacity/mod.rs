@@ -9,6 +9,7 @@
 mod actions;
 mod care;
 mod check;
+mod conditions;
 mod defence;
 mod effects;
 pub mod options;
@@ -46,6 +47,10 @@ pub const UNCONSCIOUS: &str = "unconscious";
 pub const DEAD: &str = "dead";
 /// Magnitude: the penalty (the larger of the impacts applied; hinders do not stack).
 pub const HINDER: &str = "hinder";
+/// Stops the actions it names (the narrative says which).
+pub const STOP: &str = "stop";
+/// Magnitude: the stress it deals at the start of each of the sufferer's turns.
+pub const DAMAGE: &str = "damage";
 /// Full defence: an advantage die on every defence roll until the next own turn.
 pub const FULL_DEFENCE: &str = "full_defence";
 /// Set by the GM: lying down (magnitude 0).
@@ -138,6 +143,9 @@ impl RuleSystem for Tenacity {
             };
         }
         let c = crate::toolkit::acting(ctx, seat, actor)?;
+        if action == "come_round" {
+            return conditions::come_round(ctx, &c, args);
+        }
         if let Some(why) = cannot_act(&c) {
             return Err(Refusal::CannotAct {
                 actor: c.id.clone(),
@@ -155,6 +163,7 @@ impl RuleSystem for Tenacity {
             "sprint" => spotlight::sprint(ctx, &c),
             "respond" => spotlight::respond(ctx, &c, args),
             "full_defence" => spotlight::full_defence(ctx, &c),
+            "overcome" => conditions::overcome(ctx, &c, args),
             _ => Err(unknown().into()),
         }
     }

@@ -209,7 +209,8 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         let round = ctx.state.encounter().round + 1;
         ctx.emit(Event::public(Fact::RoundStarted { round }))?;
     }
-    turns::spotlight(ctx, &next.id)
+    turns::spotlight(ctx, &next.id)?;
+    super::conditions::turn_starts(ctx, &next.id)
 }
 
 /// A character who has acted this round, brought back into the spotlight by the holder's

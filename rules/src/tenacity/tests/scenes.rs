@@ -952,6 +952,159 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a hinder overcome at the end of a turn, a damaging condition bites each turn",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; bryn 1,2 = 5; raider 3,4 = 7.
+                S::Gm("start_encounter", vec![], &[9, 8, 1, 2, 3, 4]),
+                S::Spot("aune"),
+                // 7,2 = 11 beats 5; 2d4 (2, 1) = 3: raider hindered by 3.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("raider")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 2, 2, 1],
+                ),
+                S::Magnitude("raider", "hinder", 3),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                // The applier's fresh melee roll 5,3 = 9; the raider's athletics 9,6 = 11: gone.
+                S::Act(
+                    "raider",
+                    "overcome",
+                    vec![
+                        ("condition", t("hinder")),
+                        ("skill", t("athletics")),
+                        ("against", t("melee")),
+                    ],
+                    &[5, 3, 9, 6],
+                ),
+                S::Lacks("raider", "hinder"),
+                S::Refused(
+                    "raider",
+                    "overcome",
+                    vec![
+                        ("condition", t("hinder")),
+                        ("skill", t("athletics")),
+                        ("cr", n(3)),
+                    ],
+                    "rule",
+                ),
+                // A damaging condition on aune: 8,1 = 12 beats 3; 2d4 (2, 2) = 4 a turn.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("condition", t("damage")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                    ],
+                    &[8, 1, 2, 2],
+                ),
+                S::Magnitude("aune", "damage", 4),
+                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
+                // Round 2: aune's turn starts and the condition deals 4.
+                S::Round(2),
+                S::Res("aune", "stress", 4),
+                // The free try: endurance 3,4 = 4 + 0 against 20 fails; a second free try is spent.
+                S::Act(
+                    "aune",
+                    "overcome",
+                    vec![
+                        ("condition", t("damage")),
+                        ("skill", t("endurance")),
+                        ("cr", n(20)),
+                    ],
+                    &[3, 4],
+                ),
+                S::Has("aune", "damage"),
+                S::Refused(
+                    "aune",
+                    "overcome",
+                    vec![
+                        ("condition", t("damage")),
+                        ("skill", t("endurance")),
+                        ("cr", n(2)),
+                    ],
+                    "none_left",
+                ),
+                // Again with the action: 5,1 = 5 beats 2.
+                S::Act(
+                    "aune",
+                    "overcome",
+                    vec![
+                        ("condition", t("damage")),
+                        ("skill", t("endurance")),
+                        ("cr", n(2)),
+                        ("with_action", yes()),
+                    ],
+                    &[5, 1],
+                ),
+                S::Lacks("aune", "damage"),
+            ],
+        },
+        Scene {
+            name: "an unconscious character comes round against 2d6 plus 1d6 per wound",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(pc("bryn"), |v| {
+                    v["wounds"] = serde_json::json!(2);
+                    v["stress"] = serde_json::json!(9);
+                }),
+            ],
+            steps: vec![
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 8, 1, 1],
+                ),
+                S::Has("bryn", "unconscious"),
+                S::Refused(
+                    "bryn",
+                    "come_round",
+                    vec![("skill", t("persuasion"))],
+                    "bad_request",
+                ),
+                S::Refused(
+                    "aune",
+                    "come_round",
+                    vec![("skill", t("concentration"))],
+                    "rule",
+                ),
+                // (2 + 2) d6: 1, 1, 1, 2 = 5; concentration 3,1 = 3 + 2 = 5 ties: still out.
+                S::Act(
+                    "bryn",
+                    "come_round",
+                    vec![("skill", t("concentration"))],
+                    &[1, 1, 1, 2, 3, 1],
+                ),
+                S::Has("bryn", "unconscious"),
+                // 1, 1, 1, 1 = 4; melee (a strength skill) 3,1 = 3 + 4 = 7: awake.
+                S::Act(
+                    "bryn",
+                    "come_round",
+                    vec![("skill", t("melee"))],
+                    &[1, 1, 1, 1, 3, 1],
+                ),
+                S::Lacks("bryn", "unconscious"),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1096,6 +1249,16 @@ fn defence_rolls_win_ties_and_take_the_situations_dice() {
     play_named(DEFENCE_ROLLS_WIN_TIES_AND_TAKE_THE_SITUATIONS_DICE);
 }
 
+const CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND: &[&str] = &[
+    "a hinder overcome at the end of a turn, a damaging condition bites each turn",
+    "an unconscious character comes round against 2d6 plus 1d6 per wound",
+];
+
+#[test]
+fn conditions_are_overcome_and_characters_come_round() {
+    play_named(CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1104,7 +1267,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 10] = [
+const GROUPS: [&[&str]; 11] = [
+    CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND,
     CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED,
     A_CRITICAL_ASKS_THE_PLAYER_FOR_A_HERO_OR_IMPACT_DIE,
     FUMBLES_AND_REACTIONS_MOVE_SPIN_BY_THE_RULE,
