@@ -46,6 +46,10 @@ pub struct Pending {
     pub extra_d4: i64,
     /// What the situation adds to or takes from the result (size, cover, a hinder).
     pub adjust: i64,
+    /// Damage only: size steps from attacker to target (halved or doubled per step) and the
+    /// target's resistance to the damage's type.
+    pub size_steps: i64,
+    pub resistance: i64,
     pub challenge: i64,
     pub compared: String,
     pub hidden: bool,
@@ -69,6 +73,8 @@ impl Pending {
             ),
             ("extra_d4".to_owned(), StepValue::Int(self.extra_d4)),
             ("adjust".to_owned(), StepValue::Int(self.adjust)),
+            ("size_steps".to_owned(), StepValue::Int(self.size_steps)),
+            ("resistance".to_owned(), StepValue::Int(self.resistance)),
             (
                 "compared".to_owned(),
                 StepValue::Text(self.compared.clone()),
@@ -124,6 +130,8 @@ impl Pending {
             extra_hero,
             extra_d4: step.int("extra_d4").ok_or_else(|| bad("extra_d4"))?,
             adjust: step.int("adjust").ok_or_else(|| bad("adjust"))?,
+            size_steps: step.int("size_steps").ok_or_else(|| bad("size_steps"))?,
+            resistance: step.int("resistance").ok_or_else(|| bad("resistance"))?,
             challenge,
             compared: step
                 .text("compared")
@@ -307,6 +315,12 @@ pub fn args() -> Vec<ArgSpec> {
             "kind condition: hinder, stop or damage",
         )
         .choices(&super::conditions::CONDITIONS),
+        ArgSpec::new(
+            "damage_type",
+            ArgKind::Text,
+            false,
+            "the damage's type, for resistances",
+        ),
     ]
 }
 
@@ -358,6 +372,22 @@ pub fn check(
         spotlight::bring(ctx, &c.id, &t.id)?;
     }
     let edge = defence::edge(c, target.as_ref(), args)?;
+    let (size_steps, resistance) = match &target {
+        Some(t) => {
+            let ts = sheet_of(t)?;
+            let steps = if args.flag("physical")? {
+                super::rules::size_steps(sheet.size, ts.size)
+            } else {
+                0
+            };
+            let resist = args
+                .text("damage_type")?
+                .and_then(|k| ts.resistances.get(&k.to_ascii_lowercase()).copied())
+                .unwrap_or(0);
+            (steps, resist)
+        }
+        None => (0, 0),
+    };
     let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref(), edge)?;
     let pool = roll(
         &expr(&format!("{}d10kh1", (dice + edge.attack_dice).max(1)))?,
@@ -383,6 +413,8 @@ pub fn check(
         extra_hero: Vec::new(),
         extra_d4: 0,
         adjust: edge.attack_bonus,
+        size_steps,
+        resistance,
         challenge: value,
         compared,
         hidden,

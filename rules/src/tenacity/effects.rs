@@ -47,7 +47,19 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
     let amount = impact(ctx, p)?;
     let target = p.target.clone().unwrap_or_else(|| p.actor.clone());
     match p.kind.as_str() {
-        "damage" => stress(ctx, &target, amount),
+        "damage" => {
+            // Size first (halved or doubled per step), then the resistance is ignored.
+            let rounding = options::size_rounding(ctx.state.options());
+            let sized = rules::size_damage(amount, p.size_steps, rounding);
+            let taken = rules::after_resistance(sized, p.resistance);
+            if taken != amount {
+                ctx.note_about(
+                    &target,
+                    format!("{amount} impact becomes {taken} stress (size, resistance)"),
+                )?;
+            }
+            stress(ctx, &target, taken)
+        }
         "advantage" => {
             let gained = rules::advantage_spin(amount);
             let spin = ctx.combatant(&target)?.resource(SPIN);

@@ -1105,6 +1105,92 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "size halves or doubles a hit's stress, then resistance is ignored",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(npc("ogre"), |v| {
+                    v["size"] = serde_json::json!(2);
+                    v["resistances"] = serde_json::json!({"fire": 2});
+                }),
+            ],
+            steps: vec![
+                // One step larger: 3 dice and +1: 5,2,3 = 5 + 4 + 1 = 10 beats 3. Impact
+                // 2d4 (3, 4) + sword 1 = 8, halved = 4.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("ogre")),
+                        ("cr", n(3)),
+                        ("physical", yes()),
+                        ("item", t("sword")),
+                    ],
+                    &[5, 2, 3, 3, 4],
+                ),
+                S::Res("ogre", "stress", 4),
+                // Fire: 7 halved down = 3, less resistance 2 = 1: stress 5.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("ogre")),
+                        ("cr", n(3)),
+                        ("physical", yes()),
+                        ("damage_type", t("fire")),
+                    ],
+                    &[5, 2, 3, 3, 4],
+                ),
+                S::Res("ogre", "stress", 5),
+                // The ogre hits the smaller aune: 6,2 = 10 beats 3; 2d4 (1, 2) = 3, doubled = 6.
+                S::Act(
+                    "ogre",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                        ("physical", yes()),
+                    ],
+                    &[6, 2, 1, 2],
+                ),
+                S::Res("aune", "stress", 6),
+            ],
+        },
+        Scene {
+            name: "option size_rounding up rounds a halved hit up",
+            options: &[("tenacity.size_rounding", "up")],
+            cast: vec![
+                pc("aune"),
+                with(npc("ogre"), |v| {
+                    v["size"] = serde_json::json!(2);
+                    v["resistances"] = serde_json::json!({"fire": 2});
+                }),
+            ],
+            steps: vec![
+                // 7 halved up = 4, less 2 = 2 (down it would be 1).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("ogre")),
+                        ("cr", n(3)),
+                        ("physical", yes()),
+                        ("damage_type", t("fire")),
+                    ],
+                    &[5, 2, 3, 3, 4],
+                ),
+                S::Res("ogre", "stress", 2),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1259,6 +1345,16 @@ fn conditions_are_overcome_and_characters_come_round() {
     play_named(CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND);
 }
 
+const SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS: &[&str] = &[
+    "size halves or doubles a hit's stress, then resistance is ignored",
+    "option size_rounding up rounds a halved hit up",
+];
+
+#[test]
+fn size_and_resistance_change_the_stress_a_hit_deals() {
+    play_named(SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1267,7 +1363,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 11] = [
+const GROUPS: [&[&str]; 12] = [
+    SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS,
     CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND,
     CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED,
     A_CRITICAL_ASKS_THE_PLAYER_FOR_A_HERO_OR_IMPACT_DIE,
