@@ -26,7 +26,15 @@ pub const STEP_CRITICAL: &str = "tenacity.critical";
 pub const STEP_PUSH: &str = "tenacity.push";
 
 /// What a check is for: the action types that roll impact on a success, and pass/fail.
-pub const KINDS: [&str; 5] = ["pass_fail", "impact", "damage", "advantage", "condition"];
+pub const KINDS: [&str; 7] = [
+    "pass_fail",
+    "impact",
+    "damage",
+    "advantage",
+    "condition",
+    "stealth",
+    "find",
+];
 
 /// Everything a check needs to finish after a stop, kept in the step's data.
 #[derive(Debug, Clone)]
@@ -177,6 +185,15 @@ fn challenge(
     let secret = args.flag("secret")?;
     if secret && !seat.is_gm() {
         return Err(Refusal::forbidden("only the GM keeps a challenge secret").into());
+    }
+    if args.text("kind")? == Some("find") {
+        let t = target.ok_or_else(|| Refusal::bad_argument("target", "is required: find whom?"))?;
+        let hidden = t
+            .statuses
+            .get(super::HIDDEN)
+            .ok_or_else(|| Refusal::Rule(format!("{} is not hiding", t.id)))?;
+        let gm = crate::redact::gm_only_numbers(t) || secret;
+        return Ok((hidden.magnitude, format!("{}'s stealth", t.id), gm));
     }
     if let Some(skill) = args.text("defence")? {
         let t = target.ok_or_else(|| {
@@ -370,6 +387,9 @@ pub fn check(
     }
     if let Some(t) = &target {
         spotlight::bring(ctx, &c.id, &t.id)?;
+    }
+    if kind == "stealth" {
+        return stealth(ctx, c, &skill, dice, rank);
     }
     let edge = defence::edge(c, target.as_ref(), args)?;
     let (size_steps, resistance) = match &target {
@@ -587,4 +607,41 @@ pub fn resume_push(
             effects::succeed(ctx, &p)
         }
     }
+}
+
+/// Stealth: the roll (the narrator has allowed it) becomes the challenge anyone must beat to
+/// find the character. It is an action, so doubles earn Spin and a fumble costs one.
+fn stealth(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    skill: &str,
+    dice: i64,
+    rank: i64,
+) -> Result<(), DecideError> {
+    let pool = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
+    let reading = read_pool(
+        &pool
+            .dice
+            .iter()
+            .map(|d| i64::from(d.face))
+            .collect::<Vec<_>>(),
+    );
+    let total = reading.highest + rank;
+    let gm = crate::redact::gm_only_numbers(c);
+    tell::rolled(ctx, Some(&c.id), format!("{skill} to hide"), pool, gm)?;
+    let change = rules::spin_change(reading, true, true, options::spin_gain(ctx.state.options()));
+    if change != 0 {
+        let spin = ctx.combatant(&c.id)?.resource(SPIN);
+        ctx.set_resource(&c.id, SPIN, rules::add_spin(spin, change))?;
+    }
+    ctx.set_status(
+        &c.id,
+        super::HIDDEN,
+        Some(crate::state::Status {
+            source: c.id.0.clone(),
+            magnitude: total,
+            rounds_left: None,
+        }),
+    )?;
+    ctx.note_about(&c.id, format!("{} hides", c.id))
 }

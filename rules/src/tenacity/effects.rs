@@ -44,6 +44,13 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
     if p.kind == "pass_fail" {
         return Ok(());
     }
+    if p.kind == "find" {
+        if let Some(t) = &p.target {
+            ctx.set_status(t, super::HIDDEN, None)?;
+            return ctx.note_about(t, format!("{} finds {t}", p.actor));
+        }
+        return Ok(());
+    }
     let amount = impact(ctx, p)?;
     let target = p.target.clone().unwrap_or_else(|| p.actor.clone());
     match p.kind.as_str() {

@@ -51,6 +51,8 @@ pub const HINDER: &str = "hinder";
 pub const STOP: &str = "stop";
 /// Magnitude: the stress it deals at the start of each of the sufferer's turns.
 pub const DAMAGE: &str = "damage";
+/// Magnitude: the stealth total a seeker must beat.
+pub const HIDDEN: &str = "hidden";
 /// Full defence: an advantage die on every defence roll until the next own turn.
 pub const FULL_DEFENCE: &str = "full_defence";
 /// Set by the GM: lying down (magnitude 0).

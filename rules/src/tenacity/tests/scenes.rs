@@ -1191,6 +1191,58 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a stealth roll sets the challenge to find the one hiding",
+            options: &[],
+            cast: vec![pc("aune"), npc("raider")],
+            steps: vec![
+                // Stealth 1 on 2 dice: 6,6 = 7, and doubles on an action: +1 Spin.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![("skill", t("stealth")), ("kind", t("stealth"))],
+                    &[6, 6],
+                ),
+                S::Magnitude("raider", "hidden", 7),
+                S::Res("raider", "spin", 1),
+                // Perception 2: 5,2 = 7 ties the 7 and fails: still hidden (+1 Spin for aune).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("perception")),
+                        ("kind", t("find")),
+                        ("target", e("raider")),
+                    ],
+                    &[5, 2],
+                ),
+                S::PlayerNeverHears("HiddenTarget"),
+                S::Answer("accept", vec![], &[]),
+                S::Has("raider", "hidden"),
+                // 6,1 = 8 beats 7: found.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("perception")),
+                        ("kind", t("find")),
+                        ("target", e("raider")),
+                    ],
+                    &[6, 1],
+                ),
+                S::Lacks("raider", "hidden"),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("perception")),
+                        ("kind", t("find")),
+                        ("target", e("raider")),
+                    ],
+                    "rule",
+                ),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1355,6 +1407,14 @@ fn size_and_resistance_change_the_stress_a_hit_deals() {
     play_named(SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS);
 }
 
+const STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU: &[&str] =
+    &["a stealth roll sets the challenge to find the one hiding"];
+
+#[test]
+fn stealth_sets_the_challenge_to_find_you() {
+    play_named(STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1363,7 +1423,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 12] = [
+const GROUPS: [&[&str]; 13] = [
+    STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU,
     SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS,
     CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND,
     CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED,
