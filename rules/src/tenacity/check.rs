@@ -539,6 +539,12 @@ fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
     let c = ctx.combatant(&p.actor)?;
     let points = c.resource(TENACITY);
     let spin = rules::spendable_spin(c.resource(SPIN));
+    let names: Vec<String> = sheet_of(&c)?
+        .abilities
+        .iter()
+        .map(|a| a.id.clone())
+        .collect();
+    let abilities: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut step = p.step(STEP_PUSH, deciders(&c));
     step.question = format!(
         "{} failed: accept it, or push (10acity and Spin +1 each; at a cost, negative Spin for the rest)?",
@@ -556,6 +562,20 @@ fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
             false,
             "take negative Spin for what is still short",
         ),
+        ArgSpec::new(
+            "ability",
+            ArgKind::Text,
+            false,
+            "a special ability to activate",
+        )
+        .choices(&abilities),
+        ArgSpec::new(
+            "ability_pay",
+            ArgKind::Text,
+            false,
+            "what activates it (1 point)",
+        )
+        .choices(&["tenacity", "spin"]),
     ];
     ctx.ask(step)?;
     Ok(())
@@ -575,8 +595,39 @@ pub fn resume_push(
     let spin_spent = closing.args.int("spin")?.unwrap_or(0);
     let at_cost = closing.args.flag("at_cost")?;
     let c = ctx.combatant(&p.actor)?;
-    let held = (c.resource(TENACITY), c.resource(SPIN));
-    match rules::push(p.total(), p.challenge, (points, spin_spent), held, at_cost) {
+    let mut held = (c.resource(TENACITY), c.resource(SPIN));
+    // A special ability: one point (10acity or Spin) for its bonus, before the +1s.
+    let mut result = p.total();
+    let mut ability_cost = (0, 0);
+    if let Some(id) = closing.args.text("ability")? {
+        let ability = sheet_of(&c)?
+            .abilities
+            .iter()
+            .find(|a| a.id == id)
+            .ok_or_else(|| Refusal::UnknownName {
+                system: super::ID.into(),
+                what: format!("an ability of {}", c.id),
+                name: id.to_owned(),
+            })?;
+        let by_spin = closing.args.text("ability_pay")? == Some("spin");
+        let have = if by_spin {
+            rules::spendable_spin(held.1)
+        } else {
+            held.0
+        };
+        if have < 1 {
+            return Err(Refusal::InsufficientResource {
+                resource: if by_spin { "Spin" } else { "10acity" }.into(),
+                needed: 1,
+                available: have,
+            }
+            .into());
+        }
+        ability_cost = if by_spin { (0, 1) } else { (1, 0) };
+        held = (held.0 - ability_cost.0, held.1 - ability_cost.1);
+        result += ability.bonus;
+    }
+    match rules::push(result, p.challenge, (points, spin_spent), held, at_cost) {
         Err(PushError::NotHeld) => Err(Refusal::InsufficientResource {
             resource: "10acity or Spin".into(),
             needed: points + spin_spent,
@@ -591,6 +642,9 @@ pub fn resume_push(
             ),
         ),
         Ok(paid) => {
+            if ability_cost != (0, 0) {
+                ctx.note_about(&p.actor, format!("{} activates a special ability", p.actor))?;
+            }
             ctx.set_resource(&p.actor, TENACITY, held.0 - paid.points)?;
             ctx.set_resource(
                 &p.actor,

@@ -320,6 +320,46 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a special ability activated in a push adds its bonus for one point",
+            options: &[],
+            cast: vec![with(pc("aune"), |v| {
+                v["abilities"] = serde_json::json!([{"id": "focus", "bonus": 2}])
+            })],
+            steps: vec![
+                // 4,2 = 6 against 9 fails: Spin 1. Focus (+2, 1 10acity) and 1 point: 9 ties,
+                // so the push cannot succeed and nothing is paid.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[4, 2],
+                ),
+                S::AnswerRefused(None, "push", vec![("ability", t("haste"))], "bad_request"),
+                S::Answer("push", vec![("ability", t("focus")), ("points", n(1))], &[]),
+                S::Res("aune", "tenacity", 3),
+                S::Res("aune", "spin", 1),
+                // Again: Spin 2. Focus paid with Spin, + 1 Spin + 1 point: 6 + 2 + 1 + 1 = 10.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[4, 2],
+                ),
+                S::Answer(
+                    "push",
+                    vec![
+                        ("ability", t("focus")),
+                        ("ability_pay", t("spin")),
+                        ("spin", n(1)),
+                        ("points", n(1)),
+                    ],
+                    &[],
+                ),
+                S::Res("aune", "spin", 0),
+                S::Res("aune", "tenacity", 2),
+            ],
+        },
+        Scene {
             name: "a critical: the player chooses the extra impact die",
             options: &[],
             cast: vec![pc("aune"), npc("raider")],
@@ -1301,6 +1341,7 @@ fn every_scene_belongs_to_a_test() {
 }
 
 const CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED: &[&str] = &[
+    "a special ability activated in a push adds its bonus for one point",
     "w1 investigation against 7 then 8",
     "a failure pushed into success with Spin and 10acity",
     "a push at a cost takes exactly the negative Spin still needed",
