@@ -11,7 +11,8 @@ use super::check;
 /// Actions only the GM takes, with no actor.
 pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 11] = [
+pub const CHARACTER_ACTIONS: [&str; 12] = [
+    "coup_de_grace",
     "overcome",
     "come_round",
     "full_defence",
@@ -95,6 +96,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "Your turn's movement: up to your movement speed (plus a sprint).",
             vec![ArgSpec::new("spaces", ArgKind::Int, true, "how far").range(0, 10_000)],
+        ),
+        "coup_de_grace" => action(
+            name,
+            actor,
+            "Begin a coup de grâce, or finish it with your next turn's action; doing anything else in between breaks it.",
+            vec![ArgSpec::new("target", ArgKind::Entity, true, "whom")],
         ),
         "overcome" => action(
             name,

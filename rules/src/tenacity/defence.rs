@@ -81,6 +81,8 @@ pub fn defend(
             what: format!("a skill of {}", target.id),
             name: skill.to_owned(),
         })?;
+    // Defending is doing something else: it breaks a coup de grâce under way.
+    super::death::interrupted(ctx, target, "defence")?;
     let r = roll(
         &expr(&format!("{}d10kh1", dice + e.defence_dice))?,
         ctx.dice,

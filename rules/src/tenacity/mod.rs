@@ -10,6 +10,7 @@ mod actions;
 mod care;
 mod check;
 mod conditions;
+mod death;
 mod defence;
 mod effects;
 pub mod options;
@@ -155,7 +156,10 @@ impl RuleSystem for Tenacity {
             }
             .into());
         }
+        death::interrupted(ctx, &c, action)?;
+        let c = ctx.combatant(&c.id)?;
         match action {
+            "coup_de_grace" => death::coup(ctx, &c, args),
             "check" => check::check(ctx, seat, &c, args),
             "generate_spin" => care::generate_spin(ctx, &c),
             "recover_tenacity" => care::recover_tenacity(ctx, &c),

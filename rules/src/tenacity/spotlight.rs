@@ -181,6 +181,8 @@ pub fn next_open(state: &dyn StateView, holder: &Combatant) -> (Vec<EntityId>, b
 /// Ends the holder's turn and hands the spotlight to `next`, within the rule.
 pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     turns::check_turn(&ctx.state, &c.id)?;
+    // A coup de grâce finished this turn takes effect as it ends, before the spotlight moves.
+    super::death::turn_ends(ctx, &c.id)?;
     let next = ctx.combatant(&args.require_entity("next")?)?;
     let (open, round_over) = next_open(&ctx.state, c);
     if !open.contains(&next.id) {

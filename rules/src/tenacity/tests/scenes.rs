@@ -1283,6 +1283,44 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a coup de grace takes two turns and breaks on anything else",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider"), npc("wolf")],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; bryn 1,2 = 5; raider 3,4 = 7; wolf 1,1 = 4.
+                S::Gm("start_encounter", vec![], &[9, 8, 1, 2, 3, 4, 1, 1]),
+                S::Act("aune", "coup_de_grace", vec![("target", e("raider"))], &[]),
+                S::Has("aune", "coup_de_grace"),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                S::Act("bryn", "coup_de_grace", vec![("target", e("wolf"))], &[]),
+                S::Act("bryn", "end_turn", vec![("next", e("wolf"))], &[]),
+                // bryn's defence roll (2,2 = 5) is doing something else: its coup fails.
+                // The wolf's 9,1 = 13 beats 5; 2d4 (1, 1) = 2 stress.
+                S::Act(
+                    "wolf",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("defence", t("reaction")),
+                    ],
+                    &[2, 2, 9, 1, 1, 1],
+                ),
+                S::Lacks("bryn", "coup_de_grace"),
+                S::Res("bryn", "stress", 2),
+                S::Act("wolf", "end_turn", vec![("next", e("aune"))], &[]),
+                S::Round(2),
+                // aune finishes it with this turn's action; the raider perishes as the turn ends.
+                S::Act("aune", "coup_de_grace", vec![("target", e("raider"))], &[]),
+                S::Has("raider", "perishing"),
+                S::Lacks("raider", "dead"),
+                S::Act("aune", "end_turn", vec![("next", e("wolf"))], &[]),
+                S::Has("raider", "dead"),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1456,6 +1494,14 @@ fn stealth_sets_the_challenge_to_find_you() {
     play_named(STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU);
 }
 
+const A_COUP_DE_GRACE_TAKES_TWO_TURNS: &[&str] =
+    &["a coup de grace takes two turns and breaks on anything else"];
+
+#[test]
+fn a_coup_de_grace_takes_two_turns_and_breaks_on_anything_else() {
+    play_named(A_COUP_DE_GRACE_TAKES_TWO_TURNS);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1464,7 +1510,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 13] = [
+const GROUPS: [&[&str]; 14] = [
+    A_COUP_DE_GRACE_TAKES_TWO_TURNS,
     STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU,
     SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS,
     CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND,
