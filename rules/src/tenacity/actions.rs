@@ -11,7 +11,8 @@ use super::check;
 /// Actions only the GM takes, with no actor.
 pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 12] = [
+pub const CHARACTER_ACTIONS: [&str; 13] = [
+    "help",
     "coup_de_grace",
     "overcome",
     "come_round",
@@ -102,6 +103,15 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "Begin a coup de grâce, or finish it with your next turn's action; doing anything else in between breaks it.",
             vec![ArgSpec::new("target", ArgKind::Entity, true, "whom")],
+        ),
+        "help" => action(
+            name,
+            actor,
+            "Spend your action to help an ally's next quick pass/fail check with a skill: the better ranked of you rolls, with one more die.",
+            vec![
+                ArgSpec::new("target", ArgKind::Entity, true, "whom you help"),
+                ArgSpec::new("skill", ArgKind::Text, true, "the skill"),
+            ],
         ),
         "overcome" => action(
             name,

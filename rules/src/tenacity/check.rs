@@ -19,6 +19,7 @@ use crate::state::StateView;
 use crate::toolkit::deciders;
 
 use super::defence::{self, Edge};
+use super::help;
 use super::rules::{self, PushError, read_pool};
 use super::{SPIN, TENACITY, effects, options, sheet_of, spotlight, tell};
 
@@ -350,7 +351,7 @@ pub fn check(
 ) -> Result<(), DecideError> {
     let sheet = sheet_of(c)?;
     let skill = args.require_text("skill")?.to_ascii_lowercase();
-    let (_, dice, rank) = sheet.skill(&skill).ok_or_else(|| Refusal::UnknownName {
+    let (_, mut dice, mut rank) = sheet.skill(&skill).ok_or_else(|| Refusal::UnknownName {
         system: super::ID.into(),
         what: format!("a skill of {}", c.id),
         name: skill.clone(),
@@ -391,7 +392,22 @@ pub fn check(
     if kind == "stealth" {
         return stealth(ctx, c, &skill, dice, rank);
     }
-    let edge = defence::edge(c, target.as_ref(), args)?;
+    let mut edge = defence::edge(c, target.as_ref(), args)?;
+    // Help on a quick pass/fail check: the better ranked of the two rolls, with one more die.
+    let helped = help::HELPED.to_owned() + &skill;
+    if kind == "pass_fail" && c.turn_counter(&helped) > 0 {
+        let (h_rank, h_dice) = (
+            c.turn_counter(&helped) - 1,
+            c.turn_counter(&help::dice_key(&skill)),
+        );
+        if h_rank > rank {
+            rank = h_rank;
+            dice = h_dice;
+        }
+        edge.attack_dice += 1;
+        ctx.set_turn_counter(&c.id, &helped, 0)?;
+        ctx.set_turn_counter(&c.id, &help::dice_key(&skill), 0)?;
+    }
     let (size_steps, resistance) = match &target {
         Some(t) => {
             let ts = sheet_of(t)?;

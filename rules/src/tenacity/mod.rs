@@ -13,6 +13,7 @@ mod conditions;
 mod death;
 mod defence;
 mod effects;
+mod help;
 pub mod options;
 pub mod rules;
 pub mod sheet;
@@ -161,6 +162,7 @@ impl RuleSystem for Tenacity {
         match action {
             "coup_de_grace" => death::coup(ctx, &c, args),
             "check" => check::check(ctx, seat, &c, args),
+            "help" => help::help(ctx, &c, args),
             "generate_spin" => care::generate_spin(ctx, &c),
             "recover_tenacity" => care::recover_tenacity(ctx, &c),
             "end_turn" => spotlight::end_turn(ctx, &c, args),

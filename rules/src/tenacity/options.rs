@@ -13,6 +13,7 @@ pub const PILOT_BONUS: &str = "tenacity.pilot_bonus";
 pub const SIZE_ROUNDING: &str = "tenacity.size_rounding";
 pub const RECOVERY_SURPLUS: &str = "tenacity.recovery_surplus";
 pub const TASK_DONE: &str = "tenacity.task_done";
+pub const HELP_RANKS: &str = "tenacity.help_ranks";
 
 pub fn specs() -> Vec<OptionSpec> {
     let choice = |key, help, choices: &[&'static str], default: &str| OptionSpec {
@@ -73,6 +74,12 @@ pub fn specs() -> Vec<OptionSpec> {
             &["over", "reach"],
             "over",
         ),
+        choice(
+            HELP_RANKS,
+            "Who needs a rank in the skill to help: `both` (the Help rule) or the `helper` alone (the action list).",
+            &["both", "helper"],
+            "both",
+        ),
     ]);
     out
 }
@@ -120,4 +127,7 @@ pub fn carry_recovery(o: &TableOptions) -> bool {
 }
 pub fn task_over(o: &TableOptions) -> bool {
     !is(o, TASK_DONE, "reach")
+}
+pub fn help_needs_both(o: &TableOptions) -> bool {
+    !is(o, HELP_RANKS, "helper")
 }

@@ -228,6 +228,15 @@ fn npc(id: &str) -> Value {
     character(id, "npc")
 }
 
+/// bryn: Awareness 3 dice, Investigation 4, Survival 1.
+fn bryn_the_investigator() -> Value {
+    with(pc("bryn"), |v| {
+        v["attributes"]["awareness"]["dice"] = serde_json::json!(3);
+        v["attributes"]["awareness"]["skills"]["investigation"] = serde_json::json!(4);
+        v["attributes"]["awareness"]["skills"]["survival"] = serde_json::json!(1);
+    })
+}
+
 fn scenes() -> Vec<Scene> {
     vec![
         Scene {
@@ -1321,6 +1330,70 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "help: the better ranked rolls with one more die, one helper at a time",
+            options: &[],
+            cast: vec![pc("aune"), bryn_the_investigator(), pc("carl")],
+            steps: vec![
+                S::Act(
+                    "bryn",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("investigation"))],
+                    &[],
+                ),
+                S::Refused(
+                    "carl",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("investigation"))],
+                    "rule",
+                ),
+                // bryn's rank 4 beats aune's 2: bryn's 3 dice + 1: 2,3,6,1 = 6 + 4 = 10 beats 9
+                // (aune alone: 2,3 = 3 + 2 = 5).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[2, 3, 6, 1],
+                ),
+                S::Prompt(false),
+                // The help is used up: aune's own 2 dice again, 2,3 = 5 fails.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[2, 3],
+                ),
+                S::Answer("accept", vec![], &[]),
+                // Survival: bryn has 1, aune 0; by default both need a rank.
+                S::Refused(
+                    "bryn",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("survival"))],
+                    "rule",
+                ),
+            ],
+        },
+        Scene {
+            name: "option help_ranks helper: only the helper needs a rank",
+            options: &[("tenacity.help_ranks", "helper")],
+            cast: vec![pc("aune"), bryn_the_investigator()],
+            steps: vec![
+                S::Act(
+                    "bryn",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("survival"))],
+                    &[],
+                ),
+                // bryn's 3 dice + 1, rank 1: 1,2,3,7 = 7 + 1 = 8 beats 7.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("survival")), ("cr", n(7))],
+                    &[1, 2, 3, 7],
+                ),
+                S::Prompt(false),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1502,6 +1575,16 @@ fn a_coup_de_grace_takes_two_turns_and_breaks_on_anything_else() {
     play_named(A_COUP_DE_GRACE_TAKES_TWO_TURNS);
 }
 
+const HELP_GIVES_THE_BETTER_RANK_AND_A_DIE: &[&str] = &[
+    "help: the better ranked rolls with one more die, one helper at a time",
+    "option help_ranks helper: only the helper needs a rank",
+];
+
+#[test]
+fn help_gives_the_better_rank_and_a_die() {
+    play_named(HELP_GIVES_THE_BETTER_RANK_AND_A_DIE);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1510,7 +1593,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 14] = [
+const GROUPS: [&[&str]; 15] = [
+    HELP_GIVES_THE_BETTER_RANK_AND_A_DIE,
     A_COUP_DE_GRACE_TAKES_TWO_TURNS,
     STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU,
     SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS,
