@@ -9,7 +9,13 @@ use crate::toolkit::controlled;
 use super::check;
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 4] = ["start_encounter", "end_encounter", "end_scene", "care"];
+pub const GM_ACTIONS: [&str; 5] = [
+    "start_encounter",
+    "end_encounter",
+    "end_scene",
+    "care",
+    "bargain",
+];
 /// Actions a character takes.
 pub const CHARACTER_ACTIONS: [&str; 13] = [
     "help",
@@ -166,6 +172,15 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![
                 ArgSpec::new("pay", ArgKind::Text, false, "what you pay")
                     .choices(&["tenacity", "spin"]),
+            ],
+        ),
+        "bargain" => action(
+            name,
+            None,
+            "Trade some of a character's negative Spin for a complication in the story.",
+            vec![
+                ArgSpec::new("target", ArgKind::Entity, true, "whose negative Spin"),
+                ArgSpec::new("remove", ArgKind::Int, true, "how much to take away").range(1, 10),
             ],
         ),
         "end_scene" => action(

@@ -99,3 +99,23 @@ pub fn care(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         ),
     )
 }
+
+/// The narrator's bargain: `remove` negative Spin taken away for a complication, never past 0.
+pub fn bargain(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
+    let who = ctx.combatant(&args.require_entity("target")?)?;
+    let remove = args.require_int("remove")?;
+    let spin = who.resource(SPIN);
+    if spin >= 0 {
+        return Err(Refusal::Rule(format!("{} has no negative Spin to trade", who.id)).into());
+    }
+    let after = (spin + remove.max(0)).min(0);
+    ctx.set_resource(&who.id, SPIN, after)?;
+    ctx.note_about(
+        &who.id,
+        format!(
+            "the narrator trades {} negative Spin of {} for a complication",
+            after - spin,
+            who.id
+        ),
+    )
+}

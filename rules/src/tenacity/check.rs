@@ -339,6 +339,32 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "the damage's type, for resistances",
         ),
+        ArgSpec::new(
+            "elevated",
+            ArgKind::Flag,
+            false,
+            "from high ground: a die for perception",
+        ),
+        ArgSpec::new(
+            "maneuverability",
+            ArgKind::Int,
+            false,
+            "the mount's or vehicle's rank",
+        )
+        .range(0, 20),
+        ArgSpec::new(
+            "blind",
+            ArgKind::Flag,
+            false,
+            "through full soft cover: find it first",
+        ),
+        ArgSpec::new(
+            "blind_at",
+            ArgKind::Int,
+            false,
+            "the d10 the blind attack needs (6)",
+        )
+        .range(1, 11),
     ]
 }
 
@@ -393,6 +419,30 @@ pub fn check(
         return stealth(ctx, c, &skill, dice, rank);
     }
     let mut edge = defence::edge(c, target.as_ref(), args)?;
+    // Elevation helps only perception.
+    if args.flag("elevated")? && skill == "perception" {
+        edge.attack_dice += 1;
+    }
+    // Riding and piloting: the lower of skill and maneuverability, plus one per two ranks.
+    if let Some(m) = args.int("maneuverability")? {
+        rank = rules::pilot_bonus(rank, m, options::pilot_bonus(ctx.state.options()));
+    }
+    // Blind through full soft cover: first find the target on a d10.
+    if args.flag("blind")? {
+        let at = args.int("blind_at")?.unwrap_or(rules::BLIND_FIND);
+        let d = roll(&expr("1d10")?, ctx.dice)?;
+        let face = d.total;
+        tell::rolled(
+            ctx,
+            Some(&c.id),
+            format!("blind attack (finds on {at}+)"),
+            d,
+            false,
+        )?;
+        if !rules::blind_finds(face, at) {
+            return ctx.note_about(&c.id, format!("{} does not find the target", c.id));
+        }
+    }
     // Help on a quick pass/fail check: the better ranked of the two rolls, with one more die.
     let helped = help::HELPED.to_owned() + &skill;
     if kind == "pass_fail" && c.turn_counter(&helped) > 0 {

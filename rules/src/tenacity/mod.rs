@@ -143,6 +143,7 @@ impl RuleSystem for Tenacity {
                     ))
                 }
                 "end_scene" => care::end_scene(ctx),
+                "bargain" => care::bargain(ctx, args),
                 _ => care::care(ctx, args),
             };
         }

@@ -1394,6 +1394,95 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "piloting, elevation, a blind attack and the narrator's bargain",
+            options: &[],
+            cast: vec![
+                with(pc("aune"), |v| v["spin"] = serde_json::json!(-5)),
+                npc("raider"),
+            ],
+            steps: vec![
+                // W6: pilot 1 in a ship of maneuverability 3: +1 + 1 = +2: 5,1 = 7 beats 6
+                // (with the bare rank 1 it would tie and fail).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("pilot")),
+                        ("cr", n(6)),
+                        ("maneuverability", n(3)),
+                    ],
+                    &[5, 1],
+                ),
+                S::Prompt(false),
+                // From high ground perception rolls 3 dice: 1,2,6 = 6 + 2 = 8 beats 7.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("perception")),
+                        ("cr", n(7)),
+                        ("elevated", yes()),
+                    ],
+                    &[1, 2, 6],
+                ),
+                S::Prompt(false),
+                // Blind: a 5 does not find the raider; nothing else is rolled.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(3)),
+                        ("blind", yes()),
+                    ],
+                    &[5],
+                ),
+                S::Res("raider", "stress", 0),
+                // A 6 does: 4,4 = 8 beats 3 (doubles: -5 + 1 = -4); 2d4 (1, 1) = 2 stress.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(3)),
+                        ("blind", yes()),
+                    ],
+                    &[6, 4, 4, 1, 1],
+                ),
+                S::Res("raider", "stress", 2),
+                S::Res("aune", "spin", -4),
+                // The narrator takes 3 negative Spin for a complication, then the last 1 (never past 0).
+                S::Refused(
+                    "aune",
+                    "bargain",
+                    vec![("target", e("aune")), ("remove", n(3))],
+                    "forbidden",
+                ),
+                S::Gm(
+                    "bargain",
+                    vec![("target", e("aune")), ("remove", n(3))],
+                    &[],
+                ),
+                S::Res("aune", "spin", -1),
+                S::Gm(
+                    "bargain",
+                    vec![("target", e("aune")), ("remove", n(3))],
+                    &[],
+                ),
+                S::Res("aune", "spin", 0),
+                S::Refused(
+                    "gm",
+                    "bargain",
+                    vec![("target", e("aune")), ("remove", n(1))],
+                    "rule",
+                ),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1585,6 +1674,14 @@ fn help_gives_the_better_rank_and_a_die() {
     play_named(HELP_GIVES_THE_BETTER_RANK_AND_A_DIE);
 }
 
+const PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN: &[&str] =
+    &["piloting, elevation, a blind attack and the narrator's bargain"];
+
+#[test]
+fn piloting_elevation_blind_attacks_and_the_bargain() {
+    play_named(PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1593,7 +1690,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 15] = [
+const GROUPS: [&[&str]; 16] = [
+    PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN,
     HELP_GIVES_THE_BETTER_RANK_AND_A_DIE,
     A_COUP_DE_GRACE_TAKES_TWO_TURNS,
     STEALTH_SETS_THE_CHALLENGE_TO_FIND_YOU,
