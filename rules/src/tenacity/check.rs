@@ -44,6 +44,8 @@ pub struct Pending {
     pub skill: String,
     pub rank: i64,
     pub kind: String,
+    /// An ally on the far side of the target: it gains 1 Spin if this attack succeeds.
+    pub flank: Option<EntityId>,
     /// For a condition: which one (`hinder` by default).
     pub condition: String,
     pub target: Option<EntityId>,
@@ -96,6 +98,9 @@ impl Pending {
         if let Some(t) = &self.target {
             data.insert("target".to_owned(), StepValue::Entity(t.clone()));
         }
+        if let Some(f) = &self.flank {
+            data.insert("flank".to_owned(), StepValue::Entity(f.clone()));
+        }
         let mut secret = BTreeMap::new();
         let c = StepValue::Int(self.challenge);
         if self.hidden {
@@ -133,6 +138,7 @@ impl Pending {
                 .ok_or_else(|| bad("condition"))?
                 .to_owned(),
             target: step.entity("target").cloned(),
+            flank: step.entity("flank").cloned(),
             bonus: step.int("bonus").ok_or_else(|| bad("bonus"))?,
             reaction: step.flag("reaction").ok_or_else(|| bad("reaction"))?,
             pool: step.roll("pool").ok_or_else(|| bad("pool"))?.clone(),
@@ -365,6 +371,12 @@ pub fn args() -> Vec<ArgSpec> {
             "the d10 the blind attack needs (6)",
         )
         .range(1, 11),
+        ArgSpec::new(
+            "flank_ally",
+            ArgKind::Entity,
+            false,
+            "an ally flanking the target",
+        ),
     ]
 }
 
@@ -408,6 +420,10 @@ pub fn check(
     if kind == "damage" && target.is_none() {
         return Err(Refusal::bad_argument("target", "is required to deal damage").into());
     }
+    let flank = match args.entity("flank_ally")? {
+        Some(a) => Some(ctx.combatant(&a)?.id),
+        None => None,
+    };
     let reaction = args.flag("reaction")?;
     if !reaction {
         spotlight::take_action(ctx, c)?;
@@ -492,6 +508,7 @@ pub fn check(
         rank,
         kind,
         condition: args.text("condition")?.unwrap_or(super::HINDER).to_owned(),
+        flank,
         target: target.map(|t| t.id),
         bonus,
         reaction,

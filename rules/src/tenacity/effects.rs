@@ -41,6 +41,15 @@ pub fn impact(ctx: &mut Ctx<'_>, p: &Pending) -> Result<i64, DecideError> {
 }
 
 pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
+    // Flanking: the first attacker's success hands the flanking ally a Spin.
+    if let Some(ally) = &p.flank {
+        let spin = ctx.combatant(ally)?.resource(SPIN);
+        ctx.set_resource(ally, SPIN, rules::add_spin(spin, 1))?;
+        ctx.note_about(
+            ally,
+            format!("{} flanks with {ally}: {ally} gains 1 Spin", p.actor),
+        )?;
+    }
     if p.kind == "pass_fail" {
         return Ok(());
     }

@@ -1483,6 +1483,43 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "flanking: a successful first attack hands the ally a Spin",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // 5,2 = 9 beats 3; 2d4 (1, 1) = 2 stress; bryn, flanking, gains 1 Spin.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(3)),
+                        ("flank_ally", e("bryn")),
+                    ],
+                    &[5, 2, 1, 1],
+                ),
+                S::Res("raider", "stress", 2),
+                S::Res("bryn", "spin", 1),
+                // 1,2 = 6 against 7 fails: nothing for bryn.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(7)),
+                        ("flank_ally", e("bryn")),
+                    ],
+                    &[1, 2],
+                ),
+                S::Answer("accept", vec![], &[]),
+                S::Res("bryn", "spin", 1),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1585,8 +1622,10 @@ fn challenge_dice_are_summed_or_kept_and_the_gms_stay_hidden() {
     play_named(CHALLENGE_DICE_ARE_SUMMED_OR_KEPT_AND_THE_GMS_STAY_HIDDEN);
 }
 
-const IMPACT_ACTIONS_CREATE_ADVANTAGE_AND_HINDERS: &[&str] =
-    &["create an advantage and a hinder that does not stack"];
+const IMPACT_ACTIONS_CREATE_ADVANTAGE_AND_HINDERS: &[&str] = &[
+    "create an advantage and a hinder that does not stack",
+    "flanking: a successful first attack hands the ally a Spin",
+];
 
 #[test]
 fn impact_actions_create_advantage_and_hinders() {
