@@ -27,7 +27,7 @@ pub const STEP_CRITICAL: &str = "tenacity.critical";
 pub const STEP_PUSH: &str = "tenacity.push";
 
 /// What a check is for: the action types that roll impact on a success, and pass/fail.
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 9] = [
     "pass_fail",
     "impact",
     "damage",
@@ -35,6 +35,8 @@ pub const KINDS: [&str; 7] = [
     "condition",
     "stealth",
     "find",
+    "social",
+    "undermine",
 ];
 
 /// Everything a check needs to finish after a stop, kept in the step's data.
@@ -417,8 +419,8 @@ pub fn check(
         Some(t) => Some(ctx.combatant(&t)?),
         None => None,
     };
-    if kind == "damage" && target.is_none() {
-        return Err(Refusal::bad_argument("target", "is required to deal damage").into());
+    if matches!(kind.as_str(), "damage" | "social" | "undermine") && target.is_none() {
+        return Err(Refusal::bad_argument("target", "is required: against whom?").into());
     }
     let flank = match args.entity("flank_ally")? {
         Some(a) => Some(ctx.combatant(&a)?.id),

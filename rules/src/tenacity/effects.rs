@@ -85,6 +85,8 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
                 format!("{target} gains {gained} Spin from {}'s advantage", p.actor),
             )
         }
+        "social" => social(ctx, &p.actor, &target, amount),
+        "undermine" => social(ctx, &target, &p.actor, -amount),
         "condition" if p.condition != HINDER => {
             // A stop has no number; a damaging condition deals its impact each turn (A9).
             let magnitude = if p.condition == DAMAGE { amount } else { 0 };
@@ -190,3 +192,32 @@ pub fn resume_overflow(
         ctx.note_about(&target, format!("{target} falls unconscious"))
     }
 }
+
+/// Moves `who`'s social standing with `with` by `change` on the 0..=10 scale (5 to start,
+/// neutral, unless the GM set it): 10 sways them, 0 loses all credibility.
+pub fn social(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    with: &EntityId,
+    change: i64,
+) -> Result<(), DecideError> {
+    let key = format!("{STANDING}{with}");
+    let c = ctx.combatant(who)?;
+    let now = c.statuses.get(&key).map_or(START_STANDING, |s| s.magnitude);
+    let after = rules::standing(now, change, TOP_STANDING);
+    ctx.set_status(who, &key, status(with, after))?;
+    let words = match after {
+        TOP_STANDING => " and sways them",
+        0 => " and has lost all credibility",
+        _ => "",
+    };
+    ctx.note_about(
+        who,
+        format!("{who}'s standing with {with}: {now} to {after}{words}"),
+    )
+}
+
+/// Status key prefix of a standing (its magnitude), per the character it is with.
+pub const STANDING: &str = "standing.";
+pub const START_STANDING: i64 = 5;
+pub const TOP_STANDING: i64 = 10;

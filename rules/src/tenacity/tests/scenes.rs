@@ -1520,6 +1520,59 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "social standing rises with your impact and falls with theirs",
+            options: &[],
+            cast: vec![pc("aune"), npc("raider")],
+            steps: vec![
+                // Standing starts at 5. Melee 4 as intimidation: 8,2 = 12 beats 6; 2d4 (3, 1) = 4:
+                // 5 to 9.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("social")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[8, 2, 3, 1],
+                ),
+                S::Magnitude("aune", "standing.raider", 9),
+                // The raider's scrutiny: 9,4 = 13 beats 5; 2d4 (4, 4) = 8: 9 to 1.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("undermine")),
+                        ("target", e("aune")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 4, 4, 4],
+                ),
+                S::Magnitude("aune", "standing.raider", 1),
+                // And again 2d4 (2, 1) = 3: 1 - 3 stops at 0, credibility lost.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("undermine")),
+                        ("target", e("aune")),
+                        ("cr", n(5)),
+                    ],
+                    &[9, 4, 2, 1],
+                ),
+                S::Magnitude("aune", "standing.raider", 0),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("kind", t("social")), ("cr", n(6))],
+                    "bad_request",
+                ),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1721,6 +1774,14 @@ fn piloting_elevation_blind_attacks_and_the_bargain() {
     play_named(PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN);
 }
 
+const SOCIAL_STANDING_MOVES_WITH_IMPACT: &[&str] =
+    &["social standing rises with your impact and falls with theirs"];
+
+#[test]
+fn social_standing_moves_with_impact() {
+    play_named(SOCIAL_STANDING_MOVES_WITH_IMPACT);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1729,7 +1790,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 16] = [
+const GROUPS: [&[&str]; 17] = [
+    SOCIAL_STANDING_MOVES_WITH_IMPACT,
     PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN,
     HELP_GIVES_THE_BETTER_RANK_AND_A_DIE,
     A_COUP_DE_GRACE_TAKES_TWO_TURNS,
