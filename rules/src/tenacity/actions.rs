@@ -17,7 +17,9 @@ pub const GM_ACTIONS: [&str; 5] = [
     "bargain",
 ];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 13] = [
+pub const CHARACTER_ACTIONS: [&str; 15] = [
+    "hold",
+    "release",
     "help",
     "coup_de_grace",
     "overcome",
@@ -117,6 +119,32 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![
                 ArgSpec::new("target", ArgKind::Entity, true, "whom you help"),
                 ArgSpec::new("skill", ArgKind::Text, true, "the skill"),
+            ],
+        ),
+        "hold" => action(
+            name,
+            actor,
+            "Set your action or movement aside until a trigger you name.",
+            vec![
+                ArgSpec::new("what", ArgKind::Text, true, "what you hold")
+                    .choices(&["action", "movement"]),
+                ArgSpec::new("trigger", ArgKind::Text, true, "what sets it off"),
+            ],
+        ),
+        "release" => action(
+            name,
+            actor,
+            "The trigger has come: use the held action (your next check) or movement now.",
+            vec![
+                ArgSpec::new("what", ArgKind::Text, true, "what you held")
+                    .choices(&["action", "movement"]),
+                ArgSpec::new(
+                    "spaces",
+                    ArgKind::Int,
+                    false,
+                    "how far, for a held movement",
+                )
+                .range(0, 10_000),
             ],
         ),
         "overcome" => action(

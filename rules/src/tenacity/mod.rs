@@ -14,6 +14,7 @@ mod death;
 mod defence;
 mod effects;
 mod help;
+mod hold;
 pub mod options;
 pub mod rules;
 pub mod sheet;
@@ -164,6 +165,8 @@ impl RuleSystem for Tenacity {
             "coup_de_grace" => death::coup(ctx, &c, args),
             "check" => check::check(ctx, seat, &c, args),
             "help" => help::help(ctx, &c, args),
+            "hold" => hold::hold(ctx, &c, args),
+            "release" => hold::release(ctx, &c, args),
             "generate_spin" => care::generate_spin(ctx, &c),
             "recover_tenacity" => care::recover_tenacity(ctx, &c),
             "end_turn" => spotlight::end_turn(ctx, &c, args),

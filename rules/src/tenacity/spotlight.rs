@@ -203,6 +203,7 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         ctx.set_turn_counter(&c.id, &k, 0)?;
     }
     turns::acted(ctx, &c.id)?;
+    super::hold::lapse(ctx, &next)?;
     // Full defence lasts until the defender's own next turn.
     if next.has_status(FULL_DEFENCE) {
         ctx.set_status(&next.id, FULL_DEFENCE, None)?;

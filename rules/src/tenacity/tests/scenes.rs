@@ -1573,6 +1573,72 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a held action is used when its trigger comes, a held movement lapses",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; bryn 1,2 = 5; raider 3,4 = 7.
+                S::Gm("start_encounter", vec![], &[9, 8, 1, 2, 3, 4]),
+                S::Act(
+                    "aune",
+                    "hold",
+                    vec![("what", t("action")), ("trigger", t("the raider strikes"))],
+                    &[],
+                ),
+                S::Has("aune", "held_action"),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(3))],
+                    "none_left",
+                ),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                // 5,2 = 9 beats 3; 2d4 (1, 1) = 2 on bryn.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("bryn")),
+                        ("cr", n(3)),
+                    ],
+                    &[5, 2, 1, 1],
+                ),
+                // The trigger: aune acts now: 6,2 = 10 beats 3; 2d4 (1, 2) = 3 on the raider.
+                S::Act("aune", "release", vec![("what", t("action"))], &[]),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("raider")),
+                        ("cr", n(3)),
+                    ],
+                    &[6, 2, 1, 2],
+                ),
+                S::Res("raider", "stress", 3),
+                S::Lacks("aune", "held_action"),
+                S::Refused("aune", "release", vec![("what", t("action"))], "rule"),
+                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                S::Act(
+                    "bryn",
+                    "hold",
+                    vec![("what", t("movement")), ("trigger", t("a door opens"))],
+                    &[],
+                ),
+                S::Refused("bryn", "move", vec![("spaces", n(1))], "none_left"),
+                S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
+                S::Round(2),
+                S::Has("bryn", "held_movement"),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                // bryn's turn begins: the unused hold lapses.
+                S::Lacks("bryn", "held_movement"),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1782,6 +1848,14 @@ fn social_standing_moves_with_impact() {
     play_named(SOCIAL_STANDING_MOVES_WITH_IMPACT);
 }
 
+const HOLD_WAITS_FOR_ITS_TRIGGER: &[&str] =
+    &["a held action is used when its trigger comes, a held movement lapses"];
+
+#[test]
+fn hold_waits_for_its_trigger() {
+    play_named(HOLD_WAITS_FOR_ITS_TRIGGER);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1790,7 +1864,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 17] = [
+const GROUPS: [&[&str]; 18] = [
+    HOLD_WAITS_FOR_ITS_TRIGGER,
     SOCIAL_STANDING_MOVES_WITH_IMPACT,
     PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN,
     HELP_GIVES_THE_BETTER_RANK_AND_A_DIE,
