@@ -17,7 +17,8 @@ pub const GM_ACTIONS: [&str; 5] = [
     "bargain",
 ];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 15] = [
+pub const CHARACTER_ACTIONS: [&str; 16] = [
+    "withdraw",
     "hold",
     "release",
     "help",
@@ -146,6 +147,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 )
                 .range(0, 10_000),
             ],
+        ),
+        "withdraw" => action(
+            name,
+            actor,
+            "Spend your action to leave melee this turn without parting actions against you.",
+            vec![],
         ),
         "overcome" => action(
             name,

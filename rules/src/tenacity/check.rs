@@ -379,6 +379,12 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "an ally flanking the target",
         ),
+        ArgSpec::new(
+            "parting",
+            ArgKind::Flag,
+            false,
+            "a parting action on one leaving melee",
+        ),
     ]
 }
 
@@ -426,7 +432,21 @@ pub fn check(
         Some(a) => Some(ctx.combatant(&a)?.id),
         None => None,
     };
-    let reaction = args.flag("reaction")?;
+    // A parting action: a free reaction against one leaving melee range, unless it withdrew.
+    let parting = args.flag("parting")?;
+    if parting {
+        let t = target
+            .as_ref()
+            .ok_or_else(|| Refusal::bad_argument("target", "is required: who is leaving?"))?;
+        if t.has_status(super::WITHDRAWING) {
+            return Err(Refusal::Rule(format!(
+                "{} withdrew: no parting action against it this turn",
+                t.id
+            ))
+            .into());
+        }
+    }
+    let reaction = args.flag("reaction")? || parting;
     if !reaction {
         spotlight::take_action(ctx, c)?;
     }

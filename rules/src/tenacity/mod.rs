@@ -56,6 +56,8 @@ pub const STOP: &str = "stop";
 pub const DAMAGE: &str = "damage";
 /// Magnitude: the stealth total a seeker must beat.
 pub const HIDDEN: &str = "hidden";
+/// Withdrawing this turn: no parting actions against it.
+pub const WITHDRAWING: &str = "withdrawing";
 /// Full defence: an advantage die on every defence roll until the next own turn.
 pub const FULL_DEFENCE: &str = "full_defence";
 /// Set by the GM: lying down (magnitude 0).
@@ -175,6 +177,7 @@ impl RuleSystem for Tenacity {
             "sprint" => spotlight::sprint(ctx, &c),
             "respond" => spotlight::respond(ctx, &c, args),
             "full_defence" => spotlight::full_defence(ctx, &c),
+            "withdraw" => spotlight::withdraw(ctx, &c),
             "overcome" => conditions::overcome(ctx, &c, args),
             _ => Err(unknown().into()),
         }

@@ -198,6 +198,9 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         ))
         .into());
     }
+    if c.has_status(super::WITHDRAWING) {
+        ctx.set_status(&c.id, super::WITHDRAWING, None)?;
+    }
     let keys: Vec<String> = c.turn.keys().cloned().collect();
     for k in keys {
         ctx.set_turn_counter(&c.id, &k, 0)?;
@@ -281,6 +284,20 @@ pub fn full_defence(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError>
     ctx.set_status(
         &c.id,
         FULL_DEFENCE,
+        Some(crate::state::Status {
+            source: c.id.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )
+}
+
+/// Withdraw: the action spent so that leaving melee this turn gives no parting actions.
+pub fn withdraw(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    take_action(ctx, c)?;
+    ctx.set_status(
+        &c.id,
+        super::WITHDRAWING,
         Some(crate::state::Status {
             source: c.id.0.clone(),
             magnitude: 0,

@@ -1639,6 +1639,53 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "leaving melee gives parting actions unless one withdraws",
+            options: &[],
+            cast: vec![pc("aune"), npc("raider"), npc("wolf")],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; raider 3,4 = 7; wolf 1,2 = 5.
+                S::Gm("start_encounter", vec![], &[9, 8, 3, 4, 1, 2]),
+                // aune moves off: the raider's parting action is free and out of turn:
+                // 5,5 = 9 beats 3 (doubles, but a reaction earns no Spin); 2d4 (1, 1) = 2.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                        ("parting", yes()),
+                    ],
+                    &[5, 5, 1, 1],
+                ),
+                S::Res("aune", "stress", 2),
+                S::Res("raider", "spin", 0),
+                // Withdrawing spends aune's action: no parting actions this turn.
+                S::Act("aune", "withdraw", vec![], &[]),
+                S::Refused(
+                    "wolf",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                        ("parting", yes()),
+                    ],
+                    "rule",
+                ),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(3))],
+                    "none_left",
+                ),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Lacks("aune", "withdrawing"),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1856,6 +1903,14 @@ fn hold_waits_for_its_trigger() {
     play_named(HOLD_WAITS_FOR_ITS_TRIGGER);
 }
 
+const PARTING_ACTIONS_AND_WITHDRAWING: &[&str] =
+    &["leaving melee gives parting actions unless one withdraws"];
+
+#[test]
+fn parting_actions_and_withdrawing() {
+    play_named(PARTING_ACTIONS_AND_WITHDRAWING);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1864,7 +1919,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 18] = [
+const GROUPS: [&[&str]; 19] = [
+    PARTING_ACTIONS_AND_WITHDRAWING,
     HOLD_WAITS_FOR_ITS_TRIGGER,
     SOCIAL_STANDING_MOVES_WITH_IMPACT,
     PILOTING_ELEVATION_BLIND_ATTACKS_AND_THE_BARGAIN,
