@@ -9,7 +9,9 @@ use crate::toolkit::controlled;
 use super::check;
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 5] = [
+pub const GM_ACTIONS: [&str; 7] = [
+    "spend_pool",
+    "task",
     "start_encounter",
     "end_encounter",
     "end_scene",
@@ -207,6 +209,24 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![
                 ArgSpec::new("pay", ArgKind::Text, false, "what you pay")
                     .choices(&["tenacity", "spin"]),
+            ],
+        ),
+        "spend_pool" => action(
+            name,
+            None,
+            "Spend impact from a shared pool on an option the narrator offers (explore).",
+            vec![
+                ArgSpec::new("pool", ArgKind::Text, true, "the pool"),
+                ArgSpec::new("cost", ArgKind::Int, true, "the option's impact").range(1, 10_000),
+            ],
+        ),
+        "task" => action(
+            name,
+            None,
+            "Set the impact a pool must accrue to finish a task (crafting, a timed task).",
+            vec![
+                ArgSpec::new("pool", ArgKind::Text, true, "the pool"),
+                ArgSpec::new("requirement", ArgKind::Int, true, "impact needed").range(1, 10_000),
             ],
         ),
         "bargain" => action(

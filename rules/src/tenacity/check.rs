@@ -27,7 +27,7 @@ pub const STEP_CRITICAL: &str = "tenacity.critical";
 pub const STEP_PUSH: &str = "tenacity.push";
 
 /// What a check is for: the action types that roll impact on a success, and pass/fail.
-pub const KINDS: [&str; 9] = [
+pub const KINDS: [&str; 10] = [
     "pass_fail",
     "impact",
     "damage",
@@ -37,6 +37,7 @@ pub const KINDS: [&str; 9] = [
     "find",
     "social",
     "undermine",
+    "pool",
 ];
 
 /// Everything a check needs to finish after a stop, kept in the step's data.
@@ -48,6 +49,8 @@ pub struct Pending {
     pub kind: String,
     /// An ally on the far side of the target: it gains 1 Spin if this attack succeeds.
     pub flank: Option<EntityId>,
+    /// For a pool check (explore, cooperate, craft, a timed task): the shared pool's name.
+    pub shared_pool: Option<String>,
     /// For a condition: which one (`hinder` by default).
     pub condition: String,
     pub target: Option<EntityId>,
@@ -100,6 +103,9 @@ impl Pending {
         if let Some(t) = &self.target {
             data.insert("target".to_owned(), StepValue::Entity(t.clone()));
         }
+        if let Some(name) = &self.shared_pool {
+            data.insert("shared_pool".to_owned(), StepValue::Text(name.clone()));
+        }
         if let Some(f) = &self.flank {
             data.insert("flank".to_owned(), StepValue::Entity(f.clone()));
         }
@@ -141,6 +147,7 @@ impl Pending {
                 .to_owned(),
             target: step.entity("target").cloned(),
             flank: step.entity("flank").cloned(),
+            shared_pool: step.text("shared_pool").map(str::to_owned),
             bonus: step.int("bonus").ok_or_else(|| bad("bonus"))?,
             reaction: step.flag("reaction").ok_or_else(|| bad("reaction"))?,
             pool: step.roll("pool").ok_or_else(|| bad("pool"))?.clone(),
@@ -385,6 +392,12 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "a parting action on one leaving melee",
         ),
+        ArgSpec::new(
+            "pool",
+            ArgKind::Text,
+            false,
+            "kind pool: the shared impact pool",
+        ),
     ]
 }
 
@@ -425,6 +438,9 @@ pub fn check(
         Some(t) => Some(ctx.combatant(&t)?),
         None => None,
     };
+    if kind == "pool" && args.text("pool")?.is_none() {
+        return Err(Refusal::bad_argument("pool", "is required: which shared pool?").into());
+    }
     if matches!(kind.as_str(), "damage" | "social" | "undermine") && target.is_none() {
         return Err(Refusal::bad_argument("target", "is required: against whom?").into());
     }
@@ -531,6 +547,7 @@ pub fn check(
         kind,
         condition: args.text("condition")?.unwrap_or(super::HINDER).to_owned(),
         flank,
+        shared_pool: args.text("pool")?.map(str::to_owned),
         target: target.map(|t| t.id),
         bonus,
         reaction,

@@ -85,6 +85,7 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
                 format!("{target} gains {gained} Spin from {}'s advantage", p.actor),
             )
         }
+        "pool" => super::pools::add(ctx, p, amount),
         "social" => social(ctx, &p.actor, &target, amount),
         "undermine" => social(ctx, &target, &p.actor, -amount),
         "condition" if p.condition != HINDER => {

@@ -16,6 +16,7 @@ mod effects;
 mod help;
 mod hold;
 pub mod options;
+mod pools;
 pub mod rules;
 pub mod sheet;
 mod spotlight;
@@ -147,6 +148,8 @@ impl RuleSystem for Tenacity {
                 }
                 "end_scene" => care::end_scene(ctx),
                 "bargain" => care::bargain(ctx, args),
+                "spend_pool" => pools::spend(ctx, args),
+                "task" => pools::task(ctx, args),
                 _ => care::care(ctx, args),
             };
         }

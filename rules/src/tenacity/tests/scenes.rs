@@ -42,6 +42,8 @@ enum S {
     /// The status's magnitude.
     Magnitude(&'static str, &'static str, i64),
     Prompt(bool),
+    /// A shared impact pool's value.
+    PoolIs(&'static str, i64),
     /// Who holds the spotlight, and the round.
     Spot(&'static str),
     Round(u32),
@@ -195,6 +197,14 @@ fn play(scene: Scene) {
                 assert_eq!(state.encounter().turns.now, vec![id(who)], "{at}");
             }
             S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
+            S::PoolIs(name, v) => {
+                let got = state
+                    .encounter()
+                    .values
+                    .get(&format!("pool.{name}"))
+                    .copied();
+                assert_eq!(got.unwrap_or(0), v, "{at}");
+            }
             S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
             S::PlayerHears(words) => {
                 let text = heard(&last);
@@ -1686,6 +1696,159 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "w4 explore: two successes pool 3 and 2, spent on options of 4 and 1",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), pc("carl")],
+            steps: vec![
+                // Investigation 2 (1 impact d4): 7,1 = 9 beats 5, impact 3; 6,2 = 8, impact 2.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("scene")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 1, 3],
+                ),
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("scene")),
+                        ("cr", n(5)),
+                    ],
+                    &[6, 2, 2],
+                ),
+                // carl's 2,3 = 5 ties and adds nothing.
+                S::Act(
+                    "carl",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("scene")),
+                        ("cr", n(5)),
+                    ],
+                    &[2, 3],
+                ),
+                S::Answer("accept", vec![], &[]),
+                S::PoolIs("scene", 5),
+                S::Gm(
+                    "spend_pool",
+                    vec![("pool", t("scene")), ("cost", n(4))],
+                    &[],
+                ),
+                S::Gm(
+                    "spend_pool",
+                    vec![("pool", t("scene")), ("cost", n(1))],
+                    &[],
+                ),
+                S::PoolIs("scene", 0),
+                S::Refused(
+                    "gm",
+                    "spend_pool",
+                    vec![("pool", t("scene")), ("cost", n(1))],
+                    "insufficient_resource",
+                ),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("cr", n(5)),
+                    ],
+                    "bad_request",
+                ),
+            ],
+        },
+        Scene {
+            name: "w3 a timed task of 5: over the requirement by default",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn")],
+            steps: vec![
+                S::Gm(
+                    "task",
+                    vec![("pool", t("climb")), ("requirement", n(5))],
+                    &[],
+                ),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("climb")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 1, 3],
+                ),
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("climb")),
+                        ("cr", n(5)),
+                    ],
+                    &[6, 2, 2],
+                ),
+                S::PlayerNeverHears("climb is done"),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("climb")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 1, 1],
+                ),
+                S::PlayerHears("climb is done (6 of 5)"),
+            ],
+        },
+        Scene {
+            name: "option task_done reach: 5 of 5 is done",
+            options: &[("tenacity.task_done", "reach")],
+            cast: vec![pc("aune"), pc("bryn")],
+            steps: vec![
+                S::Gm(
+                    "task",
+                    vec![("pool", t("climb")), ("requirement", n(5))],
+                    &[],
+                ),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("climb")),
+                        ("cr", n(5)),
+                    ],
+                    &[7, 1, 3],
+                ),
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("kind", t("pool")),
+                        ("pool", t("climb")),
+                        ("cr", n(5)),
+                    ],
+                    &[6, 2, 2],
+                ),
+                S::PlayerHears("climb is done (5 of 5)"),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1911,6 +2074,17 @@ fn parting_actions_and_withdrawing() {
     play_named(PARTING_ACTIONS_AND_WITHDRAWING);
 }
 
+const SHARED_IMPACT_POOLS_FOR_EXPLORING_AND_TASKS: &[&str] = &[
+    "w4 explore: two successes pool 3 and 2, spent on options of 4 and 1",
+    "w3 a timed task of 5: over the requirement by default",
+    "option task_done reach: 5 of 5 is done",
+];
+
+#[test]
+fn shared_impact_pools_for_exploring_and_tasks() {
+    play_named(SHARED_IMPACT_POOLS_FOR_EXPLORING_AND_TASKS);
+}
+
 const BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING: &[&str] =
     &["bad input is refused and changes nothing"];
 
@@ -1919,7 +2093,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     play_named(BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING);
 }
 
-const GROUPS: [&[&str]; 19] = [
+const GROUPS: [&[&str]; 20] = [
+    SHARED_IMPACT_POOLS_FOR_EXPLORING_AND_TASKS,
     PARTING_ACTIONS_AND_WITHDRAWING,
     HOLD_WAITS_FOR_ITS_TRIGGER,
     SOCIAL_STANDING_MOVES_WITH_IMPACT,
