@@ -19,7 +19,8 @@ pub const GM_ACTIONS: [&str; 7] = [
     "bargain",
 ];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 16] = [
+pub const CHARACTER_ACTIONS: [&str; 17] = [
+    "lock",
     "withdraw",
     "hold",
     "release",
@@ -155,6 +156,20 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             actor,
             "Spend your action to leave melee this turn without parting actions against you.",
             vec![],
+        ),
+        "lock" => action(
+            name,
+            actor,
+            "Turn your grapple into a lock (or keep it) and deal your unarmed or locking item's impact, no check.",
+            vec![
+                ArgSpec::new("target", ArgKind::Entity, true, "whom you hold"),
+                ArgSpec::new(
+                    "item",
+                    ArgKind::Text,
+                    false,
+                    "an item with the locking property",
+                ),
+            ],
         ),
         "overcome" => action(
             name,

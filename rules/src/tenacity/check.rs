@@ -27,7 +27,7 @@ pub const STEP_CRITICAL: &str = "tenacity.critical";
 pub const STEP_PUSH: &str = "tenacity.push";
 
 /// What a check is for: the action types that roll impact on a success, and pass/fail.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 11] = [
     "pass_fail",
     "impact",
     "damage",
@@ -38,6 +38,7 @@ pub const KINDS: [&str; 10] = [
     "social",
     "undermine",
     "pool",
+    "grapple",
 ];
 
 /// Everything a check needs to finish after a stop, kept in the step's data.
@@ -438,6 +439,20 @@ pub fn check(
         Some(t) => Some(ctx.combatant(&t)?),
         None => None,
     };
+    // A grapple needs an empty hand or an item with the grappling property.
+    if kind == "grapple" {
+        if target.is_none() {
+            return Err(Refusal::bad_argument("target", "is required: grapple whom?").into());
+        }
+        if let Some(id) = args.text("item")?
+            && !sheet
+                .equipment
+                .iter()
+                .any(|i| i.id == id && i.properties.iter().any(|p| p == "grappling"))
+        {
+            return Err(Refusal::Rule(format!("{id} has no grappling property")).into());
+        }
+    }
     if kind == "pool" && args.text("pool")?.is_none() {
         return Err(Refusal::bad_argument("pool", "is required: which shared pool?").into());
     }

@@ -18,7 +18,7 @@ use super::{
 };
 
 /// The conditions a check can put on a creature.
-pub const CONDITIONS: [&str; 3] = [HINDER, STOP, DAMAGE];
+pub const CONDITIONS: [&str; 5] = [HINDER, STOP, DAMAGE, super::GRAPPLED, super::LOCKED];
 /// The turn counter of the free end-of-turn attempt.
 const FREE_TRY: &str = "overcome";
 
@@ -114,6 +114,10 @@ pub fn overcome(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
     )?;
     if outcome == Outcome::Success {
         ctx.set_status(&c.id, &kind, None)?;
+        // Breaking a lock leaves the grapple it came from.
+        if kind == super::LOCKED {
+            ctx.set_status(&c.id, super::GRAPPLED, Some(held.clone()))?;
+        }
     }
     Ok(())
 }
@@ -177,4 +181,44 @@ pub fn come_round(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), D
         ctx.set_status(&c.id, UNCONSCIOUS, None)?;
     }
     Ok(())
+}
+
+/// Lock: the grappler's action turns its grapple into a lock; the locked one cannot move, and
+/// the grappler deals its unarmed impact (or a locking item's) with no check, now and with
+/// each later action spent on it.
+pub fn lock(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let target = ctx.combatant(&args.require_entity("target")?)?;
+    let held = target
+        .statuses
+        .get(super::GRAPPLED)
+        .or_else(|| target.statuses.get(super::LOCKED))
+        .filter(|s| s.source == c.id.0)
+        .cloned()
+        .ok_or_else(|| Refusal::Rule(format!("{} does not hold {}", c.id, target.id)))?;
+    let sheet = sheet_of(c)?;
+    let bonus = match args.text("item")? {
+        Some(id) => sheet
+            .equipment
+            .iter()
+            .find(|i| i.id == id && i.properties.iter().any(|p| p == "locking"))
+            .map(|i| i.impact_bonus)
+            .ok_or_else(|| Refusal::Rule(format!("{id} has no locking property")))?,
+        None => 0,
+    };
+    let rank = sheet.skill("unarmed").map_or(0, |(_, _, r)| r);
+    spotlight::take_action(ctx, c)?;
+    if target.has_status(super::GRAPPLED) {
+        ctx.set_status(&target.id, super::GRAPPLED, None)?;
+        ctx.set_status(&target.id, super::LOCKED, Some(held))?;
+    }
+    let dice = rules::impact_dice(rank);
+    let rolled = if dice > 0 {
+        let r = roll(&expr(&format!("{dice}d4"))?, ctx.dice)?;
+        let total = r.total;
+        tell::rolled(ctx, Some(&c.id), "lock damage".into(), r, false)?;
+        total
+    } else {
+        0
+    };
+    effects::stress(ctx, &target.id, rolled + bonus)
 }

@@ -88,6 +88,14 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
         "pool" => super::pools::add(ctx, p, amount),
         "social" => social(ctx, &p.actor, &target, amount),
         "undermine" => social(ctx, &target, &p.actor, -amount),
+        "grapple" => {
+            // Instead of damage, the impact is the grapple's hinder on the limbs it holds.
+            ctx.set_status(&target, super::GRAPPLED, status(&p.actor, amount))?;
+            ctx.note_about(
+                &target,
+                format!("{} grapples {target} (hinder {amount})", p.actor),
+            )
+        }
         "condition" if p.condition != HINDER => {
             // A stop has no number; a damaging condition deals its impact each turn (A9).
             let magnitude = if p.condition == DAMAGE { amount } else { 0 };

@@ -59,6 +59,10 @@ pub const DAMAGE: &str = "damage";
 pub const HIDDEN: &str = "hidden";
 /// Withdrawing this turn: no parting actions against it.
 pub const WITHDRAWING: &str = "withdrawing";
+/// Magnitude: the grapple's hinder (its impact); source: the grappler.
+pub const GRAPPLED: &str = "grappled";
+/// A grapple turned into a lock: no movement; the grappler deals damage without a check.
+pub const LOCKED: &str = "locked";
 /// Full defence: an advantage die on every defence roll until the next own turn.
 pub const FULL_DEFENCE: &str = "full_defence";
 /// Set by the GM: lying down (magnitude 0).
@@ -182,6 +186,7 @@ impl RuleSystem for Tenacity {
             "full_defence" => spotlight::full_defence(ctx, &c),
             "withdraw" => spotlight::withdraw(ctx, &c),
             "overcome" => conditions::overcome(ctx, &c, args),
+            "lock" => conditions::lock(ctx, &c, args),
             _ => Err(unknown().into()),
         }
     }

@@ -118,6 +118,9 @@ pub fn interact(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
 /// The turn's movement: up to the movement speed, plus what a sprint added.
 pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     turns::check_turn(&ctx.state, &c.id)?;
+    if c.has_status(super::LOCKED) {
+        return Err(Refusal::Rule(format!("{} is locked and cannot move", c.id)).into());
+    }
     if c.turn_counter(MOVEMENT) > 0 {
         return Err(Refusal::NoneLeft {
             actor: c.id.clone(),

@@ -1849,6 +1849,84 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a grapple hinders, a lock stops movement and hurts, breaking it leaves the grapple",
+            options: &[],
+            cast: vec![
+                with(pc("aune"), |v| {
+                    v["attributes"]["strength"]["skills"]["unarmed"] = serde_json::json!(2);
+                    v["equipment"] = serde_json::json!([
+                        { "id": "sword", "impact_bonus": 1 },
+                        { "id": "rope", "properties": ["grappling"] }
+                    ]);
+                }),
+                npc("raider"),
+            ],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; raider 3,4 = 7.
+                S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("unarmed")),
+                        ("kind", t("grapple")),
+                        ("target", e("raider")),
+                        ("cr", n(3)),
+                        ("item", t("sword")),
+                    ],
+                    "rule",
+                ),
+                // The raider defends 4,2 = 7; aune's unarmed 9,1 = 9 + 2 = 11; impact 1d4 (3).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("unarmed")),
+                        ("kind", t("grapple")),
+                        ("target", e("raider")),
+                        ("defence", t("reaction")),
+                        ("item", t("rope")),
+                    ],
+                    &[4, 2, 9, 1, 3],
+                ),
+                S::Magnitude("raider", "grappled", 3),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                // Escape try: aune's fresh unarmed 8,1 = 10 against athletics 3,2 = 5: held.
+                S::Act(
+                    "raider",
+                    "overcome",
+                    vec![
+                        ("condition", t("grappled")),
+                        ("skill", t("athletics")),
+                        ("against", t("unarmed")),
+                    ],
+                    &[8, 1, 3, 2],
+                ),
+                S::Has("raider", "grappled"),
+                S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
+                // The lock: no check; unarmed 2 gives 1d4 (4) stress.
+                S::Act("aune", "lock", vec![("target", e("raider"))], &[4]),
+                S::Has("raider", "locked"),
+                S::Lacks("raider", "grappled"),
+                S::Res("raider", "stress", 4),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Refused("raider", "move", vec![("spaces", n(1))], "rule"),
+                // Breaking the lock: aune 1,2 = 4 against 6,2 = 8: back to a grapple.
+                S::Act(
+                    "raider",
+                    "overcome",
+                    vec![
+                        ("condition", t("locked")),
+                        ("skill", t("athletics")),
+                        ("against", t("unarmed")),
+                    ],
+                    &[1, 2, 6, 2],
+                ),
+                S::Lacks("raider", "locked"),
+                S::Magnitude("raider", "grappled", 3),
+            ],
+        },
+        Scene {
             name: "bad input is refused and changes nothing",
             options: &[],
             cast: vec![pc("aune"), pc("bryn")],
@@ -1997,6 +2075,7 @@ fn defence_rolls_win_ties_and_take_the_situations_dice() {
 }
 
 const CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND: &[&str] = &[
+    "a grapple hinders, a lock stops movement and hurts, breaking it leaves the grapple",
     "a hinder overcome at the end of a turn, a damaging condition bites each turn",
     "an unconscious character comes round against 2d6 plus 1d6 per wound",
 ];
