@@ -35,7 +35,9 @@ pub fn edge(
         ..Edge::default()
     };
     if args.flag("hindered")? {
-        e.attack_bonus -= attacker.statuses.get(HINDER).map_or(0, |s| s.magnitude);
+        // A grapple is a hinder too; hinders do not stack, so the larger counts.
+        let of = |k: &str| attacker.statuses.get(k).map_or(0, |s| s.magnitude);
+        e.attack_bonus -= rules::hinder(of(HINDER), of(super::GRAPPLED));
     }
     let Some(t) = target else {
         return Ok(e);

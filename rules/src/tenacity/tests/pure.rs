@@ -568,4 +568,10 @@ fn the_situation_gives_advantage_dice_and_bonuses_to_the_right_side() {
     hindered.statuses.insert("hinder".into(), status(3));
     let e = edge(&hindered, None, &flags(&["hindered"])).unwrap();
     assert_eq!(e.attack_bonus, -3);
+    // Grappled for 5 as well: the larger, 5, counts (they do not add up to 8).
+    hindered.statuses.insert("grappled".into(), status(5));
+    let e = edge(&hindered, None, &flags(&["hindered"])).unwrap();
+    assert_eq!(e.attack_bonus, -5);
+    // Not an action the hinder affects: nothing.
+    assert_eq!(edge(&hindered, None, &flags(&[])).unwrap().attack_bonus, 0);
 }
