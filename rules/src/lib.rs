@@ -29,6 +29,7 @@ pub mod roster;
 pub mod sheet;
 pub mod state;
 pub mod system;
+pub mod tenacity;
 #[cfg(test)]
 mod testing;
 pub mod toolkit;

@@ -1,0 +1,310 @@
+//! Spotlight initiative and the turn's economy. The opening roll (a skill the GM names,
+//! Reaction by default) gives the spotlight to the highest; on a tie heroes go before NPCs,
+//! then the table's order. A turn is one action, one interaction and one movement. Ending it
+//! names who comes next, within the rule: one the turn brought into the spotlight (an
+//! opposing one first), else any opposing character still to act, else anyone still to act;
+//! when nobody is left the round resets and the holder names who opens the next. A character
+//! who has acted and is brought back into the spotlight may pay one 10acity or Spin (a solo
+//! opponent with a free response pays nothing) to answer at once with one action.
+
+use crate::action::Args;
+use crate::dice::roll;
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact};
+use crate::ids::EntityId;
+use crate::refusal::Refusal;
+use crate::state::{Combatant, Kind, StateView};
+use crate::toolkit::turns;
+
+use super::tell::{self, expr};
+use super::{FULL_DEFENCE, SPIN, TENACITY, rules, sheet_of};
+
+pub const ACTION: &str = "action";
+pub const INTERACTION: &str = "interaction";
+pub const MOVEMENT: &str = "movement";
+/// An out-of-turn answer paid for and not yet used.
+pub const RESPONSE: &str = "response";
+/// Spaces a sprint added this turn.
+pub const SPRINT: &str = "sprint";
+
+fn brought_key(id: &EntityId) -> String {
+    format!("brought.{id}")
+}
+
+/// Starts the encounter: everyone rolls the opening skill, in id order.
+pub fn start(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
+    let skill = args
+        .text("skill")?
+        .unwrap_or("reaction")
+        .to_ascii_lowercase();
+    let fighters = crate::toolkit::start_encounter(ctx, |_| true)?;
+    ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
+    let mut best: Option<(i64, bool, EntityId)> = None;
+    for id in fighters {
+        let c = ctx.combatant(&id)?;
+        let sheet = sheet_of(&c)?;
+        let (dice, rank) = sheet.skill(&skill).map_or((1, 0), |(_, d, r)| (d, r));
+        let r = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
+        let total = r.total + rank;
+        tell::rolled(
+            ctx,
+            Some(&id),
+            format!("{skill} initiative (+{rank}) = {total}"),
+            r,
+            false,
+        )?;
+        let hero = c.kind == Kind::Pc;
+        let better = match &best {
+            None => true,
+            Some((t, h, _)) => total > *t || (total == *t && hero && !*h),
+        };
+        if better {
+            best = Some((total, hero, id));
+        }
+    }
+    let first = best
+        .map(|(_, _, id)| id)
+        .ok_or_else(|| Refusal::Rule("nobody is at the table to fight".into()))?;
+    turns::spotlight(ctx, &first)
+}
+
+fn in_encounter(ctx: &Ctx<'_>) -> bool {
+    ctx.state.encounter().active
+}
+
+/// Takes the turn's action for a check (or another action): in an encounter the holder of the
+/// spotlight with its action unused, or one who paid to respond. Outside one, anyone.
+pub fn take_action(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    if !in_encounter(ctx) {
+        return Ok(());
+    }
+    if c.turn_counter(RESPONSE) > 0 {
+        return ctx.set_turn_counter(&c.id, RESPONSE, 0);
+    }
+    turns::check_turn(&ctx.state, &c.id)?;
+    if c.turn_counter(ACTION) > 0 {
+        return Err(Refusal::NoneLeft {
+            actor: c.id.clone(),
+            slot: "action".into(),
+        }
+        .into());
+    }
+    ctx.set_turn_counter(&c.id, ACTION, 1)
+}
+
+/// Notes that the holder's action brought `target` into the spotlight.
+pub fn bring(ctx: &mut Ctx<'_>, by: &EntityId, target: &EntityId) -> Result<(), DecideError> {
+    if in_encounter(ctx) && by != target {
+        ctx.set_turn_counter(by, &brought_key(target), 1)?;
+    }
+    Ok(())
+}
+
+/// The turn's interaction: one small thing (a door, drawing a weapon, a word).
+pub fn interact(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    turns::check_turn(&ctx.state, &c.id)?;
+    if c.turn_counter(INTERACTION) > 0 {
+        return Err(Refusal::NoneLeft {
+            actor: c.id.clone(),
+            slot: "interaction".into(),
+        }
+        .into());
+    }
+    ctx.set_turn_counter(&c.id, INTERACTION, 1)?;
+    let what = args.text("what")?.unwrap_or("something small");
+    ctx.note_about(&c.id, format!("{} interacts: {what}", c.id))
+}
+
+/// The turn's movement: up to the movement speed, plus what a sprint added.
+pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    turns::check_turn(&ctx.state, &c.id)?;
+    if c.has_status(super::LOCKED) {
+        return Err(Refusal::Rule(format!("{} is locked and cannot move", c.id)).into());
+    }
+    if c.turn_counter(MOVEMENT) > 0 {
+        return Err(Refusal::NoneLeft {
+            actor: c.id.clone(),
+            slot: "movement".into(),
+        }
+        .into());
+    }
+    let spaces = args.require_int("spaces")?;
+    let most = sheet_of(c)?.movement + c.turn_counter(SPRINT);
+    if !(0..=most).contains(&spaces) {
+        return Err(Refusal::bad_argument(
+            "spaces",
+            &format!("must be 0 to {most} (movement, plus any sprint)"),
+        )
+        .into());
+    }
+    ctx.set_turn_counter(&c.id, MOVEMENT, 1)?;
+    ctx.note_about(&c.id, format!("{} moves {spaces} spaces", c.id))
+}
+
+/// Who may take the spotlight after `holder`'s turn, and whether the round is over.
+pub fn next_open(state: &dyn StateView, holder: &Combatant) -> (Vec<EntityId>, bool) {
+    let enc = state.encounter();
+    let everyone: Vec<Combatant> = state
+        .combatant_ids()
+        .iter()
+        .filter_map(|id| state.combatant(id).cloned())
+        .filter(|c| c.id != holder.id && super::cannot_act(c).is_none())
+        .collect();
+    let to_act: Vec<&Combatant> = everyone
+        .iter()
+        .filter(|c| !enc.turns.acted.contains(&c.id))
+        .collect();
+    if to_act.is_empty() {
+        return (everyone.iter().map(|c| c.id.clone()).collect(), true);
+    }
+    let brought: Vec<&Combatant> = to_act
+        .iter()
+        .copied()
+        .filter(|c| holder.turn_counter(&brought_key(&c.id)) > 0)
+        .collect();
+    let pick = |list: Vec<&Combatant>| -> Vec<EntityId> {
+        let opp: Vec<EntityId> = list
+            .iter()
+            .filter(|c| c.side != holder.side)
+            .map(|c| c.id.clone())
+            .collect();
+        if opp.is_empty() {
+            list.iter().map(|c| c.id.clone()).collect()
+        } else {
+            opp
+        }
+    };
+    if brought.is_empty() {
+        (pick(to_act), false)
+    } else {
+        (pick(brought), false)
+    }
+}
+
+/// Ends the holder's turn and hands the spotlight to `next`, within the rule.
+pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    turns::check_turn(&ctx.state, &c.id)?;
+    // A coup de grâce finished this turn takes effect as it ends, before the spotlight moves.
+    super::death::turn_ends(ctx, &c.id)?;
+    let next = ctx.combatant(&args.require_entity("next")?)?;
+    let (open, round_over) = next_open(&ctx.state, c);
+    if !open.contains(&next.id) {
+        let names: Vec<String> = open.iter().map(|i| i.0.clone()).collect();
+        return Err(Refusal::Rule(format!(
+            "the spotlight cannot pass to {}: it may pass to {}",
+            next.id,
+            if names.is_empty() {
+                "no one".into()
+            } else {
+                names.join(", ")
+            }
+        ))
+        .into());
+    }
+    if c.has_status(super::WITHDRAWING) {
+        ctx.set_status(&c.id, super::WITHDRAWING, None)?;
+    }
+    let keys: Vec<String> = c.turn.keys().cloned().collect();
+    for k in keys {
+        ctx.set_turn_counter(&c.id, &k, 0)?;
+    }
+    turns::acted(ctx, &c.id)?;
+    super::hold::lapse(ctx, &next)?;
+    // Full defence lasts until the defender's own next turn.
+    if next.has_status(FULL_DEFENCE) {
+        ctx.set_status(&next.id, FULL_DEFENCE, None)?;
+    }
+    if round_over {
+        let round = ctx.state.encounter().round + 1;
+        ctx.emit(Event::public(Fact::RoundStarted { round }))?;
+    }
+    turns::spotlight(ctx, &next.id)?;
+    super::conditions::turn_starts(ctx, &next.id)
+}
+
+/// A character who has acted this round, brought back into the spotlight by the holder's
+/// action, pays one 10acity or Spin (nothing with a free response) to answer now.
+pub fn respond(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let enc = ctx.state.encounter();
+    let holder = turns::may_act(enc)
+        .into_iter()
+        .next()
+        .ok_or(Refusal::NoEncounter)?;
+    let holder = ctx.combatant(&holder)?;
+    if !enc.turns.acted.contains(&c.id) || holder.turn_counter(&brought_key(&c.id)) == 0 {
+        return Err(Refusal::Rule(format!(
+            "{} may respond only after acting this round and being brought back into the spotlight",
+            c.id
+        ))
+        .into());
+    }
+    if !sheet_of(c)?.free_response {
+        let pay = args.text("pay")?.unwrap_or("tenacity");
+        let (key, have) = match pay {
+            "spin" => (SPIN, rules::spendable_spin(c.resource(SPIN))),
+            _ => (TENACITY, c.resource(TENACITY)),
+        };
+        if have < 1 {
+            return Err(Refusal::InsufficientResource {
+                resource: key.into(),
+                needed: 1,
+                available: have,
+            }
+            .into());
+        }
+        ctx.set_resource(&c.id, key, c.resource(key) - 1)?;
+    }
+    ctx.set_turn_counter(&c.id, RESPONSE, 1)?;
+    ctx.note_about(
+        &c.id,
+        format!("{} steps back into the spotlight to respond", c.id),
+    )
+}
+
+/// Sprint: the action spent on an Athletics check whose whole total is added to this turn's
+/// movement.
+pub fn sprint(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    let (dice, rank) = sheet_of(c)?
+        .skill("athletics")
+        .map_or((1, 0), |(_, d, r)| (d, r));
+    take_action(ctx, c)?;
+    let r = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
+    let total = r.total + rank;
+    tell::rolled(
+        ctx,
+        Some(&c.id),
+        format!("athletics sprint (+{rank}) = {total} spaces"),
+        r,
+        false,
+    )?;
+    ctx.set_turn_counter(&c.id, SPRINT, total)
+}
+
+/// Full defence: the action spent for an advantage die on every defence roll until the next
+/// own turn.
+pub fn full_defence(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    take_action(ctx, c)?;
+    ctx.set_status(
+        &c.id,
+        FULL_DEFENCE,
+        Some(crate::state::Status {
+            source: c.id.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )
+}
+
+/// Withdraw: the action spent so that leaving melee this turn gives no parting actions.
+pub fn withdraw(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    take_action(ctx, c)?;
+    ctx.set_status(
+        &c.id,
+        super::WITHDRAWING,
+        Some(crate::state::Status {
+            source: c.id.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )
+}
