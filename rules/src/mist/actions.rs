@@ -103,12 +103,6 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     false,
                     "with a delayed action: the enemy whose action this must beat",
                 ),
-                ArgSpec::new(
-                    "stun",
-                    ArgKind::Flag,
-                    false,
-                    "a stun attack on an unaware target: +3",
-                ),
             ];
             args.extend(modifier_args());
             action(

@@ -147,10 +147,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result
     if w.kind == WeaponKind::Gun && !powder_fires(ctx, c, &w)? {
         return Ok(());
     }
-    let mut extra = standing_bonuses(c, &t);
-    if args.flag("stun")? {
-        extra.push(("stun attack (ambush)", AMBUSH));
-    }
+    let extra = standing_bonuses(c, &t);
     strike(
         ctx,
         Strike {

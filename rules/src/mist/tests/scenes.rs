@@ -42,6 +42,8 @@ enum S {
     ),
     /// An action sent by the seat of `by` for `actor`, refused with this code.
     RefusedFrom(&'static str, &'static str, &'static str, &'static str),
+    /// A combatant the GM brings in mid-fight.
+    Join(Value),
     /// What the GM sets by ruling before it matters: a status with a magnitude.
     Give(&'static str, &'static str, i64),
     Res(&'static str, &'static str, i64),
@@ -164,6 +166,7 @@ fn play(scene: Scene) {
                 assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
                 assert_eq!(state, before, "{at}: a refusal changes nothing");
             }
+            S::Join(sheet) => state.insert_combatant(Mist.sheet_from_json(&sheet).unwrap()),
             S::Give(who, status, magnitude) => {
                 let c = state.combatant_mut(&id(who)).expect(&at);
                 c.statuses.insert(
@@ -366,9 +369,25 @@ fn a_new_group_joins_the_order_at_the_start_of_the_next_round() {
             S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
             S::Order(&["beatrix", "thug-a"]),
             S::Acting("enemies", &["thug-a"]),
+            // Mid-round, a champion group and one more thug arrive: nothing rolls yet.
+            S::Join(with(thug("boss"), |v| {
+                v["side"] = json!("champions");
+                v["body"] = json!(4);
+                v["skills"] = json!({"speed": 2});
+            })),
+            S::Join(thug("thug-b")),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[6]),
+            // Round 2 begins: the champions roll 6 + 4 + 2 = 12 and sit between the players
+            // (14) and the enemies (3); thug-b joins its own group's place, unrolled.
+            S::Round(2),
+            S::Res("boss", "initiative", 12),
+            S::Res("thug-b", "initiative", 3),
+            S::Order(&["beatrix", "boss", "thug-a", "thug-b"]),
+            S::Acting("players", &["beatrix"]),
+            S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
+            S::Acting("champions", &["boss"]),
         ],
     });
-    // Joining is driven by new combatants; see `a_new_group_joins_mid_fight` below.
 }
 
 #[test]
@@ -927,6 +946,41 @@ fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
             S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
             S::Answer("take", &[9]),
             S::Res("thug-a", "life", 17),
+        ],
+    });
+    play(Scene {
+        name: "ambusher",
+        options: &[],
+        cast: vec![markus(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Give("markus", "ambusher", 0),
+            // Club: 1 + Body 3 + ambush 3 = 7 >= 7; without the +3 it would miss.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[1],
+            ),
+            S::Prompt(true),
+        ],
+    });
+}
+
+#[test]
+fn rests_after_the_fight_give_divided_dice_plus_body_up_to_the_maximum() {
+    play(Scene {
+        name: "rests",
+        options: &[],
+        cast: vec![with(beatrix(), |v| v["life"] = json!(2))],
+        steps: vec![
+            // Short: D10/3 on a 9 is 3, + Body 2: Life 2 → 7.
+            S::Gm("rest", vec![("kind", t("short"))], &[9]),
+            S::Res("beatrix", "life", 7),
+            // Long: D10/2 on a 9 is 4 (the table's odd entry), + Body 2 = 6: 13, capped at 10.
+            S::Gm("rest", vec![("kind", t("long"))], &[9]),
+            S::Res("beatrix", "life", 10),
+            // Not during a fight.
         ],
     });
 }
