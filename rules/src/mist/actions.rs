@@ -19,8 +19,10 @@ fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) 
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 5] = [
+pub const GM_ACTIONS: [&str; 7] = [
     "start_encounter",
+    "ambush",
+    "opportunity_attack",
     "end_encounter",
     "end_group_turn",
     "set_mist",
@@ -72,6 +74,22 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![],
         ),
         "end_encounter" => action(name, None, "End the encounter.", vec![]),
+        "ambush" => action(
+            name,
+            None,
+            "Start the fight with an ambush: those marked `ambusher` act first, +3, then initiative.",
+            vec![],
+        ),
+        "opportunity_attack" => action(
+            name,
+            None,
+            "Someone provoked: an engaged combatant strikes at once with a melee weapon or fists.",
+            vec![
+                ArgSpec::new("attacker", ArgKind::Entity, true, "who strikes"),
+                target(),
+                weapon(),
+            ],
+        ),
         "end_group_turn" => action(
             name,
             None,
@@ -167,9 +185,14 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
     let enc = state.encounter();
     if seat.is_gm() {
         let names: &[&str] = if enc.active {
-            &["end_encounter", "end_group_turn", "set_mist"]
+            &[
+                "end_encounter",
+                "end_group_turn",
+                "set_mist",
+                "opportunity_attack",
+            ]
         } else {
-            &["rest"]
+            &["ambush", "rest"]
         };
         out.extend(names.iter().filter_map(|n| spec(n, None)));
     }

@@ -160,6 +160,44 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result
     )
 }
 
+/// The GM's call that someone provokes: `attacker`, engaged with `target`, strikes at once
+/// with a melee weapon or bare hands, outside any turn and without spending its action (the
+/// text makes it a consequence of being engaged, not an action). It must still hit; the target
+/// may dodge as against any attack.
+pub fn opportunity(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
+    if !ctx.state.encounter().active {
+        return Err(Refusal::NoEncounter.into());
+    }
+    let a = ctx.combatant(&args.require_entity("attacker")?)?;
+    if let Some(why) = cannot_act(&a) {
+        return Err(Refusal::CannotAct {
+            actor: a.id.clone(),
+            reason: why.to_owned(),
+        }
+        .into());
+    }
+    let t = target_of(ctx, &a, args)?;
+    let w = weapon_of(&a, args)?;
+    if !matches!(w.kind, WeaponKind::Melee | WeaponKind::Unarmed) {
+        return Err(Refusal::Rule(format!(
+            "opportunity attacks are made with melee weapons or fists, not {}",
+            w.name
+        ))
+        .into());
+    }
+    let extra = standing_bonuses(&a, &t);
+    strike(
+        ctx,
+        Strike {
+            attacker: a.id.clone(),
+            target: t.id,
+            weapon: w,
+            raise: Vec::new(),
+            extra,
+        },
+    )
+}
+
 /// Whether a gun's powder lets it fire here: regular powder in the mist rolls out of the
 /// barrel; hazeblast outside it rolls on the jam table at once.
 fn powder_fires(ctx: &mut Ctx<'_>, c: &Combatant, w: &Weapon) -> Result<bool, DecideError> {

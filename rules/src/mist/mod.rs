@@ -142,6 +142,8 @@ impl RuleSystem for Mist {
                 "end_encounter" => round::end(ctx),
                 "end_group_turn" => round::end_group_turn(ctx),
                 "set_mist" => round::set_mist(ctx, args),
+                "ambush" => round::ambush(ctx),
+                "opportunity_attack" => attack::opportunity(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }

@@ -17,7 +17,9 @@ use crate::toolkit::turns::{self, TurnShape};
 
 use super::options::{ENEMY_INITIATIVE, GROUP_TIES, is};
 use super::tell::{self, Check};
-use super::{ACTION, DEAD, DELAYED, IN_MIST, INITIATIVE, LIFE, UNCONSCIOUS, cannot_act, sheet_of};
+use super::{
+    ACTION, AMBUSHER, DEAD, DELAYED, IN_MIST, INITIATIVE, LIFE, UNCONSCIOUS, cannot_act, sheet_of,
+};
 
 /// The players' group.
 pub const PLAYERS: &str = "players";
@@ -174,10 +176,56 @@ fn join(ctx: &mut Ctx<'_>, ids: &[EntityId]) -> Result<(), DecideError> {
 
 pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let ids = crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
-    join(ctx, &ids)?;
+    first_round(ctx, &ids)
+}
+
+fn first_round(ctx: &mut Ctx<'_>, ids: &[EntityId]) -> Result<(), DecideError> {
+    join(ctx, ids)?;
     ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
     refresh(ctx)?;
     open_from(ctx, 0)
+}
+
+/// The ambush: the combatants the GM marked `ambusher` (hidden and unspotted) get a free turn
+/// before initiative is rolled, with +3 to their attacks; when they have all acted, the mark
+/// goes and the fight starts as usual, everyone rolling initiative.
+pub fn ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let ambushers: Vec<EntityId> = fighters(&ctx.state)
+        .into_iter()
+        .filter(|id| {
+            ctx.state
+                .combatant(id)
+                .is_some_and(|c| c.has_status(AMBUSHER) && cannot_act(c).is_none())
+        })
+        .collect();
+    if ambushers.is_empty() {
+        return Err(Refusal::Rule(
+            "nobody is marked `ambusher`: the GM marks the hidden attackers first".into(),
+        )
+        .into());
+    }
+    crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
+    for id in &ambushers {
+        ctx.set_resource(id, ACTION, 1)?;
+    }
+    turns::open_group(ctx, AMBUSH_TURN, ambushers)
+}
+
+/// The name of the ambushers' free turn, before round 1.
+pub const AMBUSH_TURN: &str = "ambush";
+
+fn end_ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    for id in ctx.state.combatant_ids() {
+        if ctx
+            .state
+            .combatant(&id)
+            .is_some_and(|c| c.has_status(AMBUSHER))
+        {
+            ctx.set_status(&id, AMBUSHER, None)?;
+        }
+    }
+    let ids = fighters(&ctx.state);
+    first_round(ctx, &ids)
 }
 
 /// Gives every fighter the round's action back; a delayed action not used lapses.
@@ -283,6 +331,9 @@ pub fn follow(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     };
     if group == "nobody" {
         return Ok(());
+    }
+    if group == AMBUSH_TURN && ctx.state.encounter().round == 0 {
+        return end_ambush(ctx);
     }
     group_done(ctx, &group)?;
     // An aimed attack may have opened a dodge window: the next group waits for it.

@@ -42,6 +42,8 @@ enum S {
     ),
     /// An action sent by the seat of `by` for `actor`, refused with this code.
     RefusedFrom(&'static str, &'static str, &'static str, &'static str),
+    /// A GM action refused with this code, nothing changed.
+    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
     /// A combatant the GM brings in mid-fight.
     Join(Value),
     /// What the GM sets by ruling before it matters: a status with a magnitude.
@@ -163,6 +165,12 @@ fn play(scene: Scene) {
                 let before = state.clone();
                 let a = args(&[("what", ArgValue::Text("wave".into()))]);
                 let cmd = Command::act(seat_of(&state, by), Some(actor), action, a);
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::GmRefused(action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
                 assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
                 assert_eq!(state, before, "{at}: a refusal changes nothing");
             }
@@ -1119,6 +1127,93 @@ fn an_npcs_evade_stays_the_gms_and_bad_input_changes_nothing() {
                 &[1],
             ),
             S::EvadeSeen(true),
+        ],
+    });
+}
+
+#[test]
+fn an_ambush_gives_the_marked_a_free_turn_with_3_before_initiative() {
+    play(Scene {
+        name: "ambush",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("thug-a"), thug("thug-b")],
+        steps: vec![
+            // Nobody marked: refused.
+            S::GmRefused("ambush", vec![], "rule"),
+            S::Give("beatrix", "ambusher", 0),
+            S::Give("markus", "ambusher", 0),
+            S::Gm("ambush", vec![], &[]),
+            S::Round(0),
+            S::Acting("ambush", &["beatrix", "markus"]),
+            S::Refused(
+                "thug-a",
+                "act",
+                vec![("what", t("look round"))],
+                "not_your_turn",
+            ),
+            // 2 + Senses 3 + Thrown 2 + ambush 3 = 10 >= 7; the surprised thug has no action to
+            // dodge with; knife 8 → 4 + Body 2 = 6: Life 6 → 0.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[2, 8],
+            ),
+            S::Res("thug-a", "life", 0),
+            // The free turn over, initiative: enemies 3 + 2 + 0 = 5, players (Beatrix, Body 2)
+            // 4 + 2 + 3 = 9; the mark is gone.
+            S::Act("markus", "act", vec![("what", t("jumps out"))], &[3, 4]),
+            S::Round(1),
+            S::Lacks("beatrix", "ambusher"),
+            S::Order(&["beatrix", "markus", "thug-a", "thug-b"]),
+            S::Acting("players", &["beatrix", "markus"]),
+        ],
+    });
+}
+
+#[test]
+fn an_opportunity_attack_is_the_gms_call_with_a_melee_weapon_and_must_hit() {
+    play(Scene {
+        name: "opportunity",
+        options: &[],
+        cast: vec![
+            beatrix(),
+            thug("thug-a"),
+            with(thug("gunman"), |v| {
+                v["weapons"] = json!([{"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}]);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "beatrix",
+                "act",
+                vec![("what", t("runs past the thugs"))],
+                &[],
+            ),
+            // The GM rules it provokes: 7 + Body 2 = 9 >= Evade 5; Beatrix has acted, so no
+            // dodge; cudgel 4 + 2 = 6: Life 10 → 4. The thug keeps its own action.
+            S::Gm(
+                "opportunity_attack",
+                vec![
+                    ("attacker", t("thug-a")),
+                    ("target", t("beatrix")),
+                    ("weapon", t("cudgel")),
+                ],
+                &[7, 4],
+            ),
+            S::Res("beatrix", "life", 4),
+            S::Res("thug-a", "action", 1),
+            // Not with a gun.
+            S::GmRefused(
+                "opportunity_attack",
+                vec![
+                    ("attacker", t("gunman")),
+                    ("target", t("beatrix")),
+                    ("weapon", t("pistol")),
+                ],
+                "rule",
+            ),
         ],
     });
 }
