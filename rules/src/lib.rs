@@ -21,6 +21,7 @@ pub mod grid;
 pub mod grimwire;
 pub mod hidden_dice;
 pub mod ids;
+pub mod mist;
 pub mod modifier;
 pub mod options;
 pub mod redact;

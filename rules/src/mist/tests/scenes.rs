@@ -1,0 +1,1219 @@
+//! Encounter rules as scenarios: each is a cast, table options and a list of steps (commands
+//! with the exact dice faces they draw, and what must hold after), played by [`play`] through
+//! the real `decide` and `apply`. The comment on each step gives its arithmetic.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::action::{ArgValue, Args, Command};
+use crate::dice::ScriptedDice;
+use crate::engine::{DecideError, decide};
+use crate::event::{Against, Event, Fact};
+use crate::ids::{EntityId, Seat};
+use crate::options::{OptionValue, TableOptions};
+use crate::state::{MemoryState, StateMut, StateView, Status};
+use crate::system::RuleSystem;
+
+use super::super::Mist;
+use super::{creature, with};
+
+/// One step of a scenario.
+enum S {
+    /// The GM starts the encounter; initiative faces, groups in name order.
+    Start(&'static [u32]),
+    /// A GM action with no actor, with its faces.
+    Gm(&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]),
+    /// An action by the seat that plays `actor`, with its faces.
+    Act(
+        &'static str,
+        &'static str,
+        Vec<(&'static str, ArgValue)>,
+        &'static [u32],
+    ),
+    /// The open prompt answered by its own seat, with the faces the answer draws.
+    Answer(&'static str, &'static [u32]),
+    /// An action refused with this code, nothing drawn and nothing changed.
+    Refused(
+        &'static str,
+        &'static str,
+        Vec<(&'static str, ArgValue)>,
+        &'static str,
+    ),
+    /// An action sent by the seat of `by` for `actor`, refused with this code.
+    RefusedFrom(&'static str, &'static str, &'static str, &'static str),
+    /// A GM action refused with this code, nothing changed.
+    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
+    /// A combatant the GM brings in mid-fight.
+    Join(Value),
+    /// What the GM sets by ruling before it matters: a status with a magnitude.
+    Give(&'static str, &'static str, i64),
+    Res(&'static str, &'static str, i64),
+    /// A status and its magnitude.
+    Has(&'static str, &'static str, i64),
+    Lacks(&'static str, &'static str),
+    Order(&'static [&'static str]),
+    /// The group whose turn it is and who of it may still act.
+    Acting(&'static str, &'static [&'static str]),
+    Round(u32),
+    Prompt(bool),
+    /// Some sentence of the last command says this.
+    Said(&'static str),
+    /// Whether the player `beatrix` sees the number the last attack was compared with.
+    EvadeSeen(bool),
+}
+
+struct Scene {
+    name: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    cast: Vec<Value>,
+    steps: Vec<S>,
+}
+
+fn seat_of(state: &MemoryState, actor: &str) -> Seat {
+    match state
+        .combatant(&EntityId::from(actor))
+        .and_then(|c| c.owner.clone())
+    {
+        Some(owner) => Seat::Player(owner),
+        None => Seat::Gm,
+    }
+}
+
+fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
+    Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    )
+}
+
+fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
+    let mut dice = ScriptedDice::new(faces.to_vec());
+    let events = decide(&Mist, state, cmd, &mut dice)?;
+    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
+    for e in &events {
+        crate::apply::apply(state, e).unwrap();
+    }
+    Ok(events)
+}
+
+fn code(r: Result<Vec<Event>, DecideError>) -> String {
+    match r {
+        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn said(events: &[Event]) -> String {
+    let mut out = String::new();
+    for e in events {
+        for f in e.facts() {
+            match f {
+                Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
+                Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
+                Fact::Noted { text } => out.push_str(&format!("{text}\n")),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Plays a scenario; a failing step names the scenario and the step's place.
+fn play(scene: Scene) {
+    let given: BTreeMap<String, OptionValue> = scene
+        .options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .collect();
+    let options = TableOptions::resolve(&Mist.options(), &given).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in &scene.cast {
+        state.insert_combatant(Mist.sheet_from_json(sheet).unwrap());
+    }
+    let mut last: Vec<Event> = Vec::new();
+    for (i, step) in scene.steps.into_iter().enumerate() {
+        let at = format!("{} step {i}", scene.name);
+        let id = |s: &str| EntityId::from(s);
+        match step {
+            S::Start(faces) => {
+                let cmd = Command::act(Seat::Gm, None, "start_encounter", Args::default());
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Gm(action, a, faces) => {
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Act(actor, action, a, faces) => {
+                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Answer(choice, faces) => {
+                let step = state.encounter().pending.last().cloned().expect(&at);
+                let cmd = Command::answer(step.seats[0].clone(), step.prompt_id, choice);
+                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
+            }
+            S::Refused(actor, action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::RefusedFrom(by, actor, action, expected) => {
+                let before = state.clone();
+                let a = args(&[("what", ArgValue::Text("wave".into()))]);
+                let cmd = Command::act(seat_of(&state, by), Some(actor), action, a);
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::GmRefused(action, a, expected) => {
+                let before = state.clone();
+                let cmd = Command::act(Seat::Gm, None, action, args(&a));
+                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
+                assert_eq!(state, before, "{at}: a refusal changes nothing");
+            }
+            S::Join(sheet) => state.insert_combatant(Mist.sheet_from_json(&sheet).unwrap()),
+            S::Give(who, status, magnitude) => {
+                let c = state.combatant_mut(&id(who)).expect(&at);
+                c.statuses.insert(
+                    status.to_owned(),
+                    Status {
+                        source: "ruling".into(),
+                        magnitude,
+                        rounds_left: None,
+                    },
+                );
+            }
+            S::Res(who, key, value) => {
+                let got = state.combatant(&id(who)).expect(&at).resource(key);
+                assert_eq!(got, value, "{at}: {who}'s {key}");
+            }
+            S::Has(who, status, magnitude) => {
+                let c = state.combatant(&id(who)).expect(&at);
+                let got = c.statuses.get(status).map(|s| s.magnitude);
+                assert_eq!(got, Some(magnitude), "{at}: {who} {status}");
+            }
+            S::Lacks(who, status) => {
+                let c = state.combatant(&id(who)).expect(&at);
+                assert!(!c.has_status(status), "{at}: {who} not {status}");
+            }
+            S::Order(order) => {
+                let got: Vec<&str> = state
+                    .encounter()
+                    .order
+                    .iter()
+                    .map(|e| e.0.as_str())
+                    .collect();
+                assert_eq!(got, order.to_vec(), "{at}");
+            }
+            S::Acting(group, now) => {
+                let t = &state.encounter().turns;
+                let got: Vec<&str> = t.now.iter().map(|e| e.0.as_str()).collect();
+                assert_eq!(
+                    (t.group.as_deref(), got),
+                    (Some(group), now.to_vec()),
+                    "{at}"
+                );
+            }
+            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
+            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
+            S::Said(words) => {
+                let text = said(&last);
+                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
+            }
+            S::EvadeSeen(seen) => {
+                let player = Seat::Player("beatrix".into());
+                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
+                let open = views.iter().flat_map(Event::facts).any(|f| {
+                    matches!(f, Fact::Checked(r) if r.label == "attack" && matches!(r.against, Against::Target(_)))
+                });
+                assert_eq!(open, seen, "{at}");
+                let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
+                    e.facts().any(|f| {
+                        matches!(
+                            f,
+                            Fact::HiddenTarget { .. }
+                                | Fact::Checked(crate::event::CheckRecord {
+                                    against: Against::Target(_),
+                                    ..
+                                })
+                        )
+                    })
+                });
+                assert!(gm_has, "{at}: the GM always sees what was compared");
+            }
+        }
+    }
+}
+
+fn t(s: &str) -> ArgValue {
+    ArgValue::Text(s.into())
+}
+
+/// Beatrix of the delayed-action and dodge examples: Body 2, Senses 3, Speed 3, Dodge 3,
+/// Science 2, Medicine 3, a knife made to be thrown (D10/2).
+fn beatrix() -> Value {
+    with(creature("beatrix", "pc"), |v| {
+        v["body"] = json!(2);
+        v["senses"] = json!(3);
+        v["science"] = json!(2);
+        v["skills"] = json!({"speed": 3, "dodge": 3, "medicine": 3});
+        v["weapons"] = json!([{"id": "knife", "name": "knife", "kind": "thrown", "damage": "d10/2", "traits": ["thrown"]}]);
+    })
+}
+
+/// Markus: Body 3, Willpower 2, Pain Resistance 2, Toughness 1, +1 damage from an ability,
+/// a club (D10).
+fn markus() -> Value {
+    with(creature("markus", "pc"), |v| {
+        v["body"] = json!(3);
+        v["willpower"] = json!(2);
+        v["toughness"] = json!(1);
+        v["damage_bonus"] = json!(1);
+        v["evade"] = json!(7);
+        v["skills"] = json!({"pain_resistance": 2, "speed": 1});
+        v["weapons"] = json!([{"id": "club", "name": "club", "damage": "d10"}]);
+    })
+}
+
+/// A masked thug: Body 2, Speed 0, Evade 7, Life 6, a cudgel (D10).
+fn thug(id: &str) -> Value {
+    with(creature(id, "npc"), |v| {
+        v["body"] = json!(2);
+        v["evade"] = json!(7);
+        v["life_max"] = json!(6);
+        v["weapons"] = json!([{"id": "cudgel", "name": "cudgel", "damage": "d10"}]);
+    })
+}
+
+#[test]
+fn group_initiative_one_speed_check_for_the_players_groups_in_any_order_kept_every_round() {
+    play(Scene {
+        name: "E1 initiative",
+        options: &[],
+        cast: vec![
+            // E1's Beatrix: Body 3, Speed 2. Markus has Body 4 here, so she rolls.
+            with(beatrix(), |v| {
+                v["body"] = json!(3);
+                v["skills"]["speed"] = json!(2);
+            }),
+            with(markus(), |v| v["body"] = json!(4)),
+            thug("thug-a"),
+            with(thug("thug-b"), |v| v["body"] = json!(3)),
+        ],
+        steps: vec![
+            // Groups roll in name order: enemies (thug-a, the lowest Body: 5 + 2 + 0 = 7),
+            // then players (Beatrix: 4 + 3 + 2 = 9). 9 > 7: the players go first.
+            S::Start(&[5, 4]),
+            S::Res("beatrix", "initiative", 9),
+            S::Res("markus", "initiative", 9),
+            S::Res("thug-b", "initiative", 7),
+            S::Order(&["beatrix", "markus", "thug-a", "thug-b"]),
+            S::Round(1),
+            S::Acting("players", &["beatrix", "markus"]),
+            // Any order inside the group: Markus first.
+            S::Act("markus", "act", vec![("what", t("draws his club"))], &[]),
+            S::Acting("players", &["beatrix"]),
+            // One action a round: Markus again is out of turn.
+            S::Refused("markus", "act", vec![("what", t("again"))], "not_your_turn"),
+            // The enemies may not act in the players' turn.
+            S::Refused("thug-a", "act", vec![("what", t("shout"))], "not_your_turn"),
+            S::Act("beatrix", "act", vec![("what", t("looks around"))], &[]),
+            S::Acting("enemies", &["thug-a", "thug-b"]),
+            S::Act("thug-b", "act", vec![("what", t("spreads out"))], &[]),
+            S::Act("thug-a", "act", vec![("what", t("spreads out"))], &[]),
+            // Round 2, same order, nothing rolled again.
+            S::Round(2),
+            S::Acting("players", &["beatrix", "markus"]),
+            S::Res("markus", "action", 1),
+            // The GM ends the players' turn: both lose the round's action.
+            S::Gm("end_group_turn", vec![], &[]),
+            S::Res("markus", "action", 0),
+            S::Acting("enemies", &["thug-a", "thug-b"]),
+        ],
+    });
+}
+
+#[test]
+fn group_ties_and_the_enemies_initiative_follow_the_table_options() {
+    let cast = || vec![beatrix(), thug("thug-a")];
+    // Enemies 5 + 2 + 0 = 7, players 2 + 2 + 3 = 7: a tie.
+    play(Scene {
+        name: "tie, players first (default)",
+        options: &[],
+        cast: cast(),
+        steps: vec![S::Start(&[5, 2]), S::Order(&["beatrix", "thug-a"])],
+    });
+    play(Scene {
+        name: "tie, enemies first",
+        options: &[("mist.group_ties", "enemies_first")],
+        cast: cast(),
+        steps: vec![S::Start(&[5, 2]), S::Order(&["thug-a", "beatrix"])],
+    });
+    // A bare d10 for the enemies: 7 alone, against the players' 2 + 2 + 3 = 7... and with
+    // the d10 at 8, the enemies lead.
+    play(Scene {
+        name: "plain d10 for the enemies",
+        options: &[("mist.enemy_initiative", "plain_d10")],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[8, 2]),
+            S::Res("thug-a", "initiative", 8),
+            S::Order(&["thug-a", "beatrix"]),
+        ],
+    });
+}
+
+#[test]
+fn a_new_group_joins_the_order_at_the_start_of_the_next_round() {
+    play(Scene {
+        name: "joining",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]), // enemies 1 + 2 = 3; players 9 + 2 + 3 = 14
+            S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
+            S::Order(&["beatrix", "thug-a"]),
+            S::Acting("enemies", &["thug-a"]),
+            // Mid-round, a champion group and one more thug arrive: nothing rolls yet.
+            S::Join(with(thug("boss"), |v| {
+                v["side"] = json!("champions");
+                v["body"] = json!(4);
+                v["skills"] = json!({"speed": 2});
+            })),
+            S::Join(thug("thug-b")),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[6]),
+            // Round 2 begins: the champions roll 6 + 4 + 2 = 12 and sit between the players
+            // (14) and the enemies (3); thug-b joins its own group's place, unrolled.
+            S::Round(2),
+            S::Res("boss", "initiative", 12),
+            S::Res("thug-b", "initiative", 3),
+            S::Order(&["beatrix", "boss", "thug-a", "thug-b"]),
+            S::Acting("players", &["beatrix"]),
+            S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
+            S::Acting("champions", &["boss"]),
+        ],
+    });
+}
+
+#[test]
+fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
+    play(Scene {
+        name: "E3 and E8",
+        options: &[],
+        cast: vec![markus(), thug("thug-a")],
+        steps: vec![
+            // Enemies 9 + 2 = 11; players (Markus) 1 + 3 + 1 = 5: the thug goes first.
+            S::Start(&[9, 1]),
+            S::Acting("enemies", &["thug-a"]),
+            // E8: the thug hits Markus (8 + 2 = 10 >= Evade 7); Markus still has his action,
+            // so he is asked whether to dodge.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[8],
+            ),
+            S::Prompt(true),
+            // He takes it: cudgel 6 + Body 2 = 8 damage, less Toughness 1: 7. Life 10 → 3.
+            S::Answer("take", &[6]),
+            S::Res("markus", "life", 3),
+            S::Acting("players", &["markus"]),
+            // E3: 4 + Body 3 = 7 reaches Evade 7; the thug has acted: no dodge.
+            // Damage: 5 + Body 3 + ability 1 = 9; Life 6 → -3, check at 3 + 5 = 8;
+            // 2 + Willpower 0 = 2: unconscious, 1 Fatigue, revive difficulty 8.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[4, 5, 2],
+            ),
+            S::Res("thug-a", "life", -3),
+            S::Has("thug-a", "unconscious", 8),
+            S::Res("thug-a", "fatigue", 1),
+            S::Said("below 0 Life"),
+        ],
+    });
+    play(Scene {
+        name: "E8 on Markus",
+        options: &[],
+        cast: vec![with(markus(), |v| v["life"] = json!(4)), thug("thug-a")],
+        steps: vec![
+            S::Start(&[9, 1]),
+            // 8 raw damage (6 + 2) on Life 4, Toughness 1: 7 taken, Life -3, difficulty 8;
+            // E8: 3 + Willpower 2 + Pain Resistance 2 = 7 < 8: unconscious.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[8],
+            ),
+            S::Answer("take", &[6, 3]),
+            S::Res("markus", "life", -3),
+            S::Has("markus", "unconscious", 8),
+            S::Res("markus", "fatigue", 1),
+            // Unconscious: no action, and his group's turn passes by itself into round 2.
+            S::Round(2),
+            S::Acting("enemies", &["thug-a"]),
+            S::Refused("markus", "act", vec![("what", t("get up"))], "cannot_act"),
+            // Beaten again while down, for at least his whole Life (10): dead.
+            // 10 + 2 = 12 hits; damage 9 + 2 = 11, less Toughness 1 = 10 >= 10.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[10, 9],
+            ),
+            S::Has("markus", "dead", 0),
+        ],
+    });
+    play(Scene {
+        name: "passing the check",
+        options: &[],
+        cast: vec![with(markus(), |v| v["life"] = json!(4)), thug("thug-a")],
+        steps: vec![
+            S::Start(&[9, 1]),
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[8],
+            ),
+            // 9 + 2 + 2 = 13 >= 8: he stays up, Life back to 0, 1 Fatigue all the same.
+            S::Answer("take", &[6, 9]),
+            S::Res("markus", "life", 0),
+            S::Lacks("markus", "unconscious"),
+            S::Res("markus", "fatigue", 1),
+        ],
+    });
+}
+
+#[test]
+fn a_critical_rolls_the_attack_again_for_a_second_weapon_die() {
+    // E6 leaves out Markus's +1: here he has no ability bonus.
+    let cast = || {
+        vec![
+            with(markus(), |v| v["damage_bonus"] = json!(0)),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ]
+    };
+    play(Scene {
+        name: "E6 critical",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]), // enemies 3, players 13
+            // Attack 5 + 3 = 8 hits Evade 7; the thug may dodge (its action is still to come).
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[5],
+            ),
+            // Taken: damage die 10 → critical; the attack again 5 + 3 = 8 hits; the second die 6.
+            // 10 + 6 + Body 3 = 19 (E6); Life 30 → 11.
+            S::Answer("take", &[10, 5, 6]),
+            S::Res("thug-a", "life", 11),
+        ],
+    });
+    play(Scene {
+        name: "the critical attack misses",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[5],
+            ),
+            // 10 on damage; the critical attack 2 + 3 = 5 < 7: only 10 + 3 = 13; 30 → 17.
+            S::Answer("take", &[10, 2]),
+            S::Res("thug-a", "life", 17),
+        ],
+    });
+    // An NPC's damage 10 asks for no critical by default; with `everyone` it does.
+    let npc_cast = || {
+        vec![
+            with(markus(), |v| v["life_max"] = json!(40)),
+            thug("thug-a"),
+        ]
+    };
+    play(Scene {
+        name: "NPC criticals off",
+        options: &[],
+        cast: npc_cast(),
+        steps: vec![
+            S::Start(&[9, 1]),
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[8],
+            ),
+            // 10 + 2 = 12, less Toughness 1: 11; Life 40 → 29.
+            S::Answer("take", &[10]),
+            S::Res("markus", "life", 29),
+        ],
+    });
+    play(Scene {
+        name: "NPC criticals on",
+        options: &[("mist.criticals", "everyone")],
+        cast: npc_cast(),
+        steps: vec![
+            S::Start(&[9, 1]),
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("markus")), ("weapon", t("cudgel"))],
+                &[8],
+            ),
+            // 10, critical attack 8 + 2 = 10 hits Evade 7, second die 4: 10 + 4 + 2 - 1 = 15.
+            S::Answer("take", &[10, 8, 4]),
+            S::Res("markus", "life", 25),
+        ],
+    });
+}
+
+#[test]
+fn a_natural_10_hits_any_evade_for_players_and_for_npcs_only_by_option() {
+    let cast = || {
+        vec![
+            with(beatrix(), |v| v["evade"] = json!(30)),
+            with(thug("thug-a"), |v| v["evade"] = json!(30)),
+        ]
+    };
+    play(Scene {
+        name: "natural 10, players",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]),
+            // 10 + 3 + 2 = 15 < 30, but a natural 10: a hit; the thug takes it.
+            // Knife D10/2 on a 3: 2 + Body 2 = 4. Life 6 → 2.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[10],
+            ),
+            S::Said("natural 10"),
+            S::Answer("take", &[3]),
+            S::Res("thug-a", "life", 2),
+            // The thug's natural 10 (12 < 30) misses by default: nothing more is drawn.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[10],
+            ),
+            S::Prompt(false),
+            S::Res("beatrix", "life", 10),
+        ],
+    });
+    play(Scene {
+        name: "natural 10, everyone",
+        options: &[("mist.natural_ten", "everyone")],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[9, 1]),
+            // Now it hits; Beatrix may dodge (her action is to come): she takes 4 + 2 = 6.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[10],
+            ),
+            S::Answer("take", &[4]),
+            S::Res("beatrix", "life", 4),
+        ],
+    });
+}
+
+#[test]
+fn dodging_spends_the_action_and_a_success_takes_no_damage() {
+    let cast = || vec![beatrix(), thug("thug-a")];
+    play(Scene {
+        name: "E5 dodge",
+        options: &[],
+        // A second thug keeps the enemies' turn open after the first has attacked.
+        cast: vec![beatrix(), thug("thug-a"), thug("thug-b")],
+        steps: vec![
+            S::Start(&[1, 9]), // players first
+            S::Act("beatrix", "delay", vec![], &[]),
+            S::Has("beatrix", "delayed", 0),
+            S::Acting("enemies", &["thug-a", "thug-b"]),
+            // E5: the attack is 7 + 2 = 9 against Evade 5: a hit. Beatrix dodges with her held
+            // action: 5 + Body 2 + Dodge 3 = 10 >= 9 (melee): no damage; the action is spent.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[7],
+            ),
+            S::Answer("dodge", &[5]),
+            S::Res("beatrix", "life", 10),
+            S::Lacks("beatrix", "delayed"),
+            S::Res("beatrix", "action", 0),
+        ],
+    });
+    play(Scene {
+        name: "a failed dodge takes the damage",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[9, 1]), // enemies first: Beatrix's action is still to come
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[7],
+            ),
+            // 2 + 2 + 3 = 7 < 9: 5 + 2 = 7 damage, Life 3; her action is spent, so her group's
+            // turn passes with nobody to act and round 2 begins.
+            S::Answer("dodge", &[2, 5]),
+            S::Res("beatrix", "life", 3),
+            S::Round(2),
+            S::Acting("enemies", &["thug-a"]),
+        ],
+    });
+    play(Scene {
+        name: "a successful dodge keeps the action by option",
+        options: &[("mist.dodge_spends", "no")],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[9, 1]),
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[7],
+            ),
+            S::Answer("dodge", &[5]),
+            S::Res("beatrix", "action", 1),
+            S::Acting("players", &["beatrix"]),
+        ],
+    });
+    // Against a gun the difficulty is the attack + 5 (in place of +3), or + 8 by option.
+    let gun = |id: &str| {
+        with(thug(id), |v| {
+            v["senses"] = json!(2);
+            v["weapons"] = json!([{"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}]);
+        })
+    };
+    play(Scene {
+        name: "dodging a gun",
+        options: &[],
+        cast: vec![beatrix(), gun("gunman")],
+        steps: vec![
+            S::Start(&[9, 1]),
+            // 5 + Senses 2 = 7 hits Evade 5; dodge difficulty 7 + 5 = 12: 9 + 2 + 3 = 14 dodges.
+            S::Act(
+                "gunman",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("pistol"))],
+                &[5],
+            ),
+            S::Answer("dodge", &[9]),
+            S::Res("beatrix", "life", 10),
+        ],
+    });
+    play(Scene {
+        name: "dodging a gun, adds",
+        options: &[("mist.gun_dodge", "adds")],
+        cast: vec![beatrix(), gun("gunman")],
+        steps: vec![
+            S::Start(&[9, 1]),
+            // Difficulty 7 + 8 = 15: 14 fails; damage 2D10 higher (3, 6) 6 + Senses 2 = 8.
+            S::Act(
+                "gunman",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("pistol"))],
+                &[5],
+            ),
+            S::Answer("dodge", &[9, 3, 6]),
+            S::Res("beatrix", "life", 2),
+        ],
+    });
+}
+
+#[test]
+fn a_delayed_action_wins_its_speed_contest_and_goes_before_the_enemy() {
+    play(Scene {
+        name: "E2 delayed action",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "delay", vec![], &[]),
+            S::Acting("enemies", &["gunman"]),
+            // E2: Speed 6 + 2 + 3 = 11 against the gunman's 9 + 2 + 0 = 11; Speed skill 3 > 0:
+            // Beatrix first. Attack 10 + Senses 3 + Thrown 2 = 15 hits Evade 7; the gunman
+            // has his action, declines to dodge; knife 8 on D10/2 = 4 + Body 2 = 6, Life 0.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![
+                    ("target", t("gunman")),
+                    ("weapon", t("knife")),
+                    ("interrupt", t("gunman")),
+                ],
+                &[6, 9, 10],
+            ),
+            S::Said("is quicker than gunman"),
+            S::Answer("take", &[8]),
+            S::Res("gunman", "life", 0),
+            S::Lacks("beatrix", "delayed"),
+            S::Res("beatrix", "action", 0),
+        ],
+    });
+    play(Scene {
+        name: "losing the contest",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "delay", vec![], &[]),
+            // 1 + 5 = 6 against 9 + 2 = 11: the gunman first; the action stays held.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("gunman")), ("interrupt", t("gunman"))],
+                &[1, 9],
+            ),
+            S::Said("stays held"),
+            S::Has("beatrix", "delayed", 0),
+            S::Res("beatrix", "action", 1),
+        ],
+    });
+}
+
+#[test]
+fn guns_jam_on_doubles_and_powder_follows_the_mist() {
+    let gunner = || {
+        with(beatrix(), |v| {
+            v["weapons"] = json!([
+                {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]},
+                {"id": "haze", "name": "haze pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0], "powder": "hazeblast"}
+            ]);
+        })
+    };
+    play(Scene {
+        name: "doubles jam",
+        options: &[],
+        cast: vec![
+            gunner(),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // 6 + 3 = 9 hits Evade 7; taken; damage 4 and 4: doubles, jam table 6 (minor
+            // jam): the shot is lost and the pistol is jammed.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                &[6],
+            ),
+            S::Answer("take", &[4, 4, 6]),
+            S::Said("minor jam"),
+            S::Res("thug-a", "life", 30),
+            S::Has("beatrix", "jam.pistol", 6),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+            // Round 2: the jammed pistol cannot fire until the jam is cleared.
+            S::Round(2),
+            S::Refused(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                "rule",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn hazeblast_outside_the_mist_rolls_on_the_jam_table_and_regular_powder_fails_in_it() {
+    let gunner = || {
+        with(beatrix(), |v| {
+            v["weapons"] = json!([
+                {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]},
+                {"id": "haze", "name": "haze pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0], "powder": "hazeblast"}
+            ]);
+        })
+    };
+    play(Scene {
+        name: "hazeblast outside",
+        options: &[],
+        cast: vec![
+            gunner(),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Jam table at once: 10, a normal shot; 6 + 3 = 9 hits; taken; damage 10 and 10:
+            // doubles, jam table 10 again, the shot lands; 10 asks for a critical: 8 + 3 = 11
+            // hits; second pair 2 and 5: 10 + 5 + Senses 3 = 18; Life 30 → 12.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("haze"))],
+                &[10, 6],
+            ),
+            S::Answer("take", &[10, 10, 10, 8, 2, 5]),
+            S::Res("thug-a", "life", 12),
+        ],
+    });
+    play(Scene {
+        name: "regular powder in the mist",
+        options: &[],
+        cast: vec![gunner(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Gm("set_mist", vec![("on", ArgValue::Flag(true))], &[]),
+            // The ball rolls out: nothing drawn, the action spent.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                &[],
+            ),
+            S::Said("rolls out"),
+            S::Res("beatrix", "action", 0),
+        ],
+    });
+}
+
+#[test]
+fn an_aimed_attack_fires_with_3_after_the_targets_group_or_is_wasted() {
+    play(Scene {
+        name: "aimed",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Declared in the players' turn: nothing rolled yet.
+            S::Act(
+                "beatrix",
+                "aim",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[],
+            ),
+            S::Acting("enemies", &["thug-a"]),
+            // When the thug's group has acted: 2 + Senses 3 + Thrown 2 + aimed 3 = 10 >= 7;
+            // the thug has no action left: knife 6 → 3 + Body 2 = 5; Life 6 → 1.
+            S::Act(
+                "thug-a",
+                "act",
+                vec![("what", t("looks for cover"))],
+                &[2, 6],
+            ),
+            S::Res("thug-a", "life", 1),
+            S::Round(2),
+        ],
+    });
+    play(Scene {
+        name: "aimed, wasted",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "aim", vec![("target", t("thug-a"))], &[]),
+            S::Give("thug-a", "out_of_sight", 0),
+            S::Act(
+                "thug-a",
+                "act",
+                vec![("what", t("runs round the corner"))],
+                &[],
+            ),
+            S::Said("wasted"),
+        ],
+    });
+}
+
+#[test]
+fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
+    play(Scene {
+        name: "immobile and armour",
+        options: &[],
+        cast: vec![
+            with(markus(), |v| v["skills"]["brawl"] = json!(1)),
+            with(thug("thug-a"), |v| {
+                v["armoured"] = json!(true);
+                v["life_max"] = json!(20);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Give("thug-a", "immobile", 0),
+            // Fists: 1 + Body 3 + Brawl 1 + immobile 3 = 8 >= 7; taken; D10/3 on a 9 is 3,
+            // + Body 3 + ability 1 = 7, halved against armour (down) = 3; Life 20 → 17.
+            S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
+            S::Answer("take", &[9]),
+            S::Res("thug-a", "life", 17),
+        ],
+    });
+    play(Scene {
+        name: "ambusher",
+        options: &[],
+        cast: vec![markus(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Give("markus", "ambusher", 0),
+            // Club: 1 + Body 3 + ambush 3 = 7 >= 7; without the +3 it would miss.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[1],
+            ),
+            S::Prompt(true),
+        ],
+    });
+}
+
+#[test]
+fn rests_after_the_fight_give_divided_dice_plus_body_up_to_the_maximum() {
+    play(Scene {
+        name: "rests",
+        options: &[],
+        cast: vec![with(beatrix(), |v| v["life"] = json!(2))],
+        steps: vec![
+            // Short: D10/3 on a 9 is 3, + Body 2: Life 2 → 7.
+            S::Gm("rest", vec![("kind", t("short"))], &[9]),
+            S::Res("beatrix", "life", 7),
+            // Long: D10/2 on a 9 is 4 (the table's odd entry), + Body 2 = 6: 13, capped at 10.
+            S::Gm("rest", vec![("kind", t("long"))], &[9]),
+            S::Res("beatrix", "life", 10),
+            // Not during a fight.
+        ],
+    });
+}
+
+#[test]
+fn reviving_and_waking_after_the_fight() {
+    play(Scene {
+        name: "E9 revive",
+        options: &[],
+        cast: vec![
+            beatrix(),
+            with(markus(), |v| v["life"] = json!(-3)),
+            thug("thug-a"),
+        ],
+        steps: vec![
+            S::Has("markus", "unconscious", 8),
+            S::Start(&[1, 9]),
+            S::Acting("players", &["beatrix"]),
+            // E9: 5 + Science 2 + Medicine 3 = 10 against 8: Markus back with 2 Life.
+            S::Act(
+                "beatrix",
+                "revive",
+                vec![("target", t("markus")), ("skill", t("medicine"))],
+                &[5],
+            ),
+            S::Lacks("markus", "unconscious"),
+            S::Res("markus", "life", 2),
+        ],
+    });
+    play(Scene {
+        name: "survival and waking",
+        options: &[],
+        cast: vec![
+            beatrix(),
+            with(markus(), |v| v["life"] = json!(-3)),
+            with(creature("julia", "pc"), |v| v["life"] = json!(-1)),
+            with(thug("thug-a"), |v| v["life"] = json!(-2)),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Survival names its attribute (the GM's ruling): without one it is refused.
+            S::Refused(
+                "beatrix",
+                "revive",
+                vec![("target", t("markus")), ("skill", t("survival"))],
+                "bad_request",
+            ),
+            // 9 + Senses 3 + Survival 0 = 12 >= 8: back at 0 Life.
+            S::Act(
+                "beatrix",
+                "revive",
+                vec![
+                    ("target", t("markus")),
+                    ("skill", t("survival")),
+                    ("attribute", t("senses")),
+                ],
+                &[9],
+            ),
+            S::Res("markus", "life", 0),
+            // The fight ends: Julia, unconscious and not revived, wakes with 0 Life; the
+            // unconscious thug does not.
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("julia", "unconscious"),
+            S::Res("julia", "life", 0),
+            S::Has("thug-a", "unconscious", 7),
+            // Out of combat: Medicine heals a point per point over 10: 8 + 2 + 3 = 13 → 3.
+            S::Act(
+                "beatrix",
+                "medicine_heal",
+                vec![("target", t("markus"))],
+                &[8],
+            ),
+            S::Res("markus", "life", 3),
+            // A night's sleep: half of 10 + Body 2 = 7 for Beatrix (capped at 10), 5 + 3 = 8
+            // for Markus (3 → 10, capped), 5 + 0 for Julia (0 → 5).
+            S::Gm("rest", vec![("kind", t("sleep"))], &[]),
+            S::Res("markus", "life", 10),
+            S::Res("julia", "life", 5),
+        ],
+    });
+}
+
+#[test]
+fn an_npcs_evade_stays_the_gms_and_bad_input_changes_nothing() {
+    play(Scene {
+        name: "hidden evade and refusals",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Beatrix's attack on the thug: she sees whether it hit, not the Evade it reached.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[1],
+            ),
+            S::EvadeSeen(false),
+            S::Refused(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("axe"))],
+                "bad_request",
+            ),
+            S::Refused(
+                "markus",
+                "attack",
+                vec![("target", t("markus"))],
+                "bad_request",
+            ),
+            S::Refused(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("running", ArgValue::Flag(true))],
+                "bad_request",
+            ),
+            S::Refused(
+                "markus",
+                "attack",
+                vec![("target", t("nobody"))],
+                "unknown_entity",
+            ),
+            S::Refused(
+                "markus",
+                "revive",
+                vec![("target", t("thug-a")), ("skill", t("medicine"))],
+                "rule",
+            ),
+            S::RefusedFrom("beatrix", "markus", "act", "forbidden"),
+            S::Refused("markus", "fly", vec![], "unknown_action"),
+            // Markus on Beatrix (a PC): Evade 6 is open to her. 2 + 3 = 5 < 5? 5 >= 5 hits.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("club"))],
+                &[1],
+            ),
+            S::EvadeSeen(true),
+        ],
+    });
+}
+
+#[test]
+fn an_ambush_gives_the_marked_a_free_turn_with_3_before_initiative() {
+    play(Scene {
+        name: "ambush",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("thug-a"), thug("thug-b")],
+        steps: vec![
+            // Nobody marked: refused.
+            S::GmRefused("ambush", vec![], "rule"),
+            S::Give("beatrix", "ambusher", 0),
+            S::Give("markus", "ambusher", 0),
+            S::Gm("ambush", vec![], &[]),
+            S::Round(0),
+            S::Acting("ambush", &["beatrix", "markus"]),
+            S::Refused(
+                "thug-a",
+                "act",
+                vec![("what", t("look round"))],
+                "not_your_turn",
+            ),
+            // 2 + Senses 3 + Thrown 2 + ambush 3 = 10 >= 7; the surprised thug has no action to
+            // dodge with; knife 8 → 4 + Body 2 = 6: Life 6 → 0.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[2, 8],
+            ),
+            S::Res("thug-a", "life", 0),
+            // The free turn over, initiative: enemies 3 + 2 + 0 = 5, players (Beatrix, Body 2)
+            // 4 + 2 + 3 = 9; the mark is gone.
+            S::Act("markus", "act", vec![("what", t("jumps out"))], &[3, 4]),
+            S::Round(1),
+            S::Lacks("beatrix", "ambusher"),
+            S::Order(&["beatrix", "markus", "thug-a", "thug-b"]),
+            S::Acting("players", &["beatrix", "markus"]),
+        ],
+    });
+}
+
+#[test]
+fn an_opportunity_attack_is_the_gms_call_with_a_melee_weapon_and_must_hit() {
+    play(Scene {
+        name: "opportunity",
+        options: &[],
+        cast: vec![
+            beatrix(),
+            thug("thug-a"),
+            with(thug("gunman"), |v| {
+                v["weapons"] = json!([{"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}]);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "beatrix",
+                "act",
+                vec![("what", t("runs past the thugs"))],
+                &[],
+            ),
+            // The GM rules it provokes: 7 + Body 2 = 9 >= Evade 5; Beatrix has acted, so no
+            // dodge; cudgel 4 + 2 = 6: Life 10 → 4. The thug keeps its own action.
+            S::Gm(
+                "opportunity_attack",
+                vec![
+                    ("attacker", t("thug-a")),
+                    ("target", t("beatrix")),
+                    ("weapon", t("cudgel")),
+                ],
+                &[7, 4],
+            ),
+            S::Res("beatrix", "life", 4),
+            S::Res("thug-a", "action", 1),
+            // Not with a gun.
+            S::GmRefused(
+                "opportunity_attack",
+                vec![
+                    ("attacker", t("gunman")),
+                    ("target", t("beatrix")),
+                    ("weapon", t("pistol")),
+                ],
+                "rule",
+            ),
+        ],
+    });
+}
