@@ -130,6 +130,18 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 args,
             )
         }
+        "grab" => action(
+            name,
+            actor,
+            "Catch someone: an attack (bare hands or a device), then Athletics against their Athletics or Brawl.",
+            vec![target(), weapon()],
+        ),
+        "release" => action(
+            name,
+            actor,
+            "Let go of the one you hold (takes no action).",
+            vec![],
+        ),
         "aim" => action(
             name,
             actor,
@@ -213,12 +225,16 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         } else if cannot_act(&c).is_some() {
             Vec::new()
         } else if now.contains(&c.id) {
-            vec!["attack", "aim", "delay", "revive", "act"]
+            vec!["attack", "grab", "aim", "delay", "revive", "act"]
         } else if c.has_status(DELAYED) {
-            vec!["attack", "revive", "act"]
+            vec!["attack", "grab", "revive", "act"]
         } else {
             Vec::new()
         };
+        let mut names = names;
+        if enc.active && c.has_status(super::hold::HOLDING) {
+            names.push("release");
+        }
         let others: Vec<String> = state
             .combatant_ids()
             .into_iter()

@@ -81,6 +81,8 @@ struct Strike {
     raise: Vec<Modifier>,
     /// +3s from aiming and the like.
     extra: Vec<(&'static str, i64)>,
+    /// A grab: a hit leads to the hold contest instead of damage.
+    grab: bool,
 }
 
 /// The weapon `c` names, refused when its sheet has no such weapon or the gun cannot fire.
@@ -121,7 +123,13 @@ fn standing_bonuses(c: &Combatant, t: &Combatant) -> Vec<(&'static str, i64)> {
     out
 }
 
-pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result<(), DecideError> {
+pub fn attack(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    args: &Args,
+    how: How,
+    grab: bool,
+) -> Result<(), DecideError> {
     if how == How::Free {
         return Err(Refusal::NoEncounter.into());
     }
@@ -156,6 +164,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result
             weapon: w,
             raise,
             extra,
+            grab,
         },
     )
 }
@@ -194,6 +203,7 @@ pub fn opportunity(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             weapon: w,
             raise: Vec::new(),
             extra,
+            grab: false,
         },
     )
 }
@@ -381,7 +391,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
     }
     let bonus: i64 = bonuses.iter().map(|m| m.value).sum();
     if cannot_dodge(&t).is_some() {
-        return damage(ctx, &a, &t, &s.weapon, bonus, difficulty);
+        return landed(ctx, &a, &t, &s.weapon, bonus, difficulty, s.grab);
     }
     let data = BTreeMap::from([
         ("attacker".to_owned(), StepValue::Entity(a.id.clone())),
@@ -389,6 +399,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
         ("bonus".to_owned(), StepValue::Int(bonus)),
         ("difficulty".to_owned(), StepValue::Int(difficulty)),
         ("attack_total".to_owned(), StepValue::Int(total)),
+        ("grab".to_owned(), StepValue::Flag(s.grab)),
     ]);
     ctx.telling = None;
     ctx.ask(PendingStep {
@@ -489,7 +500,25 @@ pub fn resume_dodge(
         }
     }
     let target = ctx.combatant(&target.id)?;
-    damage(ctx, &attacker, &target, &weapon, bonus, difficulty)
+    let grab = step.flag("grab").unwrap_or(false);
+    landed(ctx, &attacker, &target, &weapon, bonus, difficulty, grab)
+}
+
+/// A hit that was not dodged: damage, or for a grab the hold contest (no damage: the grab
+/// is the attempt to catch).
+fn landed(
+    ctx: &mut Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    w: &Weapon,
+    bonus: i64,
+    difficulty: i64,
+    grab: bool,
+) -> Result<(), DecideError> {
+    if grab {
+        return super::hold::catch(ctx, a, t, w.immobilizing);
+    }
+    damage(ctx, a, t, w, bonus, difficulty)
 }
 
 /// Spends `t`'s round's action from wherever it is: its group's turn, its held delayed action,
@@ -786,6 +815,7 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
             weapon,
             raise: Vec::new(),
             extra,
+            grab: false,
         },
     )
 }

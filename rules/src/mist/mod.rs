@@ -10,6 +10,7 @@ mod actions;
 mod attack;
 mod care;
 pub mod checks;
+mod hold;
 pub mod jam;
 mod options;
 mod round;
@@ -152,10 +153,12 @@ impl RuleSystem for Mist {
         crate::toolkit::controls(seat, &c)?;
         match action {
             "medicine_heal" => care::medicine_heal(ctx, &c, args),
+            "release" => hold::release(ctx, &c),
             _ => {
                 let how = round::may_act(ctx, &c, action)?;
                 match action {
-                    "attack" => attack::attack(ctx, &c, args, how),
+                    "attack" => attack::attack(ctx, &c, args, how, false),
+                    "grab" => attack::attack(ctx, &c, args, how, true),
                     "aim" => attack::aim(ctx, &c, args, how),
                     "delay" => round::delay(ctx, &c),
                     "revive" => care::revive(ctx, &c, args, how),

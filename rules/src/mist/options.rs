@@ -20,6 +20,8 @@ pub const CHECK_TIES: &str = "mist.check_ties";
 pub const GROUP_TIES: &str = "mist.group_ties";
 /// How a group other than the players gets its initiative.
 pub const ENEMY_INITIATIVE: &str = "mist.enemy_initiative";
+/// Which attribute joins Athletics and Brawl in a hold contest.
+pub const HOLD_ATTRIBUTE: &str = "mist.hold_attribute";
 /// How half of a bare-handed hit against armour rounds.
 pub const UNARMED_ROUNDING: &str = "mist.unarmed_rounding";
 
@@ -30,7 +32,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 9] = [
+const CHOICES: [Choice; 10] = [
     Choice {
         key: NATURAL_TEN,
         help: "A 10 on the attack die hits whatever the difficulty: for `players` only (as the text words it) or for `everyone`.",
@@ -84,6 +86,12 @@ const CHOICES: [Choice; 9] = [
         help: "Bare hands deal half damage against armour (halved before Toughness): `down` or `up` for an odd amount.",
         choices: &["down", "up"],
         default: "down",
+    },
+    Choice {
+        key: HOLD_ATTRIBUTE,
+        help: "A hold contest (Athletics or Brawl): `body` adds Body, as the other physical checks do; `none` rolls the skill alone.",
+        choices: &["body", "none"],
+        default: "body",
     },
 ];
 

@@ -283,6 +283,7 @@ fn new_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     if !new.is_empty() {
         join(ctx, &new)?;
     }
+    super::hold::each_round(ctx)?;
     refresh(ctx)
 }
 

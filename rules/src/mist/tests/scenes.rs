@@ -1217,3 +1217,89 @@ fn an_opportunity_attack_is_the_gms_call_with_a_melee_weapon_and_must_hit() {
         ],
     });
 }
+
+#[test]
+fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_released() {
+    let cast = || {
+        vec![
+            beatrix(),
+            with(markus(), |v| v["skills"]["athletics"] = json!(2)),
+            thug("thug-a"),
+            thug("thug-b"),
+        ]
+    };
+    play(Scene {
+        name: "E12 hold",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]),
+            // E12: 6 + Body 3 = 9 hits Evade 7; taken; contest 3 + Body 3 + Athletics 2 = 8
+            // against 3 + Body 2 = 5: caught, both immobile.
+            S::Act(
+                "markus",
+                "grab",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[6],
+            ),
+            S::Answer("take", &[3, 3]),
+            S::Has("thug-a", "held", 0),
+            S::Has("thug-a", "immobile", 0),
+            S::Has("markus", "immobile", 0),
+            S::Res("thug-a", "life", 6),
+            // Beatrix gets +3 on the immobile thug: 2 + 3 + 2 + 3 = 10 >= 7; knife 4 → 2 + 2.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[2],
+            ),
+            S::Answer("take", &[4]),
+            S::Res("thug-a", "life", 2),
+            S::Act("thug-a", "act", vec![("what", t("struggles"))], &[]),
+            // Round 2 starts with the contest again: 1 + 3 + 2 = 6 against 9 + 2 = 11: free.
+            S::Act("thug-b", "act", vec![("what", t("shouts"))], &[1, 9]),
+            S::Round(2),
+            S::Lacks("thug-a", "held"),
+            S::Lacks("thug-a", "immobile"),
+            S::Lacks("markus", "holding"),
+        ],
+    });
+    // Without Body in the contest (the option): 5 + 2 = 7 against 7 + 0 = 7, a tie: no catch;
+    // with Body it would be 10 against 9.
+    play(Scene {
+        name: "hold attribute none",
+        options: &[("mist.hold_attribute", "none")],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "markus",
+                "grab",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[6],
+            ),
+            S::Answer("take", &[5, 7]),
+            S::Lacks("thug-a", "held"),
+        ],
+    });
+    play(Scene {
+        name: "release",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "markus",
+                "grab",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[6],
+            ),
+            S::Answer("take", &[5, 7]),
+            S::Has("markus", "holding", 0),
+            S::Act("markus", "release", vec![], &[]),
+            S::Lacks("thug-a", "held"),
+            S::Lacks("markus", "immobile"),
+        ],
+    });
+}
