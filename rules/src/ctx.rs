@@ -160,6 +160,42 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// The fact of damage resolved on `target`, built from `steps`. The steps show the
+    /// source's numbers (its weapon, its bonuses): when `source` is a combatant whose numbers
+    /// are the GM's, they go to the GM alone and the other seats get the amount, as a player
+    /// at a real table hears it. The target's own numbers are hidden by `redact` as any.
+    pub fn damage_resolved(
+        &self,
+        target: &EntityId,
+        steps: Vec<crate::event::Modifier>,
+        amount: i64,
+        source: Option<&EntityId>,
+    ) -> Event {
+        let fact = |steps| Fact::DamageResolved {
+            target: target.clone(),
+            steps,
+            amount,
+        };
+        let hidden_source = source
+            .and_then(|s| self.state.combatant(s))
+            .is_some_and(crate::redact::gm_only_numbers);
+        if !hidden_source {
+            return Event::public(fact(steps));
+        }
+        Event {
+            parts: vec![
+                Part {
+                    audience: crate::event::Audience::GmOnly,
+                    fact: fact(steps),
+                },
+                Part {
+                    audience: crate::event::Audience::AllButGm,
+                    fact: fact(Vec::new()),
+                },
+            ],
+        }
+    }
+
     /// A line for the log about `who`: public, unless it concerns a combatant whose numbers
     /// are the GM's (an NPC taking burnout says something about its state).
     pub fn note_about(&mut self, who: &EntityId, text: String) -> Result<(), DecideError> {

@@ -7,7 +7,7 @@
 
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Audience, Event, Fact, Modifier, Part};
+use crate::event::{Audience, Event, Fact, Modifier};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::StateView;
@@ -128,34 +128,11 @@ pub fn take(
     steps: Vec<Modifier>,
     source: Option<&EntityId>,
 ) -> Result<(), DecideError> {
-    let hidden_source = source
-        .and_then(|s| ctx.state.combatant(s))
-        .is_some_and(crate::redact::gm_only_numbers);
     let hurt = ctx.combatant(target)?;
     let max = sheet_of(&hurt)?.condition_max;
     let after = hurt.resource(CONDITION) - amount.max(0);
     let account = super::tell::damage(ctx, &hurt, source, amount, steps.clone(), after, max);
-    let fact = |steps| Fact::DamageResolved {
-        target: target.clone(),
-        steps,
-        amount,
-    };
-    let event = if hidden_source {
-        Event {
-            parts: vec![
-                Part {
-                    audience: Audience::GmOnly,
-                    fact: fact(steps),
-                },
-                Part {
-                    audience: Audience::AllButGm,
-                    fact: fact(vec![]),
-                },
-            ],
-        }
-    } else {
-        Event::public(fact(steps))
-    };
+    let event = ctx.damage_resolved(target, steps, amount, source);
     ctx.emit(event.with(Audience::Everyone, Fact::Told(Box::new(account))))?;
     if amount <= 0 {
         return Ok(());

@@ -233,8 +233,9 @@ fn jams(ctx: &mut Ctx<'_>, shooter: &EntityId, w: &Weapon, why: &str) -> Result<
     let roll = crate::dice::roll(&d10()?, ctx.dice)?;
     let face = roll.dice.first().map_or(0, |d| d.face);
     let row = jam::row(face).map_err(Refusal::Rule)?;
+    // Rolled by the shooter, so an NPC's weapon and its fate stay the GM's (`redact`).
     ctx.emit(Event::public(Fact::Rolled {
-        by: None,
+        by: Some(shooter.clone()),
         purpose: format!(
             "{}'s {} jams ({why}): {} — {}",
             shooter, w.name, row.name, row.effect
@@ -260,7 +261,7 @@ fn jams(ctx: &mut Ctx<'_>, shooter: &EntityId, w: &Weapon, why: &str) -> Result<
         let hurt = crate::dice::roll(&d10()?, ctx.dice)?;
         let amount = hurt.total;
         ctx.emit(Event::public(Fact::Rolled {
-            by: None,
+            by: Some(shooter.clone()),
             purpose: format!("{}'s {} bursts in the hand", shooter, w.name),
             roll: hurt,
         }))?;
@@ -395,11 +396,16 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
     }
     let data = BTreeMap::from([
         ("attacker".to_owned(), StepValue::Entity(a.id.clone())),
+        ("grab".to_owned(), StepValue::Flag(s.grab)),
+    ]);
+    // The defender chooses without knowing how well the attack went (the text's dodge example
+    // tells the 9 only after the dodge), and an NPC's weapon and bonus are the GM's: what
+    // the dodge is against stays with the GM until the dodge roll shows it.
+    let secret = BTreeMap::from([
         ("weapon".to_owned(), StepValue::Text(s.weapon.id.clone())),
         ("bonus".to_owned(), StepValue::Int(bonus)),
         ("difficulty".to_owned(), StepValue::Int(difficulty)),
         ("attack_total".to_owned(), StepValue::Int(total)),
-        ("grab".to_owned(), StepValue::Flag(s.grab)),
     ]);
     ctx.telling = None;
     ctx.ask(PendingStep {
@@ -408,15 +414,34 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
         seats: deciders(&t),
         question: format!(
             "{} hits {} with {}: dodge (d10 + Body + Dodge, spends the round's action) or take it?",
-            a.id, t.id, s.weapon.name
+            a.id,
+            t.id,
+            weapon_as_seen(&a, &s.weapon)
         ),
         options: vec!["dodge".into(), "take".into()],
         default: "take".into(),
         timeout_ms: ctx.state.options().decision_timeout_ms(),
         data,
+        secret,
         ..PendingStep::default()
     })?;
     Ok(())
+}
+
+/// The weapon as the defender's seats may name it: an NPC's weapon is the GM's to name, but
+/// what kind it is shows (it sets how hard the dodge is).
+fn weapon_as_seen(attacker: &Combatant, w: &Weapon) -> String {
+    if !crate::redact::gm_only_numbers(attacker) {
+        return w.name.clone();
+    }
+    match w.kind {
+        WeaponKind::Melee => "a melee weapon",
+        WeaponKind::Ranged => "a ranged weapon",
+        WeaponKind::Thrown => "a thrown weapon",
+        WeaponKind::Gun => "a gun",
+        WeaponKind::Unarmed => "bare hands",
+    }
+    .to_owned()
 }
 
 /// Why `t` cannot dodge: it needs its round's action, still to be taken or held.
@@ -444,13 +469,14 @@ pub fn resume_dodge(
         step.entity("attacker")
             .ok_or_else(|| malformed(step, "attacker"))?,
     )?;
-    let weapon_id = step
-        .text("weapon")
-        .ok_or_else(|| malformed(step, "weapon"))?;
+    let weapon_id = match step.secret.get("weapon") {
+        Some(StepValue::Text(w)) => w.as_str(),
+        _ => return Err(malformed(step, "weapon")),
+    };
     let weapon = sheet_of(&attacker)?
         .weapon(Some(weapon_id))
         .ok_or_else(|| malformed(step, "weapon on the sheet"))?;
-    let int = |k: &str| step.int(k).ok_or_else(|| malformed(step, k));
+    let int = |k: &str| step.secret_int(k).ok_or_else(|| malformed(step, k));
     let (bonus, difficulty, attack_total) =
         (int("bonus")?, int("difficulty")?, int("attack_total")?);
     if choice == "dodge" {
@@ -475,7 +501,7 @@ pub fn resume_dodge(
             actor: Some(target.id.clone()),
             verb: "dodges".into(),
             target: Some(attacker.id.clone()),
-            instrument: Some(weapon.name.clone()),
+            instrument: Some(weapon_as_seen(&attacker, &weapon)),
         });
         tell::check(
             ctx,
@@ -549,7 +575,7 @@ fn weapon_die(
         is(ctx.state.options(), DIVIDED_CRIT, "raw_face"),
     );
     ctx.emit(Event::public(Fact::Rolled {
-        by: None,
+        by: Some(a.id.clone()),
         purpose: format!("{}'s {what} with {} ({})", a.id, w.name, w.damage.word()),
         roll,
     }))?;
@@ -642,11 +668,8 @@ pub fn harm(
     }
     let before = t.resource(LIFE);
     let after = before - taken;
-    ctx.emit(Event::public(Fact::DamageResolved {
-        target: id.clone(),
-        steps: steps.clone(),
-        amount: taken,
-    }))?;
+    let source = ctx.telling.as_ref().and_then(|t| t.actor.clone());
+    ctx.emit(ctx.damage_resolved(id, steps.clone(), taken, source.as_ref()))?;
     let was_down = t.has_status(UNCONSCIOUS);
     let dies = was_down && taken >= s.life_max;
     let wound = if dies {
@@ -795,12 +818,13 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
         }));
     };
     if shooter.statuses.contains_key(&jam_key(&weapon.id)) {
-        return ctx.emit(Event::public(Fact::Noted {
-            text: format!(
+        return ctx.note_about(
+            &shooter.id,
+            format!(
                 "{}'s aimed attack is wasted: {} is jammed",
                 shooter.id, weapon.name
             ),
-        }));
+        );
     }
     if weapon.kind == WeaponKind::Gun && !powder_fires(ctx, &shooter, &weapon)? {
         return Ok(());

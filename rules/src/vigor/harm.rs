@@ -139,11 +139,8 @@ pub fn hurt(
     } else {
         take(before, amount, carry)
     };
-    ctx.emit(Event::public(Fact::DamageResolved {
-        target: id.clone(),
-        steps: steps.clone(),
-        amount,
-    }))?;
+    let by = ctx.telling.as_ref().and_then(|t| t.actor.clone());
+    ctx.emit(ctx.damage_resolved(id, steps.clone(), amount, by.as_ref()))?;
     let wound = if after.killed {
         Some(if before.object { "destroyed" } else { "killed" }.to_owned())
     } else if after.health == 0 && !before.object {

@@ -61,6 +61,8 @@ enum S {
     Said(&'static str),
     /// Whether the player `beatrix` sees the number the last attack was compared with.
     EvadeSeen(bool),
+    /// Words in the GM's view of the last command that the player `beatrix`'s view lacks.
+    GmOnly(&'static [&'static str]),
 }
 
 struct Scene {
@@ -222,6 +224,17 @@ fn play(scene: Scene) {
             S::Said(words) => {
                 let text = said(&last);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
+            }
+            S::GmOnly(words) => {
+                let seen = |seat: &Seat| {
+                    let views: Vec<Event> = last.iter().filter_map(|e| e.view(seat)).collect();
+                    serde_json::to_string(&views).unwrap()
+                };
+                let (player, gm) = (seen(&Seat::Player("beatrix".into())), seen(&Seat::Gm));
+                for w in words {
+                    assert!(gm.contains(w), "{at}: the GM sees `{w}`");
+                    assert!(!player.contains(w), "{at}: `{w}` reaches beatrix: {player}");
+                }
             }
             S::EvadeSeen(seen) => {
                 let player = Seat::Player("beatrix".into());
@@ -654,6 +667,8 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
                 vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
                 &[7],
             ),
+            // She chooses without the total, and the thug's weapon and bonus are the GM's.
+            S::GmOnly(&["attack_total", "cudgel", "\"total\":9"]),
             S::Answer("dodge", &[5]),
             S::Res("beatrix", "life", 10),
             S::Lacks("beatrix", "delayed"),
@@ -675,6 +690,7 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             // 2 + 2 + 3 = 7 < 9: 5 + 2 = 7 damage, Life 3; her action is spent, so her group's
             // turn passes with nobody to act and round 2 begins.
             S::Answer("dodge", &[2, 5]),
+            S::GmOnly(&["cudgel"]),
             S::Res("beatrix", "life", 3),
             S::Round(2),
             S::Acting("enemies", &["thug-a"]),
