@@ -285,7 +285,7 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                 Said("Durability"),
                 // How the raider's damage was made up is the GM's; Aune hears the amount.
                 GmOnly(&["\"label\":\"rolled\""]),
-                PlayerHears("amount: 6"),
+                PlayerHears("amount: Some(6)"),
             ],
         },
         Scene {
