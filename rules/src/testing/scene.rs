@@ -90,6 +90,8 @@ pub enum S {
     Round(u32),
     /// Whether a prompt is open.
     Prompt(bool),
+    /// The open prompt's question, as its deciding seat reads it, says this.
+    Asked(&'static str),
     /// Some sentence of the last command (an account, a roll's purpose, a note), as the GM
     /// holds it, says this.
     Said(&'static str),
@@ -102,6 +104,9 @@ pub enum S {
     /// Whether the listener sees what the last command's checks were compared with; the GM
     /// always does.
     TargetSeen(bool),
+    /// The last command's damage as the GM holds it: each step's label and value, and the
+    /// amount taken (the breakdown a player reads for their own character).
+    Damage(&'static [(&'static str, i64)], i64),
     /// No player's copy of the last command holds this combatant's resource.
     HiddenFromPlayers(&'static str, &'static str),
     /// What only one system asks of the table.
@@ -342,6 +347,19 @@ impl Table<'_> {
                 let got = !self.state.encounter().pending.is_empty();
                 assert_eq!(got, open, "{at}: a prompt open");
             }
+            S::Asked(words) => {
+                let step = self.open_prompt(at);
+                let seen = step
+                    .seats
+                    .first()
+                    .map(|seat| crate::redact::prompt_seen_by(&step, seat))
+                    .unwrap_or(step);
+                let q = &seen.question;
+                assert!(
+                    q.contains(words),
+                    "{at}: `{words}` not in the question `{q}`"
+                );
+            }
             S::Said(words) => {
                 let text = self.told_to(&Seat::Gm);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
@@ -367,6 +385,28 @@ impl Table<'_> {
                         "{at}: `{w}` reaches the player: {player}"
                     );
                 }
+            }
+            S::Damage(steps, amount) => {
+                let got = self
+                    .last
+                    .iter()
+                    .flat_map(Event::facts)
+                    .find_map(|f| match f {
+                        Fact::DamageResolved { steps, amount, .. } => Some((steps, *amount)),
+                        _ => None,
+                    });
+                let Some((got_steps, got_amount)) = got else {
+                    panic!("{at}: no damage in the last command");
+                };
+                let got_steps: Vec<(&str, i64)> = got_steps
+                    .iter()
+                    .map(|m| (m.label.as_str(), m.value))
+                    .collect();
+                assert_eq!(
+                    (got_steps, got_amount),
+                    (steps.to_vec(), amount),
+                    "{at}: the damage"
+                );
             }
             S::TargetSeen(seen) => self.target_seen(seen, at),
             S::HiddenFromPlayers(who, key) => self.hidden_from_players(who, key, at),

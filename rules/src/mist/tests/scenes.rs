@@ -201,6 +201,8 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
             S::Prompt(true),
             // He takes it: cudgel 6 + Body 2 = 8 damage, less Toughness 1: 7. Life 10 → 3.
             S::Answer("take", &[6]),
+            S::Damage(&[("cudgel (D10)", 6), ("Body", 2), ("Toughness", -1)], 7),
+            S::Said("\"hurt\""),
             S::Res("markus", "life", 3),
             acting("players", &["markus"]),
             // E3: 4 + Body 3 = 7 reaches Evade 7; the thug has acted: no dodge.
@@ -239,6 +241,8 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
                 &[8, 4],
             ),
             S::Res("thug-a", "life", 0),
+            // At exactly 0 it is hurt, not below 0: no consciousness check.
+            S::Said("\"hurt\""),
             S::PlayerHears("thug-a takes damage"),
             S::PlayerNeverHears("amount: 6"),
             S::GmOnly(&["\"amount\":6"]),
@@ -462,8 +466,10 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
                 vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
                 &[7],
             ),
-            // She chooses without the total, and the thug's weapon and bonus are the GM's.
+            // She chooses without the total, and the thug's weapon and bonus are the GM's:
+            // she is told what kind of weapon it is (a melee one: no +3 or +5 to beat).
             S::GmOnly(&["attack_total", "cudgel", "\"total\":9"]),
+            S::Asked("thug-a hits beatrix with a melee weapon: dodge"),
             S::Answer("dodge", &[5]),
             // Her own roll she sees; the thug's total it beat stays the GM's, or its bonus
             // would show in every attack after this one.
@@ -471,6 +477,24 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             S::Res("beatrix", "life", 10),
             S::Lacks("beatrix", "delayed"),
             S::Res("beatrix", "action", 0),
+        ],
+    });
+    play(Scene {
+        name: "nobody answers: the hit is taken",
+        options: &[],
+        cast: cast(),
+        steps: vec![
+            S::Start(&[9, 1]),
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[7],
+            ),
+            // The default is to take it: 5 + 2 = 7 damage, Life 3, and the action is kept.
+            S::TimeOut(&[5]),
+            S::Res("beatrix", "life", 3),
+            S::Res("beatrix", "action", 1),
         ],
     });
     play(Scene {
@@ -767,6 +791,15 @@ fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
             // + Body 3 + ability 1 = 7, halved against armour (down) = 3; Life 20 → 17.
             S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
             S::Answer("take", &[9]),
+            S::Damage(
+                &[
+                    ("fists (D10/3)", 3),
+                    ("Body", 3),
+                    ("ability", 1),
+                    ("bare hands against armour: half", -4),
+                ],
+                3,
+            ),
             S::Res("thug-a", "life", 17),
         ],
     });
@@ -785,6 +818,106 @@ fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
                 &[1],
             ),
             S::Prompt(true),
+        ],
+    });
+}
+
+#[test]
+fn what_a_hit_does_depends_on_the_weapon_armour_toughness_and_the_target() {
+    // Markus's club: 5 + Body 3 = 8 hits Evade 7; damage 5 + Body 3 + ability 1 = 9.
+    let club_at = |target: &'static str| {
+        S::Act(
+            "markus",
+            "attack",
+            vec![("target", t(target)), ("weapon", t("club"))],
+            &[5],
+        )
+    };
+    let scenes = [
+        (
+            "armour halves bare hands only: a club's 9 goes through whole",
+            with(thug("plated"), |v| {
+                v["armoured"] = json!(true);
+                v["life_max"] = json!(20);
+            }),
+            vec![
+                club_at("plated"),
+                S::Answer("take", &[5]),
+                S::Damage(&[("club (D10)", 5), ("Body", 3), ("ability", 1)], 9),
+                S::Res("plated", "life", 11),
+            ],
+        ),
+        (
+            "Toughness 20 leaves a 9 harmless",
+            with(thug("rock"), |v| v["toughness"] = json!(20)),
+            vec![
+                club_at("rock"),
+                S::Answer("take", &[5]),
+                S::Damage(
+                    &[
+                        ("club (D10)", 5),
+                        ("Body", 3),
+                        ("ability", 1),
+                        ("Toughness", -20),
+                    ],
+                    0,
+                ),
+                S::Said("\"unharmed\""),
+                S::Res("rock", "life", 6),
+            ],
+        ),
+        (
+            "an object below 0 Life makes no consciousness check",
+            with(creature("crate", "object"), |v| {
+                v["life_max"] = json!(3);
+                v["evade"] = json!(7);
+            }),
+            vec![
+                // An object rolls no initiative; no dodge for it, and no die drawn after the
+                // damage.
+                S::Start(&[9]),
+                S::Act(
+                    "markus",
+                    "attack",
+                    vec![("target", t("crate")), ("weapon", t("club"))],
+                    &[5, 5],
+                ),
+                S::Prompt(false),
+                S::Res("crate", "life", -6),
+            ],
+        ),
+    ];
+    for (name, target, steps) in scenes {
+        let mut all = Vec::new();
+        if !matches!(steps.first(), Some(S::Start(_))) {
+            // Enemies 1, players 9: Markus acts first.
+            all.push(S::Start(&[1, 9]));
+        }
+        all.extend(steps);
+        play(Scene {
+            name,
+            options: &[],
+            cast: vec![markus(), target],
+            steps: all,
+        });
+    }
+    play(Scene {
+        name: "an unconscious creature hit for less than its whole Life is hurt, not killed",
+        options: &[],
+        cast: vec![beatrix(), with(thug("down"), |v| v["life"] = json!(-2))],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Knife 9 + Senses 3 = 12 hits; D10/2 on a 2 is 1, + Body 2 = 3 < Life max 6:
+            // Life -2 → -5, no consciousness check (it is down already).
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("down")), ("weapon", t("knife"))],
+                &[9, 2],
+            ),
+            S::Said("\"hurt\""),
+            S::Res("down", "life", -5),
+            S::Lacks("down", "dead"),
         ],
     });
 }
