@@ -60,8 +60,9 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
 pub struct Cli {
     #[command(flatten)]
     pub globals: GlobalArgs,
+    /// Without one, the interactive TUI for the seat.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Options every command accepts, before or after the subcommand.

@@ -8,11 +8,11 @@
 //! Nothing here prints or exits: `main` does. Errors are `anyhow` errors whose text for a
 //! server refusal is `code: message` (see [`crate::net::ServerError`]).
 
-mod act;
-mod answer;
-mod entropy;
+pub(crate) mod act;
+pub(crate) mod answer;
+pub(crate) mod entropy;
 mod export;
-mod show;
+pub(crate) mod show;
 mod watch;
 
 pub use export::fetch;

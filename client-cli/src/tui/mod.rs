@@ -1,0 +1,163 @@
+//! The interactive TUI (`tablehold` with no subcommand) and the replay viewer (`tablehold
+//! replay FILE` in a terminal). Both are one loop over one [`model::Model`]: events, replies,
+//! keys and the clock change the model, and [`view::view`] draws it whole after each change.
+//!
+//! - `model`: what the screen shows; `keys`: keys to model changes; `command`: the command
+//!   line's parsing, completion and help, over the seat's catalogue.
+//! - `view`: the screen, a pure function of the model.
+//! - `live`: the connection task (reconnects, resumes after the last event seen).
+//! - `replay`: stepping through a log file, as its viewer saw it.
+
+mod command;
+mod keys;
+mod live;
+mod model;
+mod replay;
+mod view;
+
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use crossterm::event::{Event as TermEvent, KeyEvent};
+use ratatui::DefaultTerminal;
+use tablehold_log::LogFile;
+use tablehold_rules::{Seat, SeatId};
+use tokio::sync::mpsc;
+
+use crate::cli::GlobalArgs;
+use crate::profile::ConfigDir;
+use crate::remote::show;
+use live::FromNet;
+use model::{Link, Model, Tone};
+
+/// How often the screen redraws with nothing happening: the countdowns tick.
+const TICK: Duration = Duration::from_millis(200);
+
+/// `tablehold`: the TUI for the picked profile's seat, until the user quits.
+pub fn run_live(globals: &GlobalArgs) -> Result<()> {
+    let config = ConfigDir::resolve(globals.config_dir.as_deref())?;
+    let (_, profile) = config.pick(globals.seat.as_deref())?;
+    let ca = globals.ca_cert.clone().or_else(|| profile.ca_cert.clone());
+    let seat = show::rules_seat(&profile.seat, profile.role);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    with_terminal(|terminal| {
+        runtime.block_on(async {
+            let (net_tx, mut net_rx) = mpsc::unbounded_channel();
+            let (order_tx, order_rx) = mpsc::unbounded_channel();
+            tokio::spawn(live::connection(profile, ca, net_tx, order_rx));
+            let mut keys_rx = key_reader();
+            let mut m = Model::new(seat, Link::Connecting { attempt: 1 });
+            let mut tick = tokio::time::interval(TICK);
+            while !m.quit {
+                m.now_ms = show::now_ms();
+                terminal.draw(|f| view::view(&m, f))?;
+                tokio::select! {
+                    msg = net_rx.recv() => match msg {
+                        Some(msg) => on_net(&mut m, msg),
+                        None => break,
+                    },
+                    key = keys_rx.recv() => match key {
+                        Some(key) => {
+                            if let Some(order) = keys::on_key(&mut m, key)
+                                && order_tx.send(order).is_err()
+                            {
+                                m.say("the connection task has stopped", Tone::Error);
+                            }
+                        }
+                        None => break,
+                    },
+                    _ = tick.tick() => {}
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// What the connection said, into the model.
+fn on_net(m: &mut Model, msg: FromNet) {
+    match msg {
+        FromNet::Link(link) => m.link = link,
+        FromNet::Seat(seat) => m.seat = seat,
+        FromNet::State(state) => m.set_scene(*state),
+        FromNet::Catalogue(c) => m.catalogue = c,
+        FromNet::Event(e) => m.on_event(&e),
+        FromNet::Done(Ok(text)) => m.say(text, Tone::Plain),
+        FromNet::Done(Err(text)) => m.say(text, Tone::Error),
+    }
+}
+
+/// `tablehold replay FILE` in a terminal: the viewer, from the log's last event back. The log
+/// was checked whole before (digests included), so every step shows a state the log vouches for.
+pub fn run_replay(file: LogFile) -> Result<()> {
+    let mut player = replay::Player::new(file)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    with_terminal(|terminal| {
+        runtime.block_on(async {
+            let mut keys_rx = key_reader();
+            let mut tick = tokio::time::interval(TICK);
+            let mut since_step = Duration::ZERO;
+            while !player.model.quit {
+                player.model.now_ms = player.moment_ms();
+                terminal.draw(|f| view::view(&player.model, f))?;
+                tokio::select! {
+                    key = keys_rx.recv() => match key {
+                        Some(key) => player.on_key(key),
+                        None => break,
+                    },
+                    _ = tick.tick() => {
+                        since_step += TICK;
+                        if since_step >= player.step_every() {
+                            since_step = Duration::ZERO;
+                            player.autoplay();
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Runs `body` with the terminal in raw mode on the alternate screen, and puts the terminal
+/// back afterwards, whatever `body` returned (ratatui's panic hook does it on a panic).
+fn with_terminal(body: impl FnOnce(&mut DefaultTerminal) -> Result<()>) -> Result<()> {
+    let mut terminal = ratatui::init();
+    let result = body(&mut terminal);
+    ratatui::restore();
+    result
+}
+
+/// Key presses from a thread of their own (crossterm's read blocks), as a channel. Resizes
+/// need nothing: every loop turn redraws at the terminal's size.
+fn key_reader() -> mpsc::UnboundedReceiver<KeyEvent> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        loop {
+            match crossterm::event::read() {
+                Ok(TermEvent::Key(k)) => {
+                    if tx.send(k).is_err() {
+                        return;
+                    }
+                }
+                // A resize: an empty redraw is what it needs, which any key-less turn gives.
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    rx
+}
+
+/// The seat a log file was written for, from its header's viewer (`gm`, `player:ines`...).
+fn viewer_seat(file: &LogFile) -> Seat {
+    tablehold_log::verify::viewer_of(&file.header)
+        .map(|v| v.seat())
+        .unwrap_or_else(|_| Seat::Spectator(SeatId(file.header.viewer.clone())))
+}

@@ -1,0 +1,292 @@
+//! Everything the screen shows, and nothing about how: the table as this seat sees it (the
+//! server's `TableView`, or the replay's rebuilt one), the log's sentences, the command line,
+//! which combatant is selected and the connection's state. Events, replies and keys change it
+//! (here and in `keys`); `view` only reads it, so a test can build one from real events and
+//! check the screen without a terminal.
+
+use tablehold_protocol::{CombatantView, EventEnvelope, PromptView, TableView};
+use tablehold_rules::{ActionSpec, Event, Fact, Part, Seat};
+
+use crate::lines;
+
+/// How a line of the log or a note is shown: the calls to this seat stand out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Plain,
+    /// A turn of one of this seat's characters starts.
+    Mine,
+    /// A decision window asks this seat.
+    Alert,
+    /// A refusal or an error.
+    Error,
+}
+
+/// One sentence of the log, with the event it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub seq: u64,
+    pub text: String,
+    pub tone: Tone,
+}
+
+/// The connection to the server, as the header shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// Connecting, or reconnecting after a drop (`attempt` counts from 1).
+    Connecting {
+        attempt: u32,
+    },
+    Online,
+    /// The last try failed; the next starts by itself.
+    Offline {
+        reason: String,
+    },
+    /// Not a live table: a replayed log, at `at` of `last` events.
+    Replay {
+        at: u64,
+        last: u64,
+        playing: bool,
+    },
+}
+
+/// The command line: what is typed, where the cursor is, and what was sent before.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Input {
+    pub text: String,
+    /// In characters, 0..=text's length.
+    pub cursor: usize,
+    /// Lines sent, oldest first.
+    pub history: Vec<String>,
+    /// While walking the history with the arrows: which entry is shown.
+    pub recalled: Option<usize>,
+    /// What Tab offered last, when it could not pick one.
+    pub offered: Vec<String>,
+}
+
+/// The screen's whole state.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub seat: Seat,
+    /// The table as the seat sees it; `None` until the first `state` arrives.
+    pub scene: Option<TableView>,
+    /// What the seat may do now, as the server listed it: completion and help come from it.
+    pub catalogue: Vec<ActionSpec>,
+    pub log: Vec<LogLine>,
+    /// How many lines the log is scrolled back from its newest.
+    pub scroll: usize,
+    pub input: Input,
+    pub selected: Option<String>,
+    pub link: Link,
+    /// The answer to the last command (done, a refusal, a help text), under the log.
+    pub note: Option<(String, Tone)>,
+    /// Unix milliseconds, for countdowns: the loop sets it, tests fix it.
+    pub now_ms: u64,
+    /// The last event applied to the log; a reconnect resumes after it.
+    pub last_seq: u64,
+    /// Set when a command asks to leave.
+    pub quit: bool,
+}
+
+impl Model {
+    pub fn new(seat: Seat, link: Link) -> Model {
+        Model {
+            seat,
+            scene: None,
+            catalogue: Vec::new(),
+            log: Vec::new(),
+            scroll: 0,
+            input: Input::default(),
+            selected: None,
+            link,
+            note: None,
+            now_ms: 0,
+            last_seq: 0,
+            quit: false,
+        }
+    }
+
+    /// The seat's name as the server's views write it (`gm`, or the seat id).
+    pub fn seat_name(&self) -> &str {
+        match &self.seat {
+            Seat::Gm => "gm",
+            Seat::Player(id) | Seat::Spectator(id) => id.0.as_str(),
+        }
+    }
+
+    /// A new state of the table. The selection stays on its combatant while it is there; else
+    /// it goes to the first of this seat's characters who may act, or the first in the order.
+    pub fn set_scene(&mut self, scene: TableView) {
+        let keep = self
+            .selected
+            .as_ref()
+            .is_some_and(|s| scene.combatants.iter().any(|c| &c.id == s));
+        self.scene = Some(scene);
+        if !keep {
+            self.selected = self.default_selection();
+        }
+    }
+
+    fn default_selection(&self) -> Option<String> {
+        let scene = self.scene.as_ref()?;
+        self.my_turn()
+            .first()
+            .map(|s| (*s).to_owned())
+            .or_else(|| scene.order.first().cloned())
+            .or_else(|| scene.combatants.first().map(|c| c.id.clone()))
+    }
+
+    /// One event as the seat received it: its sentences join the log (the dice machinery
+    /// left out, as `watch` does). An event already shown (a resent backlog after a
+    /// reconnect) is skipped.
+    pub fn on_event(&mut self, e: &EventEnvelope) {
+        if e.seq <= self.last_seq {
+            return;
+        }
+        self.last_seq = e.seq;
+        let parts: Vec<Part> = e
+            .parts
+            .iter()
+            .filter(|p| !lines::is_machinery(&p.fact))
+            .cloned()
+            .collect();
+        let tone = self.tone_of(&parts);
+        for text in lines::event_lines(&Event { parts }, &self.seat, None) {
+            self.log.push(LogLine {
+                seq: e.seq,
+                text,
+                tone,
+            });
+        }
+        // New lines arrive at the bottom: a user scrolled back keeps the same lines in view.
+        if self.scroll > 0 {
+            self.scroll += 1;
+        }
+    }
+
+    fn tone_of(&self, parts: &[Part]) -> Tone {
+        let mut tone = Tone::Plain;
+        for p in parts {
+            match &p.fact {
+                Fact::DecisionRequested { step }
+                    if !step.options.is_empty() || !step.args.is_empty() =>
+                {
+                    let asked = match &self.seat {
+                        Seat::Gm => step.seats.is_empty() || step.seats.contains(&Seat::Gm),
+                        seat => step.seats.contains(seat),
+                    };
+                    if asked {
+                        return Tone::Alert;
+                    }
+                }
+                Fact::TurnStarted { entity: Some(id) } if self.plays(id.as_str()) => {
+                    tone = Tone::Mine;
+                }
+                Fact::TurnsOpened { now, .. } if now.iter().any(|id| self.plays(id.as_str())) => {
+                    tone = Tone::Mine;
+                }
+                _ => {}
+            }
+        }
+        tone
+    }
+
+    pub fn combatant(&self, id: &str) -> Option<&CombatantView> {
+        self.scene.as_ref()?.combatants.iter().find(|c| c.id == id)
+    }
+
+    /// Whether this seat plays `id`: a player her own characters, the GM those no player has.
+    pub fn plays(&self, id: &str) -> bool {
+        let Some(c) = self.combatant(id) else {
+            return false;
+        };
+        match (&self.seat, &c.owner) {
+            (Seat::Gm, None) => true,
+            (Seat::Player(me), Some(o)) => me.0 == *o,
+            _ => false,
+        }
+    }
+
+    /// Who may act now: the set the server sends, or the current combatant from a server
+    /// that sends none.
+    pub fn may_act(&self) -> Vec<&str> {
+        let Some(scene) = &self.scene else {
+            return Vec::new();
+        };
+        if scene.may_act.is_empty() {
+            scene.current.iter().map(String::as_str).collect()
+        } else {
+            scene.may_act.iter().map(String::as_str).collect()
+        }
+    }
+
+    /// This seat's characters who may act now: "your turn" when not empty.
+    pub fn my_turn(&self) -> Vec<&str> {
+        self.may_act()
+            .into_iter()
+            .filter(|id| self.plays(id))
+            .collect()
+    }
+
+    /// The open windows that ask this seat and still wait for its answer. A window someone
+    /// else decides reaches the seat as a stand-in, with no options and no arguments.
+    pub fn asked(&self) -> Vec<&PromptView> {
+        let Some(scene) = &self.scene else {
+            return Vec::new();
+        };
+        let me = self.seat_name();
+        let open: Vec<&PromptView> = if scene.prompts.is_empty() {
+            scene.prompt.iter().collect()
+        } else {
+            scene.prompts.iter().collect()
+        };
+        open.into_iter()
+            .filter(|p| !p.options.is_empty() || !p.args.is_empty())
+            .filter(|p| p.seats.iter().any(|s| s == me) || (me == "gm" && p.seats.is_empty()))
+            .filter(|p| p.waiting.is_empty() || p.waiting.iter().any(|s| s == me))
+            .collect()
+    }
+
+    /// Milliseconds left before a window's default applies, by this machine's clock; `None`
+    /// when the server gave no deadline.
+    pub fn left_ms(&self, p: &PromptView) -> Option<u64> {
+        (p.deadline_ms > 0).then(|| p.deadline_ms.saturating_sub(self.now_ms))
+    }
+
+    /// The combatants in turn order, then those outside it (in the state's order).
+    pub fn in_order(&self) -> Vec<&CombatantView> {
+        let Some(scene) = &self.scene else {
+            return Vec::new();
+        };
+        let mut out: Vec<&CombatantView> = scene
+            .order
+            .iter()
+            .filter_map(|id| scene.combatants.iter().find(|c| &c.id == id))
+            .collect();
+        for c in &scene.combatants {
+            if !scene.order.contains(&c.id) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Moves the selection `by` places along [`Model::in_order`], wrapping round.
+    pub fn select_next(&mut self, by: isize) {
+        let ids: Vec<String> = self.in_order().iter().map(|c| c.id.clone()).collect();
+        if ids.is_empty() {
+            return;
+        }
+        let at = self
+            .selected
+            .as_ref()
+            .and_then(|s| ids.iter().position(|i| i == s))
+            .unwrap_or(0);
+        let len = ids.len() as isize;
+        let next = (at as isize + by).rem_euclid(len) as usize;
+        self.selected = ids.get(next).cloned();
+    }
+
+    pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.note = Some((text.into(), tone));
+    }
+}

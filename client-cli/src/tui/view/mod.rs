@@ -1,0 +1,193 @@
+//! The screen, drawn from the model alone: `view(&Model, &mut Frame)`. Top to bottom: the
+//! header (table, seat, round, connection), the call to this seat (your turn, a decision with
+//! its countdown) or whose turn it is, the map beside the turn order and the selected sheet,
+//! the log, the note (the answer to the last command, or Tab's candidates), the hint for the
+//! line being typed, and the command line.
+//!
+//! Every pane takes what room it gets: at 80x24 all are there; a smaller terminal squeezes the
+//! map and the sheet first, and nothing panics at any size.
+
+mod map;
+mod panes;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::command;
+use super::model::{Link, Model, Tone};
+
+/// Draws the whole screen.
+pub fn view(m: &Model, f: &mut Frame) {
+    let call = call_lines(m);
+    let [header, call_area, middle, log, note, hint, input] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(u16::try_from(call.len()).unwrap_or(1)),
+        Constraint::Min(6),
+        Constraint::Length(8),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(f.area());
+    f.render_widget(Paragraph::new(header_line(m)), header);
+    f.render_widget(Paragraph::new(call), call_area);
+    let [map_area, side] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(middle);
+    let [turns, sheet] =
+        Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+    map::render(m, f, map_area);
+    panes::turns(m, f, turns);
+    panes::sheet(m, f, sheet);
+    panes::log(m, f, log);
+    f.render_widget(Paragraph::new(note_line(m)), note);
+    let hint_text = if matches!(m.link, Link::Replay { .. }) {
+        replay_hint()
+    } else {
+        command::hint(&m.input.text, &m.catalogue)
+    };
+    f.render_widget(
+        Paragraph::new(Span::styled(hint_text, Style::new().fg(Color::DarkGray))),
+        hint,
+    );
+    command_line(m, f, input);
+}
+
+fn replay_hint() -> String {
+    "←/→ event · n/p turn · ]/[ round · Home/End · digits+Enter jump · Space play · +/- speed \
+     · q quits"
+        .to_owned()
+}
+
+fn header_line(m: &Model) -> Line<'static> {
+    let (table, round) = match &m.scene {
+        Some(s) if s.encounter => (s.name.clone(), format!("round {}", s.round)),
+        Some(s) => (s.name.clone(), "no encounter".to_owned()),
+        None => ("…".to_owned(), String::new()),
+    };
+    let (link, style) = match &m.link {
+        Link::Online => ("● online".to_owned(), Style::new().fg(Color::Green)),
+        Link::Connecting { attempt: 1 } => {
+            ("◌ connecting".to_owned(), Style::new().fg(Color::Yellow))
+        }
+        Link::Connecting { attempt } => (
+            format!("◌ reconnecting (try {attempt})"),
+            Style::new().fg(Color::Yellow),
+        ),
+        Link::Offline { reason } => (format!("✕ offline: {reason}"), Style::new().fg(Color::Red)),
+        Link::Replay { at, last, playing } => (
+            format!(
+                "replay {at}/{last}{}",
+                if *playing { " ▶ playing" } else { "" }
+            ),
+            Style::new().fg(Color::Cyan),
+        ),
+    };
+    Line::from(vec![
+        Span::styled(table, Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw(format!(" · {} · {round} · ", m.seat)),
+        Span::styled(link, style),
+    ])
+}
+
+/// The call to this seat: a decision asked of it (question, options, countdown) outranks its
+/// turn, which outranks the plain "whose turn" line.
+fn call_lines(m: &Model) -> Vec<Line<'static>> {
+    let loud = Style::new()
+        .fg(Color::Black)
+        .bg(Color::Yellow)
+        .add_modifier(Modifier::BOLD);
+    let asked = m.asked();
+    if !asked.is_empty() {
+        let mut out = Vec::new();
+        for p in asked {
+            let left = m.left_ms(p).map_or_else(String::new, |ms| {
+                format!(" · {}.{} s left", ms / 1000, (ms % 1000) / 100)
+            });
+            let default = if p.default.is_empty() {
+                "its default".to_owned()
+            } else {
+                p.default.clone()
+            };
+            out.push(Line::from(Span::styled(
+                format!(
+                    " A DECISION FOR YOU: {}{left} (then {default}) ",
+                    p.question
+                ),
+                loud,
+            )));
+            let mut takes: Vec<String> = p.options.clone();
+            takes.extend(p.args.iter().map(|a| format!("{}=<{:?}>", a.name, a.kind)));
+            out.push(Line::from(format!(
+                "  answer {} · prompt {}",
+                takes.join(" | "),
+                p.prompt_id
+            )));
+        }
+        return out;
+    }
+    let mine = m.my_turn();
+    if !mine.is_empty() {
+        return vec![Line::from(Span::styled(
+            format!(" YOUR TURN: {} ", mine.join(", ")),
+            loud.bg(Color::Green),
+        ))];
+    }
+    let turn = m.scene.as_ref().map_or(String::new(), |s| {
+        if s.turn.is_empty() {
+            s.current
+                .as_ref()
+                .map_or(String::new(), |c| format!("{c}'s turn"))
+        } else {
+            s.turn.clone()
+        }
+    });
+    vec![Line::from(turn)]
+}
+
+fn note_line(m: &Model) -> Line<'static> {
+    if !m.input.offered.is_empty() {
+        return Line::from(Span::styled(
+            m.input.offered.join("  "),
+            Style::new().fg(Color::Cyan),
+        ));
+    }
+    match &m.note {
+        Some((text, tone)) => Line::from(Span::styled(text.clone(), tone_style(*tone))),
+        None => Line::default(),
+    }
+}
+
+pub(super) fn tone_style(tone: Tone) -> Style {
+    match tone {
+        Tone::Plain => Style::new(),
+        Tone::Mine => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        Tone::Alert => Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        Tone::Error => Style::new().fg(Color::Red),
+    }
+}
+
+/// `> ` and the line, scrolled so that the cursor stays in view; the terminal's cursor sits
+/// at the model's.
+fn command_line(m: &Model, f: &mut Frame, area: Rect) {
+    if area.width < 3 {
+        return;
+    }
+    let room = usize::from(area.width - 2).saturating_sub(1);
+    let skip = m.input.cursor.saturating_sub(room);
+    let shown: String = m.input.text.chars().skip(skip).collect();
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("> ", Style::new().add_modifier(Modifier::BOLD)),
+            Span::raw(shown),
+        ])),
+        area,
+    );
+    let x = area.x + 2 + u16::try_from(m.input.cursor - skip).unwrap_or(0);
+    f.set_cursor_position(Position::new(x.min(area.right().saturating_sub(1)), area.y));
+}
+
+#[cfg(test)]
+mod tests;

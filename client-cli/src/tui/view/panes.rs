@@ -1,0 +1,197 @@
+//! The text panes: the turn order (who may act, whose characters are whose, what each has),
+//! the selected combatant's sheet, and the log.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use tablehold_protocol::CombatantView;
+
+use super::map::{labels, side_colours};
+use super::tone_style;
+use crate::tui::model::Model;
+
+/// One line per combatant in turn order: `▶` for those who may act now, `*` for this seat's
+/// own, the map label in its side's colour, the id, and its numbers when the seat sees them.
+pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
+    let Some(scene) = &m.scene else {
+        return;
+    };
+    let title = if scene.encounter {
+        format!(" round {} ", scene.round)
+    } else {
+        " combatants ".to_owned()
+    };
+    let labels = labels(scene);
+    let colours = side_colours(scene);
+    let may_act = m.may_act();
+    let lines: Vec<Line> = m
+        .in_order()
+        .into_iter()
+        .map(|c| {
+            let acts = may_act.contains(&c.id.as_str());
+            let mark = format!(
+                "{}{}",
+                if acts { "▶" } else { " " },
+                if m.plays(&c.id) { "*" } else { " " }
+            );
+            let mut id_style = Style::new();
+            if acts {
+                id_style = id_style.add_modifier(Modifier::BOLD);
+            }
+            if m.selected.as_deref() == Some(c.id.as_str()) {
+                id_style = id_style.add_modifier(Modifier::REVERSED);
+            }
+            let colour = colours
+                .get(c.side.as_str())
+                .copied()
+                .unwrap_or(Color::White);
+            Line::from(vec![
+                Span::raw(mark),
+                Span::styled(
+                    labels.get(c.id.as_str()).cloned().unwrap_or_default(),
+                    Style::new().fg(colour),
+                ),
+                Span::raw(" "),
+                Span::styled(c.id.clone(), id_style),
+                Span::styled(format!(" {}", numbers(c)), Style::new().fg(Color::DarkGray)),
+            ])
+        })
+        .collect();
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(title)),
+        area,
+    );
+}
+
+/// `Vigor 12 Wounds 0` from the resources; `?` for a combatant whose numbers the seat may not
+/// see (a stand-in: `rules::redact::is_stand_in` on the server's side leaves them out).
+fn numbers(c: &CombatantView) -> String {
+    match &c.resources {
+        None => "?".to_owned(),
+        Some(r) => r
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// The selected combatant: who plays it, where it stands, its resources as bars of their
+/// values, its statuses; for one the seat may not see the numbers of, only what it may.
+pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
+    let Some(c) = m.selected.as_deref().and_then(|id| m.combatant(id)) else {
+        f.render_widget(
+            Paragraph::new("^N/^P or `select ID` picks a combatant")
+                .block(Block::bordered().title(" sheet ")),
+            area,
+        );
+        return;
+    };
+    let who = match &c.owner {
+        Some(o) => format!("played by {o}"),
+        None => "the GM's".to_owned(),
+    };
+    let at = c
+        .position
+        .map_or("off the map".to_owned(), |(x, y)| format!("at ({x}, {y})"));
+    let mut lines = vec![
+        Line::from(format!("{} · {}", c.name, c.side)),
+        Line::from(format!("{who} · {at}")),
+    ];
+    match &c.resources {
+        None => lines.push(Line::from(Span::styled(
+            "its numbers are the GM's",
+            Style::new().fg(Color::DarkGray),
+        ))),
+        Some(r) => {
+            let width = r.keys().map(String::len).max().unwrap_or(0);
+            for (k, v) in r {
+                let bar = "█".repeat(usize::try_from((*v).clamp(0, 20)).unwrap_or(0));
+                lines.push(Line::from(vec![
+                    Span::raw(format!("{k:<width$} {v:>3} ")),
+                    Span::styled(bar, Style::new().fg(Color::Green)),
+                ]));
+            }
+        }
+    }
+    if !c.statuses.is_empty() {
+        lines.push(Line::from(Span::styled(
+            c.statuses.join(", "),
+            Style::new().fg(Color::Yellow),
+        )));
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(format!(" {} ", c.id))),
+        area,
+    );
+}
+
+/// The newest sentences that fit, wrapped to the pane, scrolled back by the model's scroll.
+pub fn log(m: &Model, f: &mut Frame, area: Rect) {
+    let block = Block::bordered().title(if m.scroll > 0 {
+        format!(" log (scrolled back {}) ", m.scroll)
+    } else {
+        " log ".to_owned()
+    });
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let width = usize::from(inner.width.max(1));
+    let height = usize::from(inner.height);
+    let end = m.log.len().saturating_sub(m.scroll);
+    let mut rows: Vec<Line> = Vec::new();
+    for line in m.log[..end].iter().rev() {
+        let style = tone_style(line.tone);
+        let mut wrapped: Vec<Line> = wrap(&line.text, width)
+            .into_iter()
+            .map(|t| Line::from(Span::styled(t, style)))
+            .collect();
+        wrapped.reverse();
+        rows.extend(wrapped);
+        if rows.len() >= height {
+            break;
+        }
+    }
+    rows.truncate(height);
+    rows.reverse();
+    f.render_widget(Paragraph::new(rows), inner);
+}
+
+/// Breaks `text` at spaces into lines of at most `width` characters (a longer word is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let head: String = line.chars().take(width).collect();
+            line = line.chars().skip(width).collect();
+            out.push(head);
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn wrap_breaks_at_spaces_and_cuts_long_words() {
+        assert_eq!(
+            super::wrap("aune hits goblin-1", 10),
+            ["aune hits", "goblin-1"]
+        );
+        assert_eq!(super::wrap("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
+        assert_eq!(super::wrap("", 5), [""]);
+    }
+}
