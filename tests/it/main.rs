@@ -9,4 +9,5 @@ mod flood;
 mod load;
 mod security;
 mod server;
+mod tui;
 mod watch;

@@ -111,15 +111,18 @@ fn call_lines(m: &Model) -> Vec<Line<'static>> {
             } else {
                 p.default.clone()
             };
+            // The countdown first, so that a narrow terminal cuts the question, not the time.
             out.push(Line::from(Span::styled(
-                format!(
-                    " A DECISION FOR YOU: {}{left} (then {default}) ",
-                    p.question
-                ),
+                format!(" A DECISION FOR YOU{left}, then {default} "),
                 loud,
             )));
+            out.push(Line::from(format!("  {}", p.question)));
             let mut takes: Vec<String> = p.options.clone();
-            takes.extend(p.args.iter().map(|a| format!("{}=<{:?}>", a.name, a.kind)));
+            takes.extend(
+                p.args
+                    .iter()
+                    .map(|a| format!("{}=<{}>", a.name, crate::remote::act::kind_name(a.kind))),
+            );
             out.push(Line::from(format!(
                 "  answer {} · prompt {}",
                 takes.join(" | "),
