@@ -118,8 +118,9 @@ pub struct Completion {
 
 /// Completes the last word of `line` (the word being typed, or a new one after a space):
 /// the first word from the actions and the TUI's own words; an argument as `NAME=` or, at
-/// the place of the next value in order, from the values it takes now.
-pub fn complete(line: &str, catalogue: &[ActionSpec], ids: &[String]) -> Completion {
+/// the place of the next value in order, from the values it takes now. Arguments only the GM
+/// may give are offered to the GM only.
+pub fn complete(line: &str, catalogue: &[ActionSpec], ids: &[String], gm: bool) -> Completion {
     let (head, partial) = match line.rfind(' ') {
         Some(i) => (&line[..=i], &line[i + 1..]),
         None => ("", line),
@@ -133,7 +134,7 @@ pub fn complete(line: &str, catalogue: &[ActionSpec], ids: &[String]) -> Complet
         }
         Some(&"select") => ids.to_vec(),
         Some(&"help") => act::action_names(catalogue),
-        Some(action) => arg_candidates(catalogue, action, &words[1..], partial),
+        Some(action) => arg_candidates(catalogue, action, &words[1..], partial, gm),
     };
     let mut fitting: Vec<String> = candidates
         .into_iter()
@@ -168,6 +169,7 @@ fn arg_candidates(
     action: &str,
     typed: &[&str],
     partial: &str,
+    gm: bool,
 ) -> Vec<String> {
     let specs: Vec<&ActionSpec> = catalogue.iter().filter(|s| s.name == action).collect();
     let mut out = Vec::new();
@@ -194,6 +196,7 @@ fn arg_candidates(
         out.extend(
             spec.args
                 .iter()
+                .filter(|a| gm || !a.gm_only)
                 .filter(|a| !named.contains(&a.name.as_str()))
                 .map(|a| format!("{}=", a.name)),
         );
@@ -232,7 +235,7 @@ fn common_prefix(words: &[String]) -> String {
 
 /// The one-line help for what the line holds: the action's arguments in order with what they
 /// take now, its costs and its help; for an empty line, the keys.
-pub fn hint(line: &str, catalogue: &[ActionSpec]) -> String {
+pub fn hint(line: &str, catalogue: &[ActionSpec], gm: bool) -> String {
     let Some(first) = line.split_whitespace().next() else {
         return "Tab completes · Enter sends · ↑↓ history · ^N/^P select · PgUp/PgDn log · \
                 `help` · ^C quits"
@@ -246,13 +249,13 @@ pub fn hint(line: &str, catalogue: &[ActionSpec]) -> String {
             _ => format!("`{first}` is not open to you now (Tab lists what is)"),
         };
     };
-    usage(spec)
+    usage(spec, gm)
 }
 
 /// `attack target=<entity: goblin-1|goblin-2> weapon=<text> · action · Strike with...`
-pub fn usage(spec: &ActionSpec) -> String {
+pub fn usage(spec: &ActionSpec, gm: bool) -> String {
     let mut out = spec.name.clone();
-    for a in &spec.args {
+    for a in spec.args.iter().filter(|a| gm || !a.gm_only) {
         let vals: Vec<&str> = values(a).collect();
         let now = if vals.is_empty() {
             String::new()
@@ -285,11 +288,13 @@ mod tests {
         target.now = vec!["goblin-1".into(), "goblin-2".into(), "mara".into()];
         let mut weapon = ArgSpec::new("weapon", ArgKind::Text, false, "with what");
         weapon.now = vec!["knife".into()];
+        let mut tn = ArgSpec::new("tn", ArgKind::Int, false, "the target number");
+        tn.gm_only = true;
         let attack = ActionSpec {
             name: "attack".into(),
             help: "Strike".into(),
             actor: Some(EntityId("aune".into())),
-            args: vec![target, weapon],
+            args: vec![target, weapon, tn],
             costs: vec!["action".into()],
         };
         let end = ActionSpec {
@@ -366,9 +371,15 @@ mod tests {
             ("attack weapon=", "attack weapon=knife ", &[]),
             ("select g", "select goblin-1 ", &[]),
             ("zzz", "zzz", &[]),
+            // `tn=` is the GM's: not offered to a player.
+            (
+                "attack goblin-1 knife t",
+                "attack goblin-1 knife target=",
+                &[],
+            ),
         ];
         for (typed, line, offered) in cases {
-            let got = complete(typed, &c, &ids);
+            let got = complete(typed, &c, &ids, false);
             assert_eq!(got.line, *line, "for `{typed}`");
             let offered: Vec<String> = offered.iter().map(|s| (*s).to_owned()).collect();
             assert_eq!(got.offered, offered, "for `{typed}`");
@@ -379,11 +390,12 @@ mod tests {
     fn the_hint_shows_what_the_action_takes_now() {
         let c = catalogue();
         assert_eq!(
-            hint("attack gob", &c),
+            hint("attack gob", &c, false),
             "attack target=<entity: goblin-1|goblin-2|mara> [weapon=<text: knife>] · action · \
              Strike"
         );
-        assert!(hint("", &c).contains("Tab completes"));
-        assert!(hint("dance", &c).contains("not open to you now"));
+        assert!(hint("attack", &c, true).contains("[tn=<int>]"));
+        assert!(hint("", &c, false).contains("Tab completes"));
+        assert!(hint("dance", &c, false).contains("not open to you now"));
     }
 }

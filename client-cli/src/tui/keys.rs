@@ -57,7 +57,7 @@ pub fn on_key(m: &mut Model, key: KeyEvent) -> Option<Order> {
         }
         KeyCode::Tab => {
             let ids: Vec<String> = m.in_order().iter().map(|c| c.id.clone()).collect();
-            let done = command::complete(&m.input.text, &m.catalogue, &ids);
+            let done = command::complete(&m.input.text, &m.catalogue, &ids, m.seat.is_gm());
             m.input.cursor = done.line.chars().count();
             m.input.text = done.line;
             m.input.offered = done.offered;
@@ -157,7 +157,7 @@ fn submit(m: &mut Model) -> Option<Order> {
 fn help(m: &mut Model, about: Option<&str>) {
     let text = match about {
         Some(name) => match m.catalogue.iter().find(|s| s.name == name) {
-            Some(spec) => command::usage(spec),
+            Some(spec) => command::usage(spec, m.seat.is_gm()),
             None => format!("`{name}` is not open to you now"),
         },
         None => {

@@ -17,6 +17,8 @@ pub enum Tone {
     Mine,
     /// A decision window asks this seat.
     Alert,
+    /// A roll whose result is not what its numbers say: a critical or a fumble.
+    Critical,
     /// A refusal or an error.
     Error,
 }
@@ -178,6 +180,11 @@ impl Model {
                         return Tone::Alert;
                     }
                 }
+                Fact::Told(account)
+                    if account.roll.as_ref().is_some_and(|r| r.because.is_some()) =>
+                {
+                    tone = Tone::Critical;
+                }
                 Fact::TurnStarted { entity: Some(id) } if self.plays(id.as_str()) => {
                     tone = Tone::Mine;
                 }
@@ -288,5 +295,60 @@ impl Model {
 
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.note = Some((text.into(), tone));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablehold_rules::{Account, Audience, EntityId, SeatId};
+
+    fn envelope(seq: u64, facts: Vec<Fact>) -> EventEnvelope {
+        EventEnvelope {
+            table: "t".into(),
+            seq,
+            version: 1,
+            at_ms: 0,
+            link: String::new(),
+            parts: facts
+                .into_iter()
+                .map(|fact| Part {
+                    audience: Audience::Everyone,
+                    fact,
+                })
+                .collect(),
+        }
+    }
+
+    /// An attack told with a natural 20 (`because`: the result is not what the numbers say).
+    fn critical(because: Option<&str>) -> Fact {
+        let roll = serde_json::json!({
+            "label": "COR attack",
+            "roll": {"expr": "1d20", "dice": [{"term": 0, "die": "d20", "face": 20, "value": 20,
+                     "kept": true, "burst": false, "from_burst": false}], "terms": [20], "total": 20},
+            "total": 23,
+            "result": "hit",
+            "because": because,
+        });
+        Fact::Told(Box::new(Account {
+            actor: Some(EntityId("aune".into())),
+            verb: "attacks".into(),
+            target: Some(EntityId("goblin-1".into())),
+            roll: Some(serde_json::from_value(roll).expect("a told roll")),
+            ..Default::default()
+        }))
+    }
+
+    #[test]
+    fn the_log_takes_each_event_once_and_marks_criticals() {
+        let mut m = Model::new(Seat::Player(SeatId("ines".into())), Link::Online);
+        m.on_event(&envelope(3, vec![critical(Some("natural 20"))]));
+        m.on_event(&envelope(4, vec![critical(None)]));
+        // A backlog sent again after a reconnect: nothing twice.
+        m.on_event(&envelope(3, vec![critical(Some("natural 20"))]));
+        let tones: Vec<(u64, Tone)> = m.log.iter().map(|l| (l.seq, l.tone)).collect();
+        assert_eq!(tones, [(3, Tone::Critical), (4, Tone::Plain)]);
+        assert!(m.log[0].text.contains("natural 20"), "{}", m.log[0].text);
+        assert_eq!(m.last_seq, 4);
     }
 }

@@ -46,7 +46,7 @@ pub fn view(m: &Model, f: &mut Frame) {
     let hint_text = if matches!(m.link, Link::Replay { .. }) {
         replay_hint()
     } else {
-        command::hint(&m.input.text, &m.catalogue)
+        command::hint(&m.input.text, &m.catalogue, m.seat.is_gm())
     };
     f.render_widget(
         Paragraph::new(Span::styled(hint_text, Style::new().fg(Color::DarkGray))),
@@ -169,6 +169,7 @@ pub(super) fn tone_style(tone: Tone) -> Style {
         Tone::Mine => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
         Tone::Alert => Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
         Tone::Error => Style::new().fg(Color::Red),
+        Tone::Critical => Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
     }
 }
 

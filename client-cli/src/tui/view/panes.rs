@@ -106,13 +106,26 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
             Style::new().fg(Color::DarkGray),
         ))),
         Some(r) => {
+            // The GM sees numbers the players do not: said, so that nobody reads them out.
+            if m.seat.is_gm() && c.owner.is_none() {
+                lines.push(Line::from(Span::styled(
+                    "numbers: GM only",
+                    Style::new().fg(Color::Magenta),
+                )));
+            }
+            let maxima = maxima(c);
             let width = r.keys().map(String::len).max().unwrap_or(0);
+            let room = usize::from(area.width).saturating_sub(width + 8);
             for (k, v) in r {
-                let bar = "█".repeat(usize::try_from((*v).clamp(0, 20)).unwrap_or(0));
-                lines.push(Line::from(vec![
-                    Span::raw(format!("{k:<width$} {v:>3} ")),
-                    Span::styled(bar, Style::new().fg(Color::Green)),
-                ]));
+                let mut spans = vec![Span::raw(format!("{k:<width$} {v:>3}"))];
+                if let Some(max) = maxima.get(k).copied().filter(|m| *m > 0) {
+                    spans.push(Span::raw(format!("/{max:<3}")));
+                    spans.push(Span::styled(
+                        bar(*v, max, room.saturating_sub(4).min(20)),
+                        Style::new().fg(Color::Green),
+                    ));
+                }
+                lines.push(Line::from(spans));
             }
         }
     }
@@ -126,6 +139,34 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
         Paragraph::new(lines).block(Block::bordered().title(format!(" {} ", c.id))),
         area,
     );
+}
+
+/// Each resource's maximum, where the sheet gives one as `RESOURCE_max` (a sheet's own
+/// convention, whatever the system): a resource without one shows as a number alone.
+fn maxima(c: &CombatantView) -> std::collections::BTreeMap<String, i64> {
+    let Some(sheet) = c.sheet.as_deref() else {
+        return Default::default();
+    };
+    let Ok(doc) = sheet.parse::<toml::Table>() else {
+        return Default::default();
+    };
+    doc.iter()
+        .filter_map(|(k, v)| Some((k.strip_suffix("_max")?.to_owned(), v.as_integer()?)))
+        .collect()
+}
+
+/// A bar of `width` cells filled in proportion to `value` of `max`.
+fn bar(value: i64, max: i64, width: usize) -> String {
+    let width_i = i64::try_from(width).unwrap_or(0);
+    let filled = (value.clamp(0, max) * width_i)
+        .checked_div(max)
+        .unwrap_or(0);
+    let filled = usize::try_from(filled).unwrap_or(0);
+    format!(
+        "{}{}",
+        "█".repeat(filled),
+        "░".repeat(width - filled.min(width))
+    )
 }
 
 /// The newest sentences that fit, wrapped to the pane, scrolled back by the model's scroll.
@@ -193,5 +234,13 @@ mod tests {
         );
         assert_eq!(super::wrap("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
         assert_eq!(super::wrap("", 5), [""]);
+    }
+
+    #[test]
+    fn a_bar_fills_in_proportion_and_never_overflows() {
+        assert_eq!(super::bar(9, 14, 14), "█████████░░░░░");
+        assert_eq!(super::bar(20, 10, 4), "████");
+        assert_eq!(super::bar(-3, 10, 4), "░░░░");
+        assert_eq!(super::bar(1, 0, 4), "░░░░");
     }
 }

@@ -228,5 +228,8 @@ fn any_size_draws_without_panicking_and_a_large_one_shows_more() {
     }
     let (screen, _) = render(&m, 120, 40);
     assert!(screen.contains("YOUR TURN: aune"));
-    assert!(screen.contains("condition    9 █████████"), "{screen}");
+    assert!(
+        screen.contains("condition    9/14 ████████████░░░░░░░░"),
+        "{screen}"
+    );
 }
