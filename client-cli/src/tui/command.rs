@@ -18,7 +18,12 @@ pub const OWN_WORDS: [&str; 3] = ["help", "quit", "select"];
 /// A request for the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Order {
-    Act(ActRequest),
+    /// An action; with `--end` (`end`), the actor's turn ends once it went through, as
+    /// `tablehold act --end` does.
+    Act {
+        act: ActRequest,
+        end: bool,
+    },
     Answer(AnswerRequest),
 }
 
@@ -73,8 +78,9 @@ pub fn parse(line: &str, catalogue: &[ActionSpec]) -> Result<Command, String> {
             return Err(format!("no action `{first}` now; did you mean `{meant}`?"));
         }
     }
+    let end = flags.end;
     act::resolve(catalogue, first, flags.actor.as_deref(), &words)
-        .map(|a| Command::Send(Order::Act(a)))
+        .map(|act| Command::Send(Order::Act { act, end }))
         .map_err(|e| e.to_string())
 }
 
@@ -82,9 +88,11 @@ pub fn parse(line: &str, catalogue: &[ActionSpec]) -> Result<Command, String> {
 struct Flags {
     actor: Option<String>,
     prompt: Option<String>,
+    end: bool,
 }
 
-/// `--actor ID` and `--prompt N` taken out of the words, as the shell commands take them.
+/// `--actor ID`, `--prompt N` and `--end` taken out of the words, as the shell commands take
+/// them.
 fn take_flags(words: &[String]) -> Result<(Flags, Vec<String>), String> {
     let mut flags = Flags::default();
     let mut rest = Vec::new();
@@ -93,6 +101,10 @@ fn take_flags(words: &[String]) -> Result<(Flags, Vec<String>), String> {
         let slot = match w.as_str() {
             "--actor" => &mut flags.actor,
             "--prompt" => &mut flags.prompt,
+            "--end" => {
+                flags.end = true;
+                continue;
+            }
             _ => {
                 rest.push(w.clone());
                 continue;
@@ -310,7 +322,9 @@ mod tests {
     #[test]
     fn a_line_becomes_the_request_act_would_send() {
         let c = catalogue();
-        let Ok(Command::Send(Order::Act(a))) = parse("attack goblin-2 knife", &c) else {
+        let Ok(Command::Send(Order::Act { act: a, end: false })) =
+            parse("attack goblin-2 knife", &c)
+        else {
             panic!("attack parses");
         };
         assert_eq!(a.action, "attack");
@@ -322,6 +336,15 @@ mod tests {
         assert_eq!(
             a.args.0.get("weapon"),
             Some(&ArgValue::Text("knife".into()))
+        );
+        // `--end` anywhere ends the turn after the action; it is not a value.
+        let Ok(Command::Send(Order::Act { act, end: true })) = parse("attack --end goblin-1", &c)
+        else {
+            panic!("--end parses");
+        };
+        assert_eq!(
+            act.args.0.get("target"),
+            Some(&ArgValue::Text("goblin-1".into()))
         );
         assert_eq!(parse("  quit ", &c), Ok(Command::Quit));
         assert_eq!(
@@ -347,7 +370,10 @@ mod tests {
         // Far from anything listed: the server says why (an action not open now).
         assert!(matches!(
             parse("dodge", &c),
-            Ok(Command::Send(Order::Act(ActRequest { listed: false, .. })))
+            Ok(Command::Send(Order::Act {
+                act: ActRequest { listed: false, .. },
+                ..
+            }))
         ));
         assert!(parse("", &c).is_err());
         assert!(

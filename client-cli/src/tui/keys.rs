@@ -132,6 +132,7 @@ fn submit(m: &mut Model) -> Option<Order> {
                 Command::Select(id) => {
                     if m.combatant(&id).is_some() {
                         m.selected = Some(id);
+                        m.pinned = true;
                         m.note = None;
                     } else {
                         let ids: Vec<String> = m.in_order().iter().map(|c| c.id.clone()).collect();

@@ -183,9 +183,9 @@ async fn follow(
                     Ok(Reply::Actions { actions }) => actions,
                     _ => Vec::new(),
                 };
-                match client.request(op_of(&order)).await {
-                    Ok(_) => {
-                        let _ = tx.send(FromNet::Done(Ok("done".to_owned())));
+                match send(&mut client, &order).await {
+                    Ok(said) => {
+                        let _ = tx.send(FromNet::Done(Ok(said)));
                     }
                     Err(NetError::Server(e)) => {
                         let _ = tx.send(FromNet::Done(Err(refusal(&e, &order, &catalogue))));
@@ -234,9 +234,26 @@ async fn refresh(client: &mut Client, tx: &UnboundedSender<FromNet>) -> Result<(
     Ok(())
 }
 
+/// Sends an order; for an action with `--end`, then the end of the actor's turn.
+async fn send(client: &mut Client, order: &Order) -> Result<String, NetError> {
+    client.request(op_of(order)).await?;
+    match order {
+        Order::Act { act, end: true } => {
+            let op = Op::Act {
+                actor: act.actor.clone(),
+                action: tablehold_rules::action::END_TURN.to_owned(),
+                args: Default::default(),
+            };
+            client.request(op).await?;
+            Ok("done; turn ended".to_owned())
+        }
+        _ => Ok("done".to_owned()),
+    }
+}
+
 fn op_of(order: &Order) -> Op {
     match order {
-        Order::Act(a) => Op::Act {
+        Order::Act { act: a, .. } => Op::Act {
             actor: a.actor.clone(),
             action: a.action.clone(),
             args: a.args.clone(),
@@ -252,7 +269,7 @@ fn op_of(order: &Order) -> Op {
 /// A refusal's line, with the closest action or value that would work, as `act` says it.
 fn refusal(e: &crate::net::ServerError, order: &Order, catalogue: &[ActionSpec]) -> String {
     let mut line = e.to_string();
-    if let Order::Act(a) = order {
+    if let Order::Act { act: a, .. } = order {
         let hints = act::closest_values(catalogue, a);
         if let Some(h) = hints.first() {
             line.push_str(&format!("; {h}"));

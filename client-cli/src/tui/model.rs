@@ -78,6 +78,9 @@ pub struct Model {
     pub scroll: usize,
     pub input: Input,
     pub selected: Option<String>,
+    /// Whether the user picked the selection (`select`, Ctrl-N/P): then it stays; else it
+    /// follows the turn to the combatant who acts.
+    pub pinned: bool,
     pub link: Link,
     /// The answer to the last command (done, a refusal, a help text), under the log.
     pub note: Option<(String, Tone)>,
@@ -99,6 +102,7 @@ impl Model {
             scroll: 0,
             input: Input::default(),
             selected: None,
+            pinned: false,
             link,
             note: None,
             now_ms: 0,
@@ -115,13 +119,15 @@ impl Model {
         }
     }
 
-    /// A new state of the table. The selection stays on its combatant while it is there; else
-    /// it goes to the first of this seat's characters who may act, or the first in the order.
+    /// A new state of the table. A selection the user picked stays on its combatant while it
+    /// is there; else it goes to the first of this seat's characters who may act, else to
+    /// whoever may act, else the first in the order.
     pub fn set_scene(&mut self, scene: TableView) {
-        let keep = self
-            .selected
-            .as_ref()
-            .is_some_and(|s| scene.combatants.iter().any(|c| &c.id == s));
+        let keep = self.pinned
+            && self
+                .selected
+                .as_ref()
+                .is_some_and(|s| scene.combatants.iter().any(|c| &c.id == s));
         self.scene = Some(scene);
         if !keep {
             self.selected = self.default_selection();
@@ -130,9 +136,8 @@ impl Model {
 
     fn default_selection(&self) -> Option<String> {
         let scene = self.scene.as_ref()?;
-        self.my_turn()
-            .first()
-            .map(|s| (*s).to_owned())
+        let mine = self.my_turn().first().map(|s| (*s).to_owned());
+        mine.or_else(|| self.may_act().first().map(|s| (*s).to_owned()))
             .or_else(|| scene.order.first().cloned())
             .or_else(|| scene.combatants.first().map(|c| c.id.clone()))
     }
@@ -291,6 +296,7 @@ impl Model {
         let len = ids.len() as isize;
         let next = (at as isize + by).rem_euclid(len) as usize;
         self.selected = ids.get(next).cloned();
+        self.pinned = true;
     }
 
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {

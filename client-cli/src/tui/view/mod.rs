@@ -139,7 +139,9 @@ fn call_lines(m: &Model) -> Vec<Line<'static>> {
         ))];
     }
     let turn = m.scene.as_ref().map_or(String::new(), |s| {
-        if s.turn.is_empty() {
+        if !s.encounter {
+            "no encounter yet: `help` lists what you may do now".to_owned()
+        } else if s.turn.is_empty() {
             s.current
                 .as_ref()
                 .map_or(String::new(), |c| format!("{c}'s turn"))

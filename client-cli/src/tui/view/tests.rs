@@ -233,3 +233,32 @@ fn any_size_draws_without_panicking_and_a_large_one_shows_more() {
         "{screen}"
     );
 }
+
+#[test]
+fn the_selection_follows_the_turn_until_the_user_picks_one() {
+    let mut m = ines_on_her_turn();
+    assert_eq!(
+        m.selected.as_deref(),
+        Some("aune"),
+        "her character, whose turn it is"
+    );
+    let scene = m.scene.clone().expect("a scene");
+    // Ctrl-N: the next in order after aune, wrapping round to goblin-1; it stays there when
+    // the state comes again.
+    crate::tui::keys::on_key(
+        &mut m,
+        crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('n'),
+            crossterm::event::KeyModifiers::CONTROL,
+        ),
+    );
+    assert_eq!(m.selected.as_deref(), Some("goblin-1"));
+    m.set_scene(scene.clone());
+    assert_eq!(m.selected.as_deref(), Some("goblin-1"));
+    let (screen, _) = render(&m, 80, 24);
+    assert!(screen.contains("┌ goblin-1 "), "{screen}");
+    // Not picked: a new state brings it back to who acts.
+    m.pinned = false;
+    m.set_scene(scene);
+    assert_eq!(m.selected.as_deref(), Some("aune"));
+}
