@@ -234,20 +234,30 @@ async fn refresh(client: &mut Client, tx: &UnboundedSender<FromNet>) -> Result<(
     Ok(())
 }
 
-/// Sends an order; for an action with `--end`, then the end of the actor's turn.
+/// Sends an order; for an action with `--end`, then the end of the actor's turn, unless the
+/// action itself ended it (a house rule, a turn spent), as `tablehold act --end` does. A
+/// refused end of turn (a window the action opened must be answered first) is said after
+/// the action's success, not in place of it.
 async fn send(client: &mut Client, order: &Order) -> Result<String, NetError> {
     client.request(op_of(order)).await?;
-    match order {
-        Order::Act { act, end: true } => {
-            let op = Op::Act {
-                actor: act.actor.clone(),
-                action: tablehold_rules::action::END_TURN.to_owned(),
-                args: Default::default(),
-            };
-            client.request(op).await?;
-            Ok("done; turn ended".to_owned())
-        }
-        _ => Ok("done".to_owned()),
+    let Order::Act { act, end: true } = order else {
+        return Ok("done".to_owned());
+    };
+    if act.actor.is_some()
+        && let Reply::State { state } = client.request(Op::State).await?
+        && state.current != act.actor
+    {
+        return Ok("done; the turn ended by itself".to_owned());
+    }
+    let op = Op::Act {
+        actor: act.actor.clone(),
+        action: tablehold_rules::action::END_TURN.to_owned(),
+        args: Default::default(),
+    };
+    match client.request(op).await {
+        Ok(_) => Ok("done; turn ended".to_owned()),
+        Err(NetError::Server(e)) => Ok(format!("done; the turn goes on: {e}")),
+        Err(e) => Err(e),
     }
 }
 

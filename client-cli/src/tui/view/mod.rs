@@ -14,7 +14,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::command;
 use super::model::{Link, Model, Tone};
@@ -22,12 +22,19 @@ use super::model::{Link, Model, Tone};
 /// Draws the whole screen.
 pub fn view(m: &Model, f: &mut Frame) {
     let call = call_lines(m);
+    // A long note (help, a refusal with its hint) gets a second row rather than being cut.
+    let note_text = note_line(m);
+    let note_rows = if note_text.width() > usize::from(f.area().width) {
+        2
+    } else {
+        1
+    };
     let [header, call_area, middle, log, note, hint, input] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::try_from(call.len()).unwrap_or(1)),
         Constraint::Min(6),
         Constraint::Length(8),
-        Constraint::Length(1),
+        Constraint::Length(note_rows),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -42,7 +49,7 @@ pub fn view(m: &Model, f: &mut Frame) {
     panes::turns(m, f, turns);
     panes::sheet(m, f, sheet);
     panes::log(m, f, log);
-    f.render_widget(Paragraph::new(note_line(m)), note);
+    f.render_widget(Paragraph::new(note_text).wrap(Wrap { trim: true }), note);
     let hint_text = if matches!(m.link, Link::Replay { .. }) {
         replay_hint()
     } else {

@@ -262,3 +262,15 @@ fn the_selection_follows_the_turn_until_the_user_picks_one() {
     m.set_scene(scene);
     assert_eq!(m.selected.as_deref(), Some("aune"));
 }
+
+#[test]
+fn a_long_note_wraps_onto_a_second_row_instead_of_being_cut() {
+    let mut m = ines_on_her_turn();
+    let long = "open now: attack, auxiliary, check, dash, end_turn, free_action, move, pass, \
+                stand, take_cover";
+    m.say(long, crate::tui::model::Tone::Plain);
+    let (screen, _) = render(&m, 80, 24);
+    assert!(row(&screen, 20).starts_with("open now: attack"), "{screen}");
+    assert!(row(&screen, 21).starts_with("stand, take_cover"), "{screen}");
+    assert!(row(&screen, 23).starts_with("> "), "{screen}");
+}
