@@ -71,6 +71,7 @@ pub fn table_view(header: Header<'_>, seen: &dyn StateView) -> TableView {
             unit: header.grid.unit.to_owned(),
             cell_size: header.grid.cell_size,
             covers: header.grid.covers.iter().map(|c| (*c).to_owned()).collect(),
+            diagonal: seen.options().diagonal(),
         }),
     }
 }

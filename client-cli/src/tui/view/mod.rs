@@ -43,8 +43,13 @@ pub fn view(m: &Model, f: &mut Frame) {
     f.render_widget(Paragraph::new(call), call_area);
     let [map_area, side] =
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(middle);
-    let [turns, sheet] =
-        Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+    // The turn order takes the rows its combatants need, the sheet the rest (at least 6).
+    let listed = u16::try_from(m.in_order().len()).unwrap_or(u16::MAX);
+    let [turns, sheet] = Layout::vertical([
+        Constraint::Max(listed.saturating_add(2).max(3)),
+        Constraint::Min(6),
+    ])
+    .areas(side);
     map::render(m, f, map_area);
     panes::turns(m, f, turns);
     panes::sheet(m, f, sheet);

@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use tablehold_protocol::CombatantView;
+use tablehold_rules::grid::{Cell, Diagonal, distance};
 
 use super::map::{labels, side_colours};
 use super::tone_style;
@@ -100,6 +101,12 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
         Line::from(format!("{} · {}", c.name, c.side)),
         Line::from(format!("{who} · {at}")),
     ];
+    if let Some(place) = whereabouts(m, c) {
+        lines.push(Line::from(Span::styled(
+            place,
+            Style::new().fg(Color::Cyan),
+        )));
+    }
     match &c.resources {
         None => lines.push(Line::from(Span::styled(
             "its numbers are the GM's",
@@ -139,6 +146,62 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
         Paragraph::new(lines).block(Block::bordered().title(format!(" {} ", c.id))),
         area,
     );
+}
+
+/// Where `c` stands for this seat: how far from the seat's characters who act now (else its
+/// characters), measured as the table's rules measure (its diagonal rule, the system's cell
+/// size and unit), and the cover or footing its cell gives.
+fn whereabouts(m: &Model, c: &CombatantView) -> Option<String> {
+    let scene = m.scene.as_ref()?;
+    let (x, y) = c.position?;
+    let here = Cell { x, y };
+    let mine: Vec<&CombatantView> = scene
+        .combatants
+        .iter()
+        .filter(|o| o.id != c.id && m.plays(&o.id) && o.position.is_some())
+        .collect();
+    let acting: Vec<&CombatantView> = mine
+        .iter()
+        .copied()
+        .filter(|o| m.may_act().contains(&o.id.as_str()))
+        .collect();
+    let from = if acting.is_empty() { mine } else { acting };
+    let mut said: Vec<String> = from
+        .iter()
+        .take(2)
+        .filter_map(|o| {
+            let (ox, oy) = o.position?;
+            let there = Cell { x: ox, y: oy };
+            let text = match &scene.grid {
+                Some(g) => {
+                    let cells = distance(here, there, g.diagonal);
+                    format!(
+                        "{} {} from {}",
+                        cells * u64::from(g.cell_size),
+                        g.unit,
+                        o.id
+                    )
+                }
+                None => format!(
+                    "{} cells from {}",
+                    distance(here, there, Diagonal::Alternating),
+                    o.id
+                ),
+            };
+            Some(text)
+        })
+        .collect();
+    match scene.terrain.iter().find(|t| (t.x, t.y) == (x, y)) {
+        Some(t) if t.terrain.cover.is_some() => {
+            said.push(format!(
+                "in {}",
+                t.terrain.cover.as_deref().unwrap_or("cover")
+            ));
+        }
+        Some(t) if t.terrain.difficult => said.push("on difficult ground".to_owned()),
+        _ => {}
+    }
+    (!said.is_empty()).then(|| said.join(" · "))
 }
 
 /// Each resource's maximum, where the sheet gives one as `RESOURCE_max` (a sheet's own

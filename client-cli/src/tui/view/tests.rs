@@ -154,6 +154,8 @@ fn a_combatant_whose_numbers_are_the_gms_shows_only_what_the_seat_may_see() {
     let (screen, _) = render(&m, 80, 24);
     assert!(screen.contains("│Goblin · enemies"), "{screen}");
     assert!(screen.contains("│the GM's · at (5, 1)"), "{screen}");
+    // Three cells from Ines's aune at (2, 1), a metre each under the fixture's system.
+    assert!(screen.contains("│3 m from aune"), "{screen}");
     assert!(screen.contains("its numbers are the GM's"), "{screen}");
     assert!(!screen.contains("913"), "{screen}");
     // The GM sees the same goblin's numbers.
@@ -271,6 +273,9 @@ fn a_long_note_wraps_onto_a_second_row_instead_of_being_cut() {
     m.say(long, crate::tui::model::Tone::Plain);
     let (screen, _) = render(&m, 80, 24);
     assert!(row(&screen, 20).starts_with("open now: attack"), "{screen}");
-    assert!(row(&screen, 21).starts_with("stand, take_cover"), "{screen}");
+    assert!(
+        row(&screen, 21).starts_with("stand, take_cover"),
+        "{screen}"
+    );
     assert!(row(&screen, 23).starts_with("> "), "{screen}");
 }
