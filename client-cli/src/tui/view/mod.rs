@@ -33,7 +33,7 @@ pub fn view(m: &Model, f: &mut Frame) {
         Constraint::Length(1),
         Constraint::Length(u16::try_from(call.len()).unwrap_or(1)),
         Constraint::Min(6),
-        Constraint::Length(8),
+        Constraint::Length(7),
         Constraint::Length(note_rows),
         Constraint::Length(1),
         Constraint::Length(1),
@@ -43,11 +43,12 @@ pub fn view(m: &Model, f: &mut Frame) {
     f.render_widget(Paragraph::new(call), call_area);
     let [map_area, side] =
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(middle);
-    // The turn order takes the rows its combatants need, the sheet the rest (at least 6).
+    // The turn order takes the rows its combatants need, the sheet the rest (at 80x24 with
+    // many combatants, only its first lines: a taller terminal shows it whole).
     let listed = u16::try_from(m.in_order().len()).unwrap_or(u16::MAX);
     let [turns, sheet] = Layout::vertical([
-        Constraint::Max(listed.saturating_add(2).max(3)),
-        Constraint::Min(6),
+        Constraint::Length(listed.saturating_add(2).max(3)),
+        Constraint::Min(4),
     ])
     .areas(side);
     map::render(m, f, map_area);

@@ -279,3 +279,77 @@ fn a_long_note_wraps_onto_a_second_row_instead_of_being_cut() {
     );
     assert!(row(&screen, 23).starts_with("> "), "{screen}");
 }
+
+/// A side's turn in which three combatants may act: each is marked in the order and drawn
+/// reversed on the map, and the call names the seat's two among them.
+#[test]
+fn a_side_turn_in_which_three_may_act_marks_each() {
+    let file = fixture("grimwire-gm.json");
+    let state = tablehold_log::replay(&file, Some(30))
+        .expect("replays")
+        .state;
+    let aune = state
+        .combatants
+        .get(&EntityId("aune".into()))
+        .expect("aune")
+        .clone();
+    // Two more of the players' side, one Ines's and one Rui's, arriving as a sheet arrives.
+    let joined = |id: &str, owner: &str| {
+        let mut c = aune.clone();
+        c.id = EntityId(id.into());
+        c.name = id.into();
+        c.owner = Some(SeatId(owner.into()));
+        Fact::CombatantAdded {
+            combatant: Box::new(c),
+            replaces: false,
+        }
+    };
+    let side = Fact::TurnsOpened {
+        shape: tablehold_rules::turns::TurnShape::Group,
+        group: Some("players".into()),
+        now: vec![
+            EntityId("aune".into()),
+            EntityId("bea".into()),
+            EntityId("mara".into()),
+        ],
+    };
+    let m = moment(
+        "grimwire-ines.json",
+        30,
+        vec![
+            joined("bea", "ines"),
+            joined("mara", "rui"),
+            moved("aune", 1, 1),
+            moved("bea", 2, 1),
+            moved("mara", 3, 1),
+            side,
+        ],
+        0,
+        0,
+    );
+    let (screen, buf) = render(&m, 80, 24);
+    assert!(
+        row(&screen, 1).starts_with(" YOUR TURN: aune, bea "),
+        "{screen}"
+    );
+    for id in ["aune", "bea", "mara"] {
+        assert!(
+            screen
+                .lines()
+                .any(|l| l.contains("│▶") && l.contains(&format!(" {id} "))),
+            "{id} is not marked as one who may act:\n{screen}"
+        );
+    }
+    assert!(screen.contains("│  g1 goblin-1 ?"), "{screen}");
+    // On the map (x from 0, y from 0): three reversed tokens side by side.
+    for x in [1u16, 2, 3] {
+        let cell = &buf[(1 + 2 * x, 3 + 1)];
+        assert!(
+            cell.modifier.contains(Modifier::REVERSED),
+            "x = {x}:\n{screen}"
+        );
+    }
+    assert_eq!(buf[(3, 4)].symbol(), "a");
+    assert_eq!(buf[(5, 4)].symbol(), "b");
+    assert_eq!(buf[(7, 4)].symbol(), "m");
+}
