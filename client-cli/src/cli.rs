@@ -455,6 +455,26 @@ pub enum EncounterCommand {
     #[command(long_about = "GM: end the encounter. Prints what happened.\n\n\
         Example:\n  tablehold --seat gm encounter end")]
     End,
+    /// GM: set up a prepared scene from an encounter file (map, terrain, NPCs, positions).
+    #[command(
+        long_about = "GM: set up a scene prepared in an encounter file (TOML; docs/CLIENT.md, \
+        \"Encounter files\"): its NPCs join the table from their sheets (paths relative to the \
+        file), its terrain cells are set and every token it places is moved there, each as the \
+        GM's ruling. The whole file is checked first, and a mistake is named with its file, \
+        line and field (`ambush.toml:16: npc[0].at: (15, 3) is off the 12x8 map`); nothing \
+        is sent from a file with a mistake. `--check` only checks it, without a server. Then \
+        `encounter start` rolls initiative.\n\n\
+        Examples:\n  tablehold encounter load ambush.toml --check\n  \
+        tablehold --seat gm encounter load ambush.toml"
+    )]
+    Load {
+        /// The encounter file.
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// Only check the file; connect to nothing.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -11,11 +11,13 @@
 //!   seats).
 //! - `lines`: readable text for facts, shared by both.
 //! - `suggest`: "did you mean" for a misspelt action or argument name.
+//! - `encounter_file`: an encounter file read and checked, for `encounter load`.
 //! - `tui`: the interactive TUI (no subcommand) and the replay viewer (`replay FILE` in a
 //!   terminal).
 
 mod calc;
 mod cli;
+mod encounter_file;
 mod lines;
 mod logs;
 mod net;

@@ -3,6 +3,7 @@
 
 mod calculator;
 mod cli;
+mod encounter;
 mod fairness;
 mod fixtures;
 mod flood;
