@@ -1,23 +1,32 @@
 //! The replay viewer: a log file's session as its viewer saw it, one moment at a time. A
-//! moment is the state after event `at`, rebuilt by `tablehold_log::replay` (the same code as
-//! `replay --at SEQ`, so the two never disagree) and rendered by the server's own `state`
-//! renderer, with the log's sentences up to it. Keys step by event, turn or round, jump to a
-//! sequence number, or play the session at a chosen speed.
+//! moment is the state after event `at`, rebuilt by `tablehold_log`'s `Replay` (the code
+//! behind `replay --at SEQ`, so the two never disagree) and rendered by the server's own
+//! `state` renderer, with the log's sentences up to it. Keys step by event, turn or round,
+//! jump to a sequence number, or play the session at a chosen speed.
+//!
+//! A snapshot of the replay is kept every [`SNAPSHOT_EVERY`] events, so that any moment,
+//! backwards too, is at most that many events from one: a long log steps as fast as a short
+//! one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr as _;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tablehold_log::LogFile;
+use tablehold_log::replay::Replay;
+use tablehold_log::verify::CheckedEvent;
 use tablehold_protocol::view::{Header, table_view};
 use tablehold_protocol::{EventEnvelope, TableView};
+use tablehold_rules::Fact;
 use tablehold_rules::grid::GridSpec;
-use tablehold_rules::{Fact, Part};
 use tablehold_systems::SystemId;
 
 use super::model::{Link, LogLine, Model, Tone};
+
+/// Events between two kept snapshots of the replay.
+const SNAPSHOT_EVERY: usize = 256;
 
 /// Autoplay's speeds: the time between two events.
 const SPEEDS_MS: [u64; 5] = [2000, 1000, 500, 250, 100];
@@ -27,6 +36,11 @@ pub struct Player {
     file: LogFile,
     /// Every event as the viewer holds it, in order (index = seq - 1).
     pub events: Vec<EventEnvelope>,
+    /// Every event as read through the chain, for the replay.
+    checked: Vec<CheckedEvent>,
+    /// `snapshots[k]`: the replay after the first `k * every` events.
+    snapshots: Vec<Replay>,
+    every: usize,
     /// Every sentence of the whole log, each with its event's number.
     lines: Vec<LogLine>,
     pub model: Model,
@@ -39,28 +53,35 @@ impl Player {
     /// Reads every event through the hash chain, as the viewer's seat holds it, and shows the
     /// last moment.
     pub fn new(file: LogFile) -> Result<Player> {
+        Player::with_snapshots(file, SNAPSHOT_EVERY)
+    }
+
+    /// As [`Player::new`], with a snapshot every `every` events (at least 1).
+    fn with_snapshots(file: LogFile, every: usize) -> Result<Player> {
+        let every = every.max(1);
         let seat = super::viewer_seat(&file);
-        let mut reader = tablehold_log::verify::ChainReader::new();
+        let (checked, stop) = tablehold_log::replay::read_events(&file, file.events.len());
+        if let Some(e) = stop {
+            return Err(anyhow!("at seq {}: {}", e.seq, e.kind));
+        }
         let mut events = Vec::new();
-        for exported in &file.events {
-            let checked = reader
-                .read(exported)
-                .map_err(|e| anyhow!("at seq {}: {}", e.seq, e.kind))?;
-            let parts: Vec<Part> = checked
-                .shown
-                .parts
-                .into_iter()
-                .filter(|p| p.audience.admits(&seat))
-                .collect();
+        for (c, exported) in checked.iter().zip(&file.events) {
             events.push(EventEnvelope {
                 table: file.header.table.id.clone(),
-                seq: checked.seq,
-                version: checked.version,
-                at_ms: checked.at_ms,
+                seq: c.seq,
+                version: c.version,
+                at_ms: c.at_ms,
                 link: exported.link.clone(),
-                parts,
+                parts: c
+                    .shown
+                    .parts
+                    .iter()
+                    .filter(|p| p.audience.admits(&seat))
+                    .cloned()
+                    .collect(),
             });
         }
+        let snapshots = snapshots(&file, &checked, every)?;
         let mut all = Model::new(seat.clone(), Link::Online);
         for e in &events {
             all.on_event(e);
@@ -69,6 +90,9 @@ impl Player {
         let mut player = Player {
             file,
             events,
+            checked,
+            snapshots,
+            every,
             lines: all.log,
             model: Model::new(
                 seat,
@@ -92,8 +116,21 @@ impl Player {
 
     /// The state after event `seq` (0: before the first), as `replay --at SEQ` rebuilds it.
     pub fn scene_at(&self, seq: u64) -> Result<TableView> {
-        let replayed = tablehold_log::replay(&self.file, Some(seq))
-            .map_err(|e| anyhow!("at seq {}: {}", e.seq, e.kind))?;
+        let upto = usize::try_from(seq)
+            .unwrap_or(usize::MAX)
+            .min(self.checked.len());
+        let k = (upto / self.every).min(self.snapshots.len().saturating_sub(1));
+        let mut replay = self
+            .snapshots
+            .get(k)
+            .cloned()
+            .ok_or_else(|| anyhow!("the log has no replay to show"))?;
+        for e in self.checked.iter().take(upto).skip(k * self.every) {
+            replay
+                .step(e)
+                .map_err(|e| anyhow!("at seq {}: {}", e.seq, e.kind))?;
+        }
+        let replayed = replay.finish();
         let t = &self.file.header.table;
         let grid = SystemId::from_str(&t.system).map_or(GridSpec::METRES, |s| s.system().grid());
         let header = Header {
@@ -274,6 +311,34 @@ impl Player {
     }
 }
 
+/// The replay from an empty table, and after every `every` events, following the viewer and
+/// the audiences its digests name, as `replay` does.
+fn snapshots(file: &LogFile, checked: &[CheckedEvent], every: usize) -> Result<Vec<Replay>> {
+    let viewer =
+        tablehold_log::verify::viewer_of(&file.header).map_err(|e| anyhow!("{}", e.kind))?;
+    let options = tablehold_log::replay::table_options(&file.header.table)
+        .map_err(|detail| anyhow!("the log's table cannot be set up: {detail}"))?;
+    let audiences: BTreeSet<String> = checked
+        .iter()
+        .flat_map(|e| e.shown.facts())
+        .filter_map(|f| match f {
+            Fact::DigestRecorded { audience, .. } => Some(audience.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut replay = Replay::new(options, viewer, audiences, true);
+    let mut out = vec![replay.clone()];
+    for (i, e) in checked.iter().enumerate() {
+        replay
+            .step(e)
+            .map_err(|e| anyhow!("at seq {}: {}", e.seq, e.kind))?;
+        if (i + 1) % every == 0 {
+            out.push(replay.clone());
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +383,34 @@ mod tests {
                 assert_eq!(c.resources.as_ref(), Some(&r.resources), "{}", c.id);
             }
             assert_eq!(p.model.log.last().map(|l| l.seq <= at), Some(true));
+        }
+    }
+
+    // With a snapshot every 7 events, every moment, reached forwards or backwards, is the
+    // state `replay --at SEQ` rebuilds from the start, rendered alike.
+    #[test]
+    fn every_moment_from_a_snapshot_is_the_one_replay_at_rebuilds() {
+        for name in ["grimwire-gm.json", "grimwire-ines.json"] {
+            let file = fixture(name);
+            let p = Player::with_snapshots(fixture(name), 7).expect("opens");
+            assert!(p.snapshots.len() > 5, "{}", p.snapshots.len());
+            let last = p.last();
+            for seq in (0..=last).rev() {
+                let replayed = tablehold_log::replay(&file, Some(seq)).expect("replays");
+                let t = &file.header.table;
+                let header = Header {
+                    table: &t.id,
+                    name: &t.name,
+                    system: &t.system,
+                    head: seq,
+                    deadlines: p.deadlines(seq),
+                    digest: None,
+                    grid: SystemId::from_str(&t.system)
+                        .map_or(GridSpec::METRES, |s| s.system().grid()),
+                };
+                let want = table_view(header, &replayed.state);
+                assert_eq!(p.scene_at(seq).expect("steps"), want, "{name} at {seq}");
+            }
         }
     }
 
