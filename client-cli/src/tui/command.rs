@@ -55,6 +55,16 @@ pub fn parse(line: &str, catalogue: &[ActionSpec]) -> Result<Command, String> {
         }
         _ => {}
     }
+    // A short form: the start of one action's name, and of no other (`att` for `attack`).
+    let names = act::action_names(catalogue);
+    let short: Vec<&String> = names
+        .iter()
+        .filter(|n| n.starts_with(first.as_str()))
+        .collect();
+    let first = match short.as_slice() {
+        [one] if !names.contains(first) => *one,
+        _ => first,
+    };
     let (flags, words) = take_flags(rest)?;
     if first == "answer" {
         let prompt = match flags.prompt {
@@ -72,7 +82,6 @@ pub fn parse(line: &str, catalogue: &[ActionSpec]) -> Result<Command, String> {
     if !listed {
         // Off the catalogue: a slip of a listed action or own word is named; anything else
         // still goes to the server, the only one that can say why it is not open now.
-        let names = act::action_names(catalogue);
         let candidates = names.iter().map(String::as_str).chain(OWN_WORDS);
         if let Some(meant) = suggest::closest(first, candidates) {
             return Err(format!("no action `{first}` now; did you mean `{meant}`?"));
@@ -346,6 +355,15 @@ mod tests {
             act.args.0.get("target"),
             Some(&ArgValue::Text("goblin-1".into()))
         );
+        // A short form: the start of one action's name only.
+        let Ok(Command::Send(Order::Act { act, .. })) = parse("att goblin-1", &c) else {
+            panic!("a short form parses");
+        };
+        assert_eq!(act.action, "attack");
+        assert!(parse("e", &c).is_ok_and(|c| matches!(
+            c,
+            Command::Send(Order::Act { act, .. }) if act.action == "end_turn"
+        )));
         assert_eq!(parse("  quit ", &c), Ok(Command::Quit));
         assert_eq!(
             parse("help attack", &c),

@@ -92,7 +92,8 @@ fn header_line(m: &Model) -> Line<'static> {
         Link::Offline { reason } => (format!("✕ offline: {reason}"), Style::new().fg(Color::Red)),
         Link::Replay { at, last, playing } => (
             format!(
-                "replay {at}/{last}{}",
+                "replay {at}/{last} {}{}",
+                progress(*at, *last, 16),
                 if *playing { " ▶ playing" } else { "" }
             ),
             Style::new().fg(Color::Cyan),
@@ -103,6 +104,14 @@ fn header_line(m: &Model) -> Line<'static> {
         Span::raw(format!(" · {} · {round} · ", m.seat)),
         Span::styled(link, style),
     ])
+}
+
+/// `▕█████░░░░░▏`: how far into the log a replay is, in `width` cells.
+fn progress(at: u64, last: u64, width: u64) -> String {
+    let filled = (at.min(last) * width).checked_div(last).unwrap_or(width);
+    let filled = usize::try_from(filled).unwrap_or(0);
+    let empty = usize::try_from(width).unwrap_or(0).saturating_sub(filled);
+    format!("▕{}{}▏", "█".repeat(filled), "░".repeat(empty))
 }
 
 /// The call to this seat: a decision asked of it (question, options, countdown) outranks its

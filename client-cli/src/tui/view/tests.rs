@@ -353,3 +353,20 @@ fn a_side_turn_in_which_three_may_act_marks_each() {
     assert_eq!(buf[(5, 4)].symbol(), "b");
     assert_eq!(buf[(7, 4)].symbol(), "m");
 }
+
+#[test]
+fn the_replay_header_shows_how_far_into_the_log() {
+    let mut p = Player::new(fixture("grimwire-ines.json")).expect("opens");
+    p.go(30).expect("steps");
+    let (screen, _) = render(&p.model, 80, 24);
+    // 30 of 69 events: 6 of 16 cells.
+    assert!(
+        row(&screen, 0)
+            .starts_with("friday · player ines · round 1 · replay 30/69 ▕██████░░░░░░░░░░▏"),
+        "{screen}"
+    );
+    assert!(
+        row(&screen, 22).starts_with("←/→ event · n/p turn"),
+        "{screen}"
+    );
+}
