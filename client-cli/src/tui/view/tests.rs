@@ -370,3 +370,11 @@ fn the_replay_header_shows_how_far_into_the_log() {
         "{screen}"
     );
 }
+
+/// The whole 80x24 screen of Ines's turn, as a reviewed snapshot: any change to the layout
+/// shows in review as a diff of the screen.
+#[test]
+fn her_turn_at_80x24_looks_as_reviewed() {
+    let (screen, _) = render(&ines_on_her_turn(), 80, 24);
+    insta::assert_snapshot!(screen);
+}
