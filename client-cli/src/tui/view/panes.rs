@@ -14,7 +14,8 @@ use super::tone_style;
 use crate::tui::model::Model;
 
 /// One line per combatant in turn order: `▶` for those who may act now, `*` for this seat's
-/// own, the map label in its side's colour, the id, and its numbers when the seat sees them.
+/// own, the map label in its side's colour, the id, and its numbers when the seat sees them
+/// (for the GM, the numbers of the GM's own characters in magenta: GM only).
 pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
     let Some(scene) = &m.scene else {
         return;
@@ -48,6 +49,12 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
                 .get(c.side.as_str())
                 .copied()
                 .unwrap_or(Color::White);
+            // The GM's own numbers, which no player sees, in the GM-only colour.
+            let numbers_style = if m.seat.is_gm() && c.owner.is_none() {
+                Style::new().fg(Color::Magenta)
+            } else {
+                Style::new().fg(Color::DarkGray)
+            };
             Line::from(vec![
                 Span::raw(mark),
                 Span::styled(
@@ -56,7 +63,7 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
                 ),
                 Span::raw(" "),
                 Span::styled(c.id.clone(), id_style),
-                Span::styled(format!(" {}", numbers(c)), Style::new().fg(Color::DarkGray)),
+                Span::styled(format!(" {}", numbers(c)), numbers_style),
             ])
         })
         .collect();

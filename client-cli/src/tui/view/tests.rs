@@ -162,8 +162,30 @@ fn a_combatant_whose_numbers_are_the_gms_shows_only_what_the_seat_may_see() {
     let gm = moment("grimwire-gm.json", 30, vec![moved("goblin-1", 5, 1)], 0, 0);
     let mut gm = gm;
     gm.selected = Some("goblin-1".into());
-    let (screen, _) = render(&gm, 80, 24);
+    let (screen, buf) = render(&gm, 80, 24);
     assert!(screen.contains("condition"), "{screen}");
+    // In the order, goblin-1's numbers are marked GM only; aune's (Ines's) are not.
+    let at = |text: &str| {
+        let y = screen
+            .lines()
+            .position(|l| l.contains(text))
+            .expect("a row");
+        let x = screen
+            .lines()
+            .nth(y)
+            .and_then(|l| l.find(text))
+            .expect("a column");
+        let x = screen.lines().nth(y).map_or(0, |l| l[..x].chars().count());
+        (
+            u16::try_from(x).expect("small"),
+            u16::try_from(y).expect("small"),
+        )
+    };
+    let (gx, gy) = at("g1 goblin-1 ");
+    assert_eq!(buf[(gx + 13, gy)].fg, ratatui::style::Color::Magenta);
+    let (ax, ay) = at("au aune ");
+    assert_eq!(buf[(ax + 9, ay)].fg, ratatui::style::Color::DarkGray);
+    assert!(screen.contains("numbers: GM only"), "{screen}");
     assert!(!screen.contains("its numbers are the GM's"), "{screen}");
 }
 
