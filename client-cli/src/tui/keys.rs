@@ -229,6 +229,40 @@ mod tests {
         }
     }
 
+    // Each case: keys on a model with 20 log lines and an empty line; then the scroll, the
+    // line and what Tab offered.
+    #[test]
+    fn scrolling_and_tab_change_the_log_and_the_line() {
+        use KeyCode::*;
+        let cases: &[(&[KeyCode], usize, &str, &[&str])] = &[
+            (&[PageUp], 5, "", &[]),
+            (&[PageUp, PageUp, PageDown], 5, "", &[]),
+            (&[PageDown], 0, "", &[]),
+            (&[PageUp, PageUp, PageUp, PageUp, PageUp], 19, "", &[]),
+            (&[Char('q'), Tab], 0, "quit ", &[]),
+            (&[Char('s'), Char('e'), Tab], 0, "select ", &[]),
+            (&[Tab], 0, "", &["help", "quit", "select"]),
+            (&[Tab, Char('h')], 0, "h", &[]),
+        ];
+        for (keys, scroll, line, offered) in cases {
+            let mut m = model();
+            m.log = (1..=20)
+                .map(|seq| crate::tui::model::LogLine {
+                    seq,
+                    text: format!("line {seq}"),
+                    tone: Tone::Plain,
+                })
+                .collect();
+            for k in *keys {
+                on_key(&mut m, key(*k));
+            }
+            assert_eq!(m.scroll, *scroll, "{keys:?}");
+            assert_eq!(m.input.text, *line, "{keys:?}");
+            let offered: Vec<String> = offered.iter().map(|s| (*s).to_owned()).collect();
+            assert_eq!(m.input.offered, offered, "{keys:?}");
+        }
+    }
+
     #[test]
     fn enter_sends_a_known_line_keeps_a_bad_one_and_says_why() {
         let mut m = model();

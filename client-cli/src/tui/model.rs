@@ -9,6 +9,9 @@ use tablehold_rules::{ActionSpec, Event, Fact, Part, Seat};
 
 use crate::lines;
 
+/// How many log lines the screen keeps.
+pub const LOG_KEPT: usize = 5_000;
+
 /// How a line of the log or a note is shown: the calls to this seat stand out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
@@ -167,6 +170,12 @@ impl Model {
         // New lines arrive at the bottom: a user scrolled back keeps the same lines in view.
         if self.scroll > 0 {
             self.scroll += 1;
+        }
+        // A long session keeps its newest lines; `tablehold log` has them all.
+        if self.log.len() > LOG_KEPT {
+            let extra = self.log.len() - LOG_KEPT;
+            self.log.drain(..extra);
+            self.scroll = self.scroll.min(LOG_KEPT.saturating_sub(1));
         }
     }
 
@@ -356,5 +365,11 @@ mod tests {
         assert_eq!(tones, [(3, Tone::Critical), (4, Tone::Plain)]);
         assert!(m.log[0].text.contains("natural 20"), "{}", m.log[0].text);
         assert_eq!(m.last_seq, 4);
+        // Only the newest lines are kept.
+        for seq in 5..(5 + LOG_KEPT as u64) {
+            m.on_event(&envelope(seq, vec![critical(None)]));
+        }
+        assert_eq!(m.log.len(), LOG_KEPT);
+        assert_eq!(m.log.first().map(|l| l.seq), Some(5));
     }
 }
