@@ -73,7 +73,7 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
     );
 }
 
-/// `Vigor 12 Wounds 0` from the resources; `?` for a combatant whose numbers the seat may not
+/// `condition 9 focus 6` from the resources; `?` for a combatant whose numbers the seat may not
 /// see (a stand-in: `rules::redact::is_stand_in` on the server's side leaves them out).
 fn numbers(c: &CombatantView) -> String {
     match &c.resources {
