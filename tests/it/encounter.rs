@@ -23,7 +23,7 @@ fn an_encounter_file_sets_up_the_scene_or_says_where_it_is_wrong() {
     let t = Table::new();
     t.seat_everyone(&[]);
     t.add_everyone();
-    let example = workspace_root().join("docs/examples/grimwire/ambush.toml");
+    let example = workspace_root().join("docs/examples/encounters/ambush.toml");
     let example = example.display().to_string();
     let checked = t.ok("gm", &["encounter", "load", &example, "--check"]);
     assert!(
