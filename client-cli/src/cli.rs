@@ -84,6 +84,15 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Offline rules calculator: resolve actions, check sheets, list table options.
     Rules(RulesArgs),
+    /// Try a system alone: a local server, a table, its example characters, a short fight.
+    #[command(long_about = with_system("Try a rule system alone. Starts tablehold-server \
+        (the one beside tablehold) on a free port with a temporary data file, creates a table \
+        of the system with a GM and one player seat (profiles in a temporary directory: your \
+        own are untouched), seats the system's example characters with the player, sets up a \
+        short encounter with its first example NPCs and starts it, then opens the TUI holding \
+        both seats: F2 switches between the player and the GM. Quitting stops the server and \
+        removes everything.\n\nExample:\n  tablehold demo --system {SYSTEM}"))]
+    Demo(DemoArgs),
     /// Create a table (you become its GM).
     Table(TableArgs),
     /// Take a seat at a table with an invite code, and save it as a profile.
@@ -632,6 +641,12 @@ pub struct ReplayArgs {
     /// With --events: the dice machinery too (draw counters, digests, epochs).
     #[arg(long, requires = "events")]
     pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    #[arg(long, help = system_help())]
+    pub system: String,
 }
 
 #[derive(Debug, Args)]

@@ -11,12 +11,14 @@
 //!   seats).
 //! - `lines`: readable text for facts, shared by both.
 //! - `suggest`: "did you mean" for a misspelt action or argument name.
+//! - `demo`: `tablehold demo`, a local server and a table to try a system alone.
 //! - `encounter_file`: an encounter file read and checked, for `encounter load`.
 //! - `tui`: the interactive TUI (no subcommand) and the replay viewer (`replay FILE` in a
 //!   terminal).
 
 mod calc;
 mod cli;
+mod demo;
 mod encounter_file;
 mod lines;
 mod logs;
@@ -47,6 +49,9 @@ fn main() -> ExitCode {
     let Some(command) = &cli.command else {
         return finish_tui(tui::run_live(&cli.globals));
     };
+    if let Command::Demo(args) = command {
+        return finish_tui(demo::run(args));
+    }
     if let Command::Replay(args) = command
         && logs::wants_viewer(args)
     {

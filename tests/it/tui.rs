@@ -12,6 +12,15 @@ use tablehold_tests::server::TestServer;
 
 use crate::cli::Table;
 
+/// Who stands face to face in the demo's scene (client-cli/src/demo.rs): each character the
+/// example's player plays and the NPC beside it.
+const FACING: [(&str, &str); 4] = [
+    ("aune", "goblin-1"),
+    ("mara", "goblin-2"),
+    ("goblin-1", "aune"),
+    ("goblin-2", "mara"),
+];
+
 /// How long the screen may take to show what a test waits for.
 const SCREEN_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -23,13 +32,18 @@ struct Tui {
 
 impl Tui {
     fn start(t: &Table, seat: &str) -> Tui {
-        let socket = format!("tablehold-tui-{}-{seat}", std::process::id());
-        let tui = Tui { socket };
         let command = format!(
             "env TABLEHOLD_CONFIG_DIR='{}' '{}' --seat {seat}",
             t.config.display(),
             bin("tablehold").display()
         );
+        Tui::spawn(seat, &command)
+    }
+
+    /// `command` in a fresh 80x24 tmux window of a tmux server of its own.
+    fn spawn(name: &str, command: &str) -> Tui {
+        let socket = format!("tablehold-tui-{}-{name}", std::process::id());
+        let tui = Tui { socket };
         let out = tui.tmux(&[
             "new-session",
             "-d",
@@ -39,7 +53,7 @@ impl Tui {
             "24",
             "-s",
             "tui",
-            &command,
+            command,
         ]);
         assert!(
             out.status.success(),
@@ -47,6 +61,11 @@ impl Tui {
             String::from_utf8_lossy(&out.stderr)
         );
         tui
+    }
+
+    /// Presses one key by tmux's name for it (`F2`, `Enter`).
+    fn press(&self, key: &str) {
+        self.tmux(&["send-keys", "-t", "tui", key]);
     }
 
     fn tmux(&self, args: &[&str]) -> Output {
@@ -86,7 +105,16 @@ impl Tui {
 }
 
 impl Drop for Tui {
+    /// Ctrl-C first, as a user leaves, so that the TUI cleans up after itself (`demo` stops
+    /// its server and removes its directory); the tmux server goes once the TUI has ended.
     fn drop(&mut self) {
+        self.press("C-c");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5)
+            && self.tmux(&["has-session", "-t", "tui"]).status.success()
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.tmux(&["kill-server"]);
     }
 }
@@ -154,4 +182,79 @@ fn a_player_answers_and_takes_her_turn_by_keyboard_and_the_tui_reconnects_by_its
         tui.until("goblin-1's turn starts")
     };
     assert_eq!(screen.matches("mara's turn starts").count(), 1, "{screen}");
+}
+
+/// `tablehold demo` in a terminal: a server of its own, a table of the system, both seats on
+/// one screen. Whoever's turn it is (the player's character or the GM's NPC, found with F2),
+/// a full turn by keyboard: the attack on the one standing beside, then the end of the turn;
+/// the log shows the attack and the next turn starting.
+#[test]
+fn the_demo_plays_a_full_turn_by_keyboard() {
+    let config = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system grimwire",
+        config.path().display(),
+        bin("tablehold").display()
+    );
+    let tui = Tui::spawn("demo", &command);
+    let screen = tui.until("● online · F2: GM");
+    assert!(
+        screen.starts_with("grimwire demo · player player · round "),
+        "{screen}"
+    );
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < SCREEN_TIMEOUT,
+            "no turn to play:\n{}",
+            tui.screen()
+        );
+        let screen = tui.screen();
+        let call = screen.lines().nth(1).unwrap_or_default().trim().to_owned();
+        if call.starts_with("A DECISION FOR YOU") {
+            // An initiative tie: the default, as offered.
+            let default = call.rsplit("then ").next().unwrap_or_default().to_owned();
+            tui.type_line(&format!("answer {default}"));
+            tui.until("chose");
+            continue;
+        }
+        let Some(actor) = call.strip_prefix("YOUR TURN: ") else {
+            // Someone else's turn on this seat's screen: the other seat holds it.
+            tui.press("F2");
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        let actor = actor
+            .split(',')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
+        let (_, target) = FACING
+            .iter()
+            .find(|(who, _)| *who == actor)
+            .unwrap_or_else(|| panic!("{actor} is not in the demo's scene:\n{screen}"));
+        tui.type_line(&format!("attack {target} --end"));
+        let screen = tui.until(&format!("{actor} attacks {target}"));
+        let screen = if screen.contains("turn starts") && screen.contains("done;") {
+            screen
+        } else {
+            tui.until("done;")
+        };
+        assert!(!screen.contains("error"), "{screen}");
+        break;
+    }
+    // Leaving stops the demo's server and removes its directory.
+    let dir = std::env::temp_dir().join("tablehold-demo-");
+    drop(tui);
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .expect("the temp dir")
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.path()
+                .to_string_lossy()
+                .starts_with(&*dir.to_string_lossy())
+        })
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

@@ -76,6 +76,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
     let g = Globals::resolve(globals)?;
     match command {
         Command::Rules(_) => bail!("internal: the rules calculator is not a network command"),
+        Command::Demo(_) => bail!("internal: `demo` runs its own server and the TUI"),
         Command::Verify(_) | Command::Replay(_) => {
             bail!("internal: `verify` and `replay` fetch through `remote::fetch`")
         }

@@ -18,14 +18,14 @@ mod view;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
-use crossterm::event::{Event as TermEvent, KeyEvent};
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind};
 use ratatui::DefaultTerminal;
 use tablehold_log::LogFile;
 use tablehold_rules::{Seat, SeatId};
 use tokio::sync::mpsc;
 
 use crate::cli::GlobalArgs;
-use crate::profile::ConfigDir;
+use crate::profile::{ConfigDir, Profile};
 use crate::remote::show;
 use live::FromNet;
 use model::{Link, Model, Tone};
@@ -38,31 +38,66 @@ pub fn run_live(globals: &GlobalArgs) -> Result<()> {
     let config = ConfigDir::resolve(globals.config_dir.as_deref())?;
     let (_, profile) = config.pick(globals.seat.as_deref())?;
     let ca = globals.ca_cert.clone().or_else(|| profile.ca_cert.clone());
-    let seat = show::rules_seat(&profile.seat, profile.role);
+    run_seats(vec![profile], ca)
+}
+
+/// The TUI for several seats at once (`tablehold demo`: the GM's and a player's), one
+/// connection and one model each; F2 shows the next seat. Orders go from the seat shown.
+pub fn run_seats(profiles: Vec<Profile>, ca: Option<std::path::PathBuf>) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     with_terminal(|terminal| {
         runtime.block_on(async {
-            let (net_tx, mut net_rx) = mpsc::unbounded_channel();
-            let (order_tx, order_rx) = mpsc::unbounded_channel();
-            tokio::spawn(live::connection(profile, ca, net_tx, order_rx));
+            let (net_tx, mut net_rx) = mpsc::unbounded_channel::<(usize, FromNet)>();
+            let mut seats = Vec::new();
+            for (i, profile) in profiles.into_iter().enumerate() {
+                let (tx, mut rx) = mpsc::unbounded_channel();
+                let (order_tx, order_rx) = mpsc::unbounded_channel();
+                let seat = show::rules_seat(&profile.seat, profile.role);
+                tokio::spawn(live::connection(profile, ca.clone(), tx, order_rx));
+                let all = net_tx.clone();
+                tokio::spawn(async move {
+                    while let Some(msg) = rx.recv().await {
+                        if all.send((i, msg)).is_err() {
+                            return;
+                        }
+                    }
+                });
+                seats.push((Model::new(seat, Link::Connecting { attempt: 1 }), order_tx));
+            }
+            drop(net_tx);
+            let mut shown = 0usize;
             let mut keys_rx = key_reader();
-            let mut m = Model::new(seat, Link::Connecting { attempt: 1 });
             let mut tick = tokio::time::interval(TICK);
-            while !m.quit {
+            loop {
+                let names: Vec<String> = seats.iter().map(|(m, _)| m.seat.to_string()).collect();
+                let Some((m, orders)) = seats.get_mut(shown) else {
+                    break;
+                };
+                if m.quit {
+                    break;
+                }
                 m.now_ms = show::now_ms();
-                terminal.draw(|f| view::view(&m, f))?;
+                m.switch_to = (names.len() > 1).then(|| names[(shown + 1) % names.len()].clone());
+                terminal.draw(|f| view::view(m, f))?;
                 tokio::select! {
                     msg = net_rx.recv() => match msg {
-                        Some(msg) => on_net(&mut m, msg),
+                        Some((i, msg)) => {
+                            if let Some((m, _)) = seats.get_mut(i) {
+                                on_net(m, msg);
+                            }
+                        }
                         None => break,
                     },
                     key = keys_rx.recv() => match key {
+                        Some(key) if key.code == KeyCode::F(2) && key.kind != KeyEventKind::Release => {
+                            shown = (shown + 1) % seats.len().max(1);
+                        }
                         Some(key) => {
-                            if let Some(order) = keys::on_key(&mut m, key)
-                                && order_tx.send(order).is_err()
+                            if let Some(order) = keys::on_key(m, key)
+                                && orders.send(order).is_err()
                             {
                                 m.say("the connection task has stopped", Tone::Error);
                             }
@@ -128,7 +163,8 @@ pub fn run_replay(file: LogFile) -> Result<()> {
 /// Runs `body` with the terminal in raw mode on the alternate screen, and puts the terminal
 /// back afterwards, whatever `body` returned (ratatui's panic hook does it on a panic).
 fn with_terminal(body: impl FnOnce(&mut DefaultTerminal) -> Result<()>) -> Result<()> {
-    let mut terminal = ratatui::init();
+    let mut terminal = ratatui::try_init()
+        .context("the TUI needs a terminal (for scripts: `tablehold state`, `watch`, `act`)")?;
     let result = body(&mut terminal);
     ratatui::restore();
     result

@@ -93,6 +93,8 @@ pub struct Model {
     pub last_seq: u64,
     /// Set when a command asks to leave.
     pub quit: bool,
+    /// With several seats on one screen (`tablehold demo`): the seat F2 shows next.
+    pub switch_to: Option<String>,
 }
 
 impl Model {
@@ -111,6 +113,7 @@ impl Model {
             now_ms: 0,
             last_seq: 0,
             quit: false,
+            switch_to: None,
         }
     }
 

@@ -99,11 +99,18 @@ fn header_line(m: &Model) -> Line<'static> {
             Style::new().fg(Color::Cyan),
         ),
     };
-    Line::from(vec![
+    let mut spans = vec![
         Span::styled(table, Style::new().add_modifier(Modifier::BOLD)),
         Span::raw(format!(" · {} · {round} · ", m.seat)),
         Span::styled(link, style),
-    ])
+    ];
+    if let Some(next) = &m.switch_to {
+        spans.push(Span::styled(
+            format!(" · F2: {next}"),
+            Style::new().fg(Color::Cyan),
+        ));
+    }
+    Line::from(spans)
 }
 
 /// `▕█████░░░░░▏`: how far into the log a replay is, in `width` cells.
