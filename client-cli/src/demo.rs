@@ -20,6 +20,9 @@ use crate::cli::{
 };
 use crate::profile::ConfigDir;
 
+/// The demo's player: the name it joins under, and so its seat id.
+const PLAYER: &str = "player";
+
 /// How many example NPCs the demo's encounter holds: a short fight.
 const NPCS: usize = 2;
 
@@ -58,7 +61,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         .context("cannot start the async runtime")?;
     runtime.block_on(set_up(&globals, system, &url, &scratch.dir, &pcs, &npcs))?;
     let config = ConfigDir::resolve(globals.config_dir.as_deref())?;
-    let (_, player) = config.pick(Some("player"))?;
+    let (_, player) = config.pick(Some(PLAYER))?;
     let (_, gm) = config.pick(Some("gm"))?;
     drop(runtime);
     crate::tui::run_seats(vec![player, gm], None)
@@ -116,7 +119,8 @@ fn write_sheets(dir: &Path, system: SystemId) -> Result<(Vec<PathBuf>, Vec<PathB
             .parse()
             .with_context(|| format!("the shipped example {name} does not parse"))?;
         // The examples name their players' seats; the demo's one player plays them all.
-        let text = if doc.remove("owner").is_some() {
+        let text = if doc.contains_key("owner") {
+            doc.insert("owner".into(), toml::Value::String(PLAYER.into()));
             toml::to_string(&doc)?
         } else {
             (*text).to_owned()
@@ -169,9 +173,9 @@ async fn set_up(
     let join = Command::Join(JoinArgs {
         table,
         invite,
-        name: "Player".into(),
+        name: PLAYER.into(),
         server: url.to_owned(),
-        as_name: Some("player".into()),
+        as_name: Some(PLAYER.into()),
         sheets: pcs.to_vec(),
         watch: false,
     });
