@@ -258,3 +258,30 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// `tablehold replay FILE` in a terminal opens the viewer (piped, it prints the summary):
+/// a committed fixture log, stepped through by keyboard.
+#[test]
+fn replay_in_a_terminal_steps_through_a_fixture_log_by_keyboard() {
+    let log = tablehold_tests::workspace_root().join("tests/fixtures/logs/grimwire-ines.json");
+    let command = format!(
+        "'{}' replay '{}'",
+        bin("tablehold").display(),
+        log.display()
+    );
+    let tui = Tui::spawn("replay", &command);
+    tui.until("replay 69/69 ▕████████████████▏");
+    tui.press("Home");
+    tui.until("replay 0/69");
+    // The second turn's start: goblin-1's is event 21, aune's event 30.
+    tui.press("n");
+    tui.press("n");
+    let screen = tui.until("replay 30/69");
+    assert!(screen.contains(" YOUR TURN: aune"), "{screen}");
+    assert!(screen.contains("aune's turn starts"), "{screen}");
+    for key in ["4", "1", "Enter"] {
+        tui.press(key);
+    }
+    let screen = tui.until("replay 41/69");
+    assert!(screen.contains("goblin-1's turn starts"), "{screen}");
+}

@@ -71,6 +71,8 @@ pub fn run_seats(profiles: Vec<Profile>, ca: Option<std::path::PathBuf>) -> Resu
             let mut shown = 0usize;
             let mut keys_rx = key_reader();
             let mut tick = tokio::time::interval(TICK);
+            let stop = stop_signal();
+            tokio::pin!(stop);
             loop {
                 let names: Vec<String> = seats.iter().map(|(m, _)| m.seat.to_string()).collect();
                 let Some((m, orders)) = seats.get_mut(shown) else {
@@ -105,11 +107,32 @@ pub fn run_seats(profiles: Vec<Profile>, ca: Option<std::path::PathBuf>) -> Resu
                         None => break,
                     },
                     _ = tick.tick() => {}
+                    () = &mut stop => break,
                 }
             }
             Ok(())
         })
     })
+}
+
+/// Resolves when the process is asked to stop (SIGHUP: the terminal closed; SIGTERM), so that
+/// the loop ends as on Ctrl-C and what the TUI holds is cleaned up (`demo` stops its server
+/// and removes its directory). Never resolves where there are no such signals.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let (Ok(mut hangup), Ok(mut term)) = (
+            signal(SignalKind::hangup()),
+            signal(SignalKind::terminate()),
+        ) {
+            tokio::select! {
+                _ = hangup.recv() => return,
+                _ = term.recv() => return,
+            }
+        }
+    }
+    std::future::pending::<()>().await;
 }
 
 /// What the connection said, into the model.
