@@ -162,6 +162,9 @@ fn a_player_answers_and_takes_her_turn_by_keyboard_and_the_tui_reconnects_by_its
     tui.type_line("attack goblin-1 knife");
     let screen = tui.until("aune attacks goblin-1");
     assert!(!screen.contains("error"), "{screen}");
+    // What she has left of her turn, in the order and on her sheet.
+    let screen = tui.until("left this turn: ");
+    assert!(screen.contains("▶*au aune 0 action"), "{screen}");
     tui.type_line("end_turn");
     tui.until("mara's turn starts");
 

@@ -4,6 +4,8 @@
 //! (here and in `keys`); `view` only reads it, so a test can build one from real events and
 //! check the screen without a terminal.
 
+use std::collections::BTreeMap;
+
 use tablehold_protocol::{CombatantView, EventEnvelope, PromptView, TableView};
 use tablehold_rules::{ActionSpec, Event, Fact, Part, Seat};
 
@@ -95,6 +97,9 @@ pub struct Model {
     pub quit: bool,
     /// With several seats on one screen (`tablehold demo`): the seat F2 shows next.
     pub switch_to: Option<String>,
+    /// What each combatant has left of its turn, as the last account of its actions said
+    /// (`1 auxiliary, 9 m of movement`); forgotten when its next turn or a round starts.
+    pub left: BTreeMap<String, String>,
 }
 
 impl Model {
@@ -114,6 +119,7 @@ impl Model {
             last_seq: 0,
             quit: false,
             switch_to: None,
+            left: BTreeMap::new(),
         }
     }
 
@@ -162,6 +168,7 @@ impl Model {
             .filter(|p| !lines::is_machinery(&p.fact))
             .cloned()
             .collect();
+        track_left(&mut self.left, &parts);
         let tone = self.tone_of(&parts);
         for text in lines::event_lines(&Event { parts }, &self.seat, None) {
             self.log.push(LogLine {
@@ -316,6 +323,34 @@ impl Model {
     }
 }
 
+/// Keeps `left` (see [`Model::left`]) up to date with one event's facts.
+pub fn track_left(left: &mut BTreeMap<String, String>, parts: &[Part]) {
+    for p in parts {
+        match &p.fact {
+            Fact::Told(a) => {
+                for b in &a.budget {
+                    let said: Vec<String> = b
+                        .left
+                        .iter()
+                        .map(|m| format!("{} {}", m.value, m.label))
+                        .collect();
+                    left.insert(b.entity.as_str().to_owned(), said.join(", "));
+                }
+            }
+            Fact::TurnStarted { entity: Some(id) } => {
+                left.remove(id.as_str());
+            }
+            Fact::TurnsOpened { now, .. } => {
+                for id in now {
+                    left.remove(id.as_str());
+                }
+            }
+            Fact::RoundStarted { .. } => left.clear(),
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,11 +403,37 @@ mod tests {
         assert_eq!(tones, [(3, Tone::Critical), (4, Tone::Plain)]);
         assert!(m.log[0].text.contains("natural 20"), "{}", m.log[0].text);
         assert_eq!(m.last_seq, 4);
+        // What aune has left of her turn, from the account's budget, until her next turn.
+        let mut told = Account {
+            actor: Some(EntityId("aune".into())),
+            verb: "moves".into(),
+            ..Default::default()
+        };
+        told.budget = vec![tablehold_rules::account::Budget {
+            entity: EntityId("aune".into()),
+            left: vec![
+                tablehold_rules::Modifier::new("auxiliary", 1),
+                tablehold_rules::Modifier::new("m of movement", 9),
+            ],
+        }];
+        m.on_event(&envelope(5, vec![Fact::Told(Box::new(told))]));
+        assert_eq!(
+            m.left.get("aune").map(String::as_str),
+            Some("1 auxiliary, 9 m of movement")
+        );
+        m.on_event(&envelope(
+            6,
+            vec![Fact::TurnStarted {
+                entity: Some(EntityId("aune".into())),
+            }],
+        ));
+        assert_eq!(m.left.get("aune"), None);
+        m.log.clear();
         // Only the newest lines are kept.
-        for seq in 5..(5 + LOG_KEPT as u64) {
+        for seq in 7..(7 + LOG_KEPT as u64) {
             m.on_event(&envelope(seq, vec![critical(None)]));
         }
         assert_eq!(m.log.len(), LOG_KEPT);
-        assert_eq!(m.log.first().map(|l| l.seq), Some(5));
+        assert_eq!(m.log.first().map(|l| l.seq), Some(7));
     }
 }

@@ -179,6 +179,10 @@ impl Player {
             .cloned()
             .collect();
         self.model.last_seq = seq;
+        self.model.left.clear();
+        for e in self.events.iter().take_while(|e| e.seq <= seq) {
+            super::model::track_left(&mut self.model.left, &e.parts);
+        }
         self.model.scroll = 0;
         self.model.link = Link::Replay {
             at: seq,

@@ -63,7 +63,13 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
                 ),
                 Span::raw(" "),
                 Span::styled(c.id.clone(), id_style),
-                Span::styled(format!(" {}", numbers(c)), numbers_style),
+                // Who acts shows what it has left of its turn; the others their numbers.
+                match m.left.get(&c.id).filter(|_| acts) {
+                    Some(left) => {
+                        Span::styled(format!(" {left} left"), Style::new().fg(Color::Cyan))
+                    }
+                    None => Span::styled(format!(" {}", numbers(c)), numbers_style),
+                },
             ])
         })
         .collect();
@@ -108,6 +114,12 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
         Line::from(format!("{} · {}", c.name, c.side)),
         Line::from(format!("{who} · {at}")),
     ];
+    if let Some(left) = m.left.get(&c.id) {
+        lines.push(Line::from(Span::styled(
+            format!("left this turn: {left}"),
+            Style::new().fg(Color::Cyan),
+        )));
+    }
     if let Some(place) = whereabouts(m, c) {
         lines.push(Line::from(Span::styled(
             place,
