@@ -128,7 +128,13 @@ pub fn parse(
     text: &str,
     read: &dyn Fn(&str) -> std::io::Result<String>,
 ) -> Result<Encounter, EncounterFileError> {
-    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let line_of = |offset: usize| {
+        text.get(..offset.min(text.len()))
+            .unwrap_or(text)
+            .matches('\n')
+            .count()
+            + 1
+    };
     let doc: FileDoc = toml::from_str(text).map_err(|e| EncounterFileError::Syntax {
         path: path.to_owned(),
         line: e.span().map_or(1, |s| line_of(s.start)),
