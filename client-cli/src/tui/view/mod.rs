@@ -82,7 +82,8 @@ fn header_line(m: &Model) -> Line<'static> {
     };
     let (link, style) = match &m.link {
         Link::Online => ("● online".to_owned(), Style::new().fg(Color::Green)),
-        Link::Connecting { attempt: 1 } => {
+        // Before any event the first connection; after, a reconnection resuming from the log.
+        Link::Connecting { attempt: 1 } if m.last_seq == 0 => {
             ("◌ connecting".to_owned(), Style::new().fg(Color::Yellow))
         }
         Link::Connecting { attempt } => (

@@ -229,7 +229,7 @@ fn a_decision_for_the_seat_shows_its_options_and_the_time_left() {
 fn the_connection_state_is_in_the_header() {
     let mut m = ines_on_her_turn();
     for (link, said) in [
-        (Link::Connecting { attempt: 1 }, "◌ connecting"),
+        (Link::Connecting { attempt: 1 }, "◌ reconnecting (try 1)"),
         (Link::Connecting { attempt: 3 }, "◌ reconnecting (try 3)"),
         (
             Link::Offline {
@@ -242,6 +242,10 @@ fn the_connection_state_is_in_the_header() {
         let (screen, _) = render(&m, 80, 24);
         assert!(row(&screen, 0).contains(said), "{screen}");
     }
+    // Before any event: the first connection.
+    let fresh = Model::new(m.seat.clone(), Link::Connecting { attempt: 1 });
+    let (screen, _) = render(&fresh, 80, 24);
+    assert!(row(&screen, 0).contains("◌ connecting"), "{screen}");
 }
 
 #[test]
