@@ -60,8 +60,9 @@ pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
 pub struct Cli {
     #[command(flatten)]
     pub globals: GlobalArgs,
+    /// Without one, the interactive TUI for the seat.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Options every command accepts, before or after the subcommand.
@@ -83,6 +84,15 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Offline rules calculator: resolve actions, check sheets, list table options.
     Rules(RulesArgs),
+    /// Try a system alone: a local server, a table, its example characters, a short fight.
+    #[command(long_about = with_system("Try a rule system alone. Starts tablehold-server \
+        (the one beside tablehold) on a free port with a temporary data file, creates a table \
+        of the system with a GM and one player seat (profiles in a temporary directory: your \
+        own are untouched), seats the system's example characters with the player, sets up a \
+        short encounter with its first example NPCs and starts it, then opens the TUI holding \
+        both seats: F2 switches between the player and the GM. Quitting stops the server and \
+        removes everything.\n\nExample:\n  tablehold demo --system {SYSTEM}"))]
+    Demo(DemoArgs),
     /// Create a table (you become its GM).
     Table(TableArgs),
     /// Take a seat at a table with an invite code, and save it as a profile.
@@ -454,6 +464,26 @@ pub enum EncounterCommand {
     #[command(long_about = "GM: end the encounter. Prints what happened.\n\n\
         Example:\n  tablehold --seat gm encounter end")]
     End,
+    /// GM: set up a prepared scene from an encounter file (map, terrain, NPCs, positions).
+    #[command(
+        long_about = "GM: set up a scene prepared in an encounter file (TOML; docs/CLIENT.md, \
+        \"Encounter files\"): its NPCs join the table from their sheets (paths relative to the \
+        file), its terrain cells are set and every token it places is moved there, each as the \
+        GM's ruling. The whole file is checked first, and a mistake is named with its file, \
+        line and field (`ambush.toml:16: npc[0].at: (15, 3) is off the 12x8 map`); nothing \
+        is sent from a file with a mistake. `--check` only checks it, without a server. Then \
+        `encounter start` rolls initiative.\n\n\
+        Examples:\n  tablehold encounter load ambush.toml --check\n  \
+        tablehold --seat gm encounter load ambush.toml"
+    )]
+    Load {
+        /// The encounter file.
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// Only check the file; connect to nothing.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -611,6 +641,12 @@ pub struct ReplayArgs {
     /// With --events: the dice machinery too (draw counters, digests, epochs).
     #[arg(long, requires = "events")]
     pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    #[arg(long, help = system_help())]
+    pub system: String,
 }
 
 #[derive(Debug, Args)]

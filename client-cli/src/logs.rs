@@ -149,6 +149,23 @@ pub fn replay(globals: &GlobalArgs, a: &ReplayArgs) -> Result<Verdict> {
 }
 
 /// What `--against` names: an earlier export, or lines `log --jsonl` printed.
+/// Whether `replay` opens the viewer: no `--at`, `--json` or `--events`, and a terminal to
+/// show it on (piped, it prints the summary, as scripts expect).
+pub fn wants_viewer(a: &ReplayArgs) -> bool {
+    use std::io::IsTerminal as _;
+    a.at.is_none() && !a.json && !a.events && std::io::stdout().is_terminal()
+}
+
+/// The log for the replay viewer, checked whole first (chain, digests) as `replay` checks it:
+/// a log that breaks a rule gets its `FAIL at seq S` verdict instead of a viewer.
+pub fn open_for_viewer(globals: &GlobalArgs, a: &ReplayArgs) -> Result<Result<LogFile, Verdict>> {
+    let file = load(globals, &a.source, LogFile::read)?;
+    match tablehold_log::replay(&file, None) {
+        Ok(_) => Ok(Ok(file)),
+        Err(e) => Ok(Err(failed(e.seq, &e.kind))),
+    }
+}
+
 fn kept(path: &Path) -> Result<tablehold_log::history::Kept> {
     match LogFile::read(path) {
         Ok(file) => Ok(tablehold_log::history::Kept::of_export(&file)),

@@ -11,9 +11,15 @@
 //!   seats).
 //! - `lines`: readable text for facts, shared by both.
 //! - `suggest`: "did you mean" for a misspelt action or argument name.
+//! - `demo`: `tablehold demo`, a local server and a table to try a system alone.
+//! - `encounter_file`: an encounter file read and checked, for `encounter load`.
+//! - `tui`: the interactive TUI (no subcommand) and the replay viewer (`replay FILE` in a
+//!   terminal).
 
 mod calc;
 mod cli;
+mod demo;
+mod encounter_file;
 mod lines;
 mod logs;
 mod net;
@@ -21,6 +27,7 @@ mod profile;
 mod remote;
 mod report;
 mod suggest;
+mod tui;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -39,7 +46,22 @@ fn main() -> ExitCode {
         return code;
     }
     let judged = |v: logs::Verdict| (v.report, v.status);
-    let result = match &cli.command {
+    let Some(command) = &cli.command else {
+        return finish_tui(tui::run_live(&cli.globals));
+    };
+    if let Command::Demo(args) = command {
+        return finish_tui(demo::run(args));
+    }
+    if let Command::Replay(args) = command
+        && logs::wants_viewer(args)
+    {
+        return match logs::open_for_viewer(&cli.globals, args) {
+            Ok(Ok(file)) => finish_tui(tui::run_replay(file)),
+            Ok(Err(verdict)) => finish(Ok((verdict.report, verdict.status))),
+            Err(e) => finish(Err(e)),
+        };
+    }
+    let result = match command {
         Command::Rules(rules) => match &rules.command {
             RulesCommand::Resolve(args) => calc::resolve(args),
             RulesCommand::Sheet(sheet) => match &sheet.command {
@@ -52,6 +74,22 @@ fn main() -> ExitCode {
         Command::Replay(args) => logs::replay(&cli.globals, args).map(judged),
         command => run_remote(&cli, command).map(|r| (r, 0)),
     };
+    finish(result)
+}
+
+/// The TUI's end: nothing to print but an error.
+fn finish_tui(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a command's report (or its error) and gives the exit code.
+fn finish(result: anyhow::Result<(Report, u8)>) -> ExitCode {
     match result {
         Ok((report, status)) => {
             if let Err(e) = write_stdout(&report.stdout) {
@@ -82,7 +120,7 @@ fn main() -> ExitCode {
 /// goblin-1 knife`), unless it is a slip of a command's name: that gets clap's own answer, a
 /// tip and exit status 2, without asking any server.
 fn mistyped_command(cli: &Cli) -> Option<ExitCode> {
-    let Command::Short(words) = &cli.command else {
+    let Some(Command::Short(words)) = &cli.command else {
         return None;
     };
     let word = words.first()?;

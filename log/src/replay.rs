@@ -190,6 +190,7 @@ fn digest_audiences(events: &[CheckedEvent]) -> BTreeSet<String> {
 }
 
 /// One audience's state as replay builds it.
+#[derive(Debug, Clone)]
 struct Tracked {
     state: MemoryState,
     /// The event where this view stopped applying, and why.
@@ -197,7 +198,9 @@ struct Tracked {
 }
 
 /// A replay in progress: the viewer's state and the others a GM's replay follows. Feed it
-/// events read by a [`ChainReader`], in order.
+/// events read by a [`ChainReader`], in order. A clone is a snapshot: the replay viewer keeps
+/// some, so that stepping back replays from the nearest one rather than from the start.
+#[derive(Debug, Clone)]
 pub struct Replay {
     viewer: View,
     views: BTreeMap<View, Tracked>,

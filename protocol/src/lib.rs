@@ -15,6 +15,7 @@ mod message;
 mod shape;
 #[cfg(test)]
 mod tests;
+pub mod view;
 
 pub use codec::{
     DecodeError, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, decode_client, decode_server, encode,

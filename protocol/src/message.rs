@@ -278,6 +278,15 @@ pub struct GridView {
     pub cell_size: u32,
     /// The covers a cell may give under the system's rules.
     pub covers: Vec<String>,
+    /// How a diagonal step counts at this table (its `grid.diagonal` option), so that a
+    /// client measures a distance as the rules do. The documented default from an older
+    /// server.
+    #[serde(default = "default_diagonal")]
+    pub diagonal: tablehold_rules::grid::Diagonal,
+}
+
+fn default_diagonal() -> tablehold_rules::grid::Diagonal {
+    tablehold_rules::grid::Diagonal::Alternating
 }
 
 /// A combatant as one seat may see it. NPC numbers are the GM's: other seats get `None`.

@@ -808,6 +808,7 @@ fn every_reply() -> Vec<Reply> {
                     unit: "m".into(),
                     cell_size: 1,
                     covers: vec!["cover".into()],
+                    diagonal: tablehold_rules::grid::Diagonal::Two,
                 }),
             }),
         },

@@ -39,6 +39,106 @@ impl SystemId {
     pub fn as_str(self) -> &'static str {
         self.system().id()
     }
+
+    /// The example sheets shipped with the system (docs/examples/ID/): each file's name and
+    /// its TOML, player characters and NPCs alike (a sheet's `kind` says which). `tablehold
+    /// demo` seats them at a table so that one person can try the system alone.
+    pub fn examples(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            SystemId::Grimwire => &[
+                (
+                    "aune.toml",
+                    include_str!("../../docs/examples/grimwire/aune.toml"),
+                ),
+                (
+                    "goblin-1.toml",
+                    include_str!("../../docs/examples/grimwire/goblin-1.toml"),
+                ),
+                (
+                    "goblin-2.toml",
+                    include_str!("../../docs/examples/grimwire/goblin-2.toml"),
+                ),
+                (
+                    "goblin-3.toml",
+                    include_str!("../../docs/examples/grimwire/goblin-3.toml"),
+                ),
+                (
+                    "mara.toml",
+                    include_str!("../../docs/examples/grimwire/mara.toml"),
+                ),
+                (
+                    "warden.toml",
+                    include_str!("../../docs/examples/grimwire/warden.toml"),
+                ),
+            ],
+            SystemId::Mist => &[
+                (
+                    "beatrix.toml",
+                    include_str!("../../docs/examples/mist/beatrix.toml"),
+                ),
+                (
+                    "brute.toml",
+                    include_str!("../../docs/examples/mist/brute.toml"),
+                ),
+                (
+                    "gunman.toml",
+                    include_str!("../../docs/examples/mist/gunman.toml"),
+                ),
+                (
+                    "markus.toml",
+                    include_str!("../../docs/examples/mist/markus.toml"),
+                ),
+                (
+                    "masked-thug.toml",
+                    include_str!("../../docs/examples/mist/masked-thug.toml"),
+                ),
+            ],
+            SystemId::Tenacity => &[
+                (
+                    "aune.toml",
+                    include_str!("../../docs/examples/tenacity/aune.toml"),
+                ),
+                (
+                    "dragon.toml",
+                    include_str!("../../docs/examples/tenacity/dragon.toml"),
+                ),
+                (
+                    "missa.toml",
+                    include_str!("../../docs/examples/tenacity/missa.toml"),
+                ),
+                (
+                    "monkey.toml",
+                    include_str!("../../docs/examples/tenacity/monkey.toml"),
+                ),
+                (
+                    "pirate.toml",
+                    include_str!("../../docs/examples/tenacity/pirate.toml"),
+                ),
+            ],
+            SystemId::Vigor => &[
+                (
+                    "aune.toml",
+                    include_str!("../../docs/examples/vigor/aune.toml"),
+                ),
+                (
+                    "bryn.toml",
+                    include_str!("../../docs/examples/vigor/bryn.toml"),
+                ),
+                (
+                    "raider.toml",
+                    include_str!("../../docs/examples/vigor/raider.toml"),
+                ),
+                (
+                    "warden.toml",
+                    include_str!("../../docs/examples/vigor/warden.toml"),
+                ),
+                (
+                    "wolf.toml",
+                    include_str!("../../docs/examples/vigor/wolf.toml"),
+                ),
+            ],
+        }
+    }
 }
 
 impl fmt::Display for SystemId {

@@ -3,10 +3,12 @@
 
 mod calculator;
 mod cli;
+mod encounter;
 mod fairness;
 mod fixtures;
 mod flood;
 mod load;
 mod security;
 mod server;
+mod tui;
 mod watch;

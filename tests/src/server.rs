@@ -59,12 +59,25 @@ impl TestServer {
         s
     }
 
+    /// Starts a server on an existing data file at the address another one used (`url`, the
+    /// old server's): a restart that clients which saved the address can reconnect to.
+    pub fn restart_at(data: &std::path::Path, url: &str) -> TestServer {
+        let addr = url.strip_prefix("ws://").unwrap_or(url);
+        TestServer::launch_at(data, Some(TEST_SEED), addr, &[])
+    }
+
     fn launch(data: &std::path::Path, seed: Option<&str>, extra: &[&str]) -> TestServer {
+        TestServer::launch_at(data, seed, "127.0.0.1:0", extra)
+    }
+
+    fn launch_at(
+        data: &std::path::Path,
+        seed: Option<&str>,
+        listen: &str,
+        extra: &[&str],
+    ) -> TestServer {
         let mut cmd = Command::new(bin("tablehold-server"));
-        cmd.arg("--listen")
-            .arg("127.0.0.1:0")
-            .arg("--data")
-            .arg(data);
+        cmd.arg("--listen").arg(listen).arg("--data").arg(data);
         // A test that waits for a log line sets its own filter; the others keep stderr quiet.
         let logging = extra.contains(&"--log");
         if !logging {

@@ -8,11 +8,11 @@
 //! Nothing here prints or exits: `main` does. Errors are `anyhow` errors whose text for a
 //! server refusal is `code: message` (see [`crate::net::ServerError`]).
 
-mod act;
-mod answer;
-mod entropy;
+pub(crate) mod act;
+pub(crate) mod answer;
+pub(crate) mod entropy;
 mod export;
-mod show;
+pub(crate) mod show;
 mod watch;
 
 pub use export::fetch;
@@ -76,6 +76,7 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
     let g = Globals::resolve(globals)?;
     match command {
         Command::Rules(_) => bail!("internal: the rules calculator is not a network command"),
+        Command::Demo(_) => bail!("internal: `demo` runs its own server and the TUI"),
         Command::Verify(_) | Command::Replay(_) => {
             bail!("internal: `verify` and `replay` fetch through `remote::fetch`")
         }
@@ -133,6 +134,9 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
                     (tablehold_rules::action::START_ENCOUNTER, npcs.as_slice())
                 }
                 EncounterCommand::End => (tablehold_rules::action::END_ENCOUNTER, &[][..]),
+                EncounterCommand::Load { file, check } => {
+                    return load_encounter(&g, file, *check).await;
+                }
             };
             let sheets = read_sheets(npcs)?;
             let mut s = Session::open(&g).await?;
@@ -560,6 +564,65 @@ async fn add_sheets(g: &Globals, files: &[std::path::PathBuf]) -> Result<Report>
 }
 
 /// Every sheet file's text, all read before anything is sent.
+/// `encounter load FILE`: the file checked whole first (nothing is sent from a file with a
+/// mistake), then its NPCs added, its terrain set and its tokens placed with the core's
+/// rulings, as the GM would type them, each request's events printed.
+async fn load_encounter(g: &Globals, file: &std::path::Path, check: bool) -> Result<Report> {
+    use tablehold_rules::ArgValue;
+    use tablehold_rules::engine::RULING_PREFIX;
+    let e = crate::encounter_file::load(file)?;
+    let summary = format!(
+        "{}: {}{}x{} map, {} terrain cell(s), {} NPC(s), {} token(s) placed\n",
+        file.display(),
+        e.name
+            .as_ref()
+            .map_or(String::new(), |n| format!("\"{n}\", ")),
+        e.width,
+        e.height,
+        e.terrain.len(),
+        e.npcs.len(),
+        e.positions.len()
+    );
+    if check {
+        return Ok(Report::text(format!("OK: {summary}")));
+    }
+    let mut s = Session::open(g).await?;
+    let mut text = s
+        .add_sheets(e.npcs.iter().map(|(sheet, _)| sheet.clone()).collect())
+        .await?;
+    let mut rulings: Vec<(&str, Args)> = Vec::new();
+    for t in &e.terrain {
+        let mut args = Args::default().with("cell", ArgValue::Cell(t.at));
+        if t.difficult {
+            args = args.with("difficult", ArgValue::Flag(true));
+        }
+        if t.blocking {
+            args = args.with("blocking", ArgValue::Flag(true));
+        }
+        if let Some(cover) = &t.cover {
+            args = args.with("cover", ArgValue::Text(cover.clone()));
+        }
+        rulings.push(("terrain", args));
+    }
+    for (id, at) in &e.positions {
+        let args = Args::default()
+            .with("target", ArgValue::Text(id.clone()))
+            .with("to", ArgValue::Cell(*at));
+        rulings.push(("move", args));
+    }
+    for (ruling, args) in rulings {
+        let op = Op::Act {
+            actor: None,
+            action: format!("{RULING_PREFIX}{ruling}"),
+            args,
+        };
+        let reply = s.request(op).await?;
+        text.push_str(&s.produced(reply).await?);
+    }
+    text.push_str(&format!("loaded {summary}"));
+    s.finish(text).await
+}
+
 fn read_sheets(files: &[std::path::PathBuf]) -> Result<Vec<String>> {
     files
         .iter()
