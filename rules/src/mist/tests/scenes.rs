@@ -770,6 +770,28 @@ fn an_aimed_attack_fires_with_3_after_the_targets_group_or_is_wasted() {
             S::Said("wasted"),
         ],
     });
+    // Whatever else wastes it: no die is drawn and the thug keeps its Life.
+    let wasted = [
+        ("thug-a", "unconscious", "wasted: the target is down"),
+        ("thug-a", "dead", "wasted: the target is down"),
+        ("beatrix", "unconscious", "wasted: the shooter is down"),
+    ];
+    for (who, status, said) in wasted {
+        play(Scene {
+            name: "aimed, wasted by who is down",
+            options: &[],
+            cast: vec![beatrix(), thug("thug-a")],
+            steps: vec![
+                S::Start(&[1, 9]),
+                S::Act("beatrix", "aim", vec![("target", t("thug-a"))], &[]),
+                S::Give(who, status, 8),
+                // The GM closes the enemies' turn (a downed thug cannot act to end it).
+                S::Gm("end_group_turn", vec![], &[]),
+                S::Said(said),
+                S::Res("thug-a", "life", 6),
+            ],
+        });
+    }
 }
 
 #[test]
