@@ -306,7 +306,13 @@ impl Replay {
             if tracked.broken.is_some() {
                 continue;
             }
-            if let Err(error) = apply_view(&mut tracked.state, event, view) {
+            let applied = if *view == View::Public && self.viewer != View::Gm {
+                apply_public_from(&mut tracked.state, event, &self.viewer);
+                Ok(())
+            } else {
+                apply_view(&mut tracked.state, event, view)
+            };
+            if let Err(error) = applied {
                 if self.strict && *view == self.viewer {
                     return Err(fail(ReplayErrorKind::Apply {
                         audience: view.to_string(),
@@ -341,6 +347,23 @@ impl Replay {
             broken,
         }
     }
+}
+
+/// Applies to the public's state what a seat's export shows of `event`: the public parts,
+/// and in place of a prompt part that only the seat's deciders see, the stand-in the public
+/// was given beside it (hidden in the seat's export, as every part not for the seat is).
+fn apply_public_from(state: &mut MemoryState, event: &CheckedEvent, viewer: &View) {
+    let mut facts = Vec::new();
+    for part in &event.shown.parts {
+        if View::Public.applies(&part.audience) {
+            facts.push(part.fact.clone());
+        } else if viewer.applies(&part.audience)
+            && let Some(stand_in) = tablehold_rules::redact::stand_in_of(&part.fact)
+        {
+            facts.push(stand_in);
+        }
+    }
+    apply_seen(state, facts.iter());
 }
 
 /// Applies the parts of `event` that `view` may see: the GM's whole state with the rules'

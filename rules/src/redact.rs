@@ -170,6 +170,31 @@ pub fn prompt_seen_by(step: &PendingStep, seat: &Seat) -> PendingStep {
     }
 }
 
+/// The stand-in that the seats outside a prompt's audience hold for `fact`, a part of that
+/// prompt (its request, a seat's answer, its resolution) as one of its deciders holds it.
+/// A decider's export carries the whole part and not the stand-in beside it, which is made
+/// for the others; from it, a decider rebuilds what the others were given, and so the
+/// public's state (`tablehold_log::replay`). `None` for any other fact.
+pub fn stand_in_of(fact: &Fact) -> Option<Fact> {
+    match fact {
+        Fact::DecisionRequested { step } => {
+            let [stand_in, _] = prompt_parts(step);
+            Some(stand_in.fact)
+        }
+        Fact::DecisionResolved { prompt_id, by, .. } => Some(Fact::DecisionResolved {
+            prompt_id: *prompt_id,
+            choice: String::new(),
+            by: by.clone(),
+            args: Default::default(),
+        }),
+        Fact::DecisionAnswered { prompt_id, answer } => Some(Fact::DecisionAnswered {
+            prompt_id: *prompt_id,
+            answer: withheld_answer(answer),
+        }),
+        _ => None,
+    }
+}
+
 /// Who decides the open window `prompt_id`, if it is open.
 fn asked(state: &dyn StateView, prompt_id: u64) -> Option<Audience> {
     state

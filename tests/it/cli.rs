@@ -172,11 +172,16 @@ impl Table {
     /// Creates a table as the GM (profile `gm`), then joins Ines and Rui as players and Eve
     /// as a spectator (profiles `ines`, `rui`, `eve`); returns the table id.
     pub(crate) fn seat_everyone(&self, options: &[&str]) -> String {
+        self.seat_everyone_on("grimwire", options)
+    }
+
+    /// [`Table::seat_everyone`] on a table of `system`.
+    pub(crate) fn seat_everyone_on(&self, system: &str, options: &[&str]) -> String {
         let mut args = vec![
             "table",
             "create",
             "--system",
-            "grimwire",
+            system,
             "--name",
             "friday",
             "--players",

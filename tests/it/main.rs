@@ -8,6 +8,7 @@ mod fairness;
 mod fixtures;
 mod flood;
 mod load;
+mod mist_encounter;
 mod security;
 mod server;
 mod tui;

@@ -427,7 +427,10 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
             "{} hits {} with {}: dodge (d10 + Body + Dodge, spends the round's action) or take it?",
             a.id,
             t.id,
-            weapon_as_seen(&a, &s.weapon)
+            match weapon_as_seen(&a, &s.weapon) {
+                seen if seen == s.weapon.name => seen,
+                kind => format!("a {kind}"),
+            }
         ),
         options: vec!["dodge".into(), "take".into()],
         default: "take".into(),
@@ -440,17 +443,18 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
 }
 
 /// The weapon as the defender's seats may name it: an NPC's weapon is the GM's to name, but
-/// what kind it is shows (it sets how hard the dodge is).
+/// what kind it is shows (it sets how hard the dodge is). A noun, as an account's instrument
+/// is: readers put the article before it.
 fn weapon_as_seen(attacker: &Combatant, w: &Weapon) -> String {
     if !crate::redact::gm_only_numbers(attacker) {
         return w.name.clone();
     }
     match w.kind {
-        WeaponKind::Melee => "a melee weapon",
-        WeaponKind::Ranged => "a ranged weapon",
-        WeaponKind::Thrown => "a thrown weapon",
-        WeaponKind::Gun => "a gun",
-        WeaponKind::Unarmed => "bare hands",
+        WeaponKind::Melee => "melee weapon",
+        WeaponKind::Ranged => "ranged weapon",
+        WeaponKind::Thrown => "thrown weapon",
+        WeaponKind::Gun => "gun",
+        WeaponKind::Unarmed => "fist",
     }
     .to_owned()
 }
@@ -521,7 +525,7 @@ pub fn resume_dodge(
                 label: "Dodge".into(),
                 roll,
                 modifiers,
-                against: Some((against, "the attack")),
+                against: Some((against, "attack total")),
                 success: Some(ok),
                 words: ("dodges", "fails to dodge"),
                 because: None,
