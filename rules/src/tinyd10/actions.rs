@@ -76,7 +76,8 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             vec![
                 target(true),
                 attribute("attribute", true),
-                ArgSpec::new("toughness", ArgKind::Int, false, "the save's toughness").range(0, 100),
+                ArgSpec::new("toughness", ArgKind::Int, false, "the save's toughness")
+                    .range(0, 100),
                 what(),
             ],
         ),
@@ -84,7 +85,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             name,
             None,
             "A morale roll for the side of a creature: falters on 2 or less (yours alone).",
-            vec![ArgSpec::new("of", ArgKind::Entity, true, "a member of the side")],
+            vec![ArgSpec::new(
+                "of",
+                ArgKind::Entity,
+                true,
+                "a member of the side",
+            )],
         ),
         "reaction" => action(
             name,
@@ -104,11 +110,32 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             "A check: d10 + attribute + 1 per skill against a toughness.",
             vec![
                 attribute("attribute", false),
-                ArgSpec::new("perception", ArgKind::Flag, false, "a perception check (intellect)"),
-                ArgSpec::new("skills", ArgKind::Text, false, "the skills that apply, comma-separated"),
-                ArgSpec::new("toughness", ArgKind::Int, false, "the check's toughness (5 unless given)")
-                    .range(0, 100),
-                ArgSpec::new("hidden", ArgKind::Flag, false, "the toughness is the GM's secret").gm_only(),
+                ArgSpec::new(
+                    "perception",
+                    ArgKind::Flag,
+                    false,
+                    "a perception check (intellect)",
+                ),
+                ArgSpec::new(
+                    "skills",
+                    ArgKind::Text,
+                    false,
+                    "the skills that apply, comma-separated",
+                ),
+                ArgSpec::new(
+                    "toughness",
+                    ArgKind::Int,
+                    false,
+                    "the check's toughness (5 unless given)",
+                )
+                .range(0, 100),
+                ArgSpec::new(
+                    "hidden",
+                    ArgKind::Flag,
+                    false,
+                    "the toughness is the GM's secret",
+                )
+                .gm_only(),
                 pp(),
                 what(),
             ],
@@ -119,15 +146,40 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             "Attack: d10 + power (melee) or reflex (ranged, small weapons) + bonuses against toughness.",
             vec![
                 target(true),
-                ArgSpec::new("weapon", ArgKind::Text, false, "a weapon id (bare hands without)"),
+                ArgSpec::new(
+                    "weapon",
+                    ArgKind::Text,
+                    false,
+                    "a weapon id (bare hands without)",
+                ),
                 pp(),
-                ArgSpec::new("power_strike", ArgKind::Int, false, "Power strike: PP for +1 damage each, spent on a hit")
-                    .range(0, 100),
-                ArgSpec::new("feint", ArgKind::Flag, false, "Feint: a missed melee attack is rolled again (2 PP)"),
-                ArgSpec::new("nonlethal", ArgKind::Flag, false, "to subdue: a power challenge too, 1 damage"),
-                ArgSpec::new("advantage", ArgKind::Int, false, "combat advantage the GM grants")
-                    .range(-5, 5)
-                    .gm_only(),
+                ArgSpec::new(
+                    "power_strike",
+                    ArgKind::Int,
+                    false,
+                    "Power strike: PP for +1 damage each, spent on a hit",
+                )
+                .range(0, 100),
+                ArgSpec::new(
+                    "feint",
+                    ArgKind::Flag,
+                    false,
+                    "Feint: a missed melee attack is rolled again (2 PP)",
+                ),
+                ArgSpec::new(
+                    "nonlethal",
+                    ArgKind::Flag,
+                    false,
+                    "to subdue: a power challenge too, 1 damage",
+                ),
+                ArgSpec::new(
+                    "advantage",
+                    ArgKind::Int,
+                    false,
+                    "combat advantage the GM grants",
+                )
+                .range(-5, 5)
+                .gm_only(),
             ],
         ),
         "cast" => action(
@@ -138,15 +190,24 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 ArgSpec::new("spell", ArgKind::Text, true, "the spell's id"),
                 target(false),
                 pp(),
-                ArgSpec::new("sure", ArgKind::Flag, false, "pay the dearer cost to strike without a roll"),
-                ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent").range(1, 100),
+                ArgSpec::new(
+                    "sure",
+                    ArgKind::Flag,
+                    false,
+                    "pay the dearer cost to strike without a roll",
+                ),
+                ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent")
+                    .range(1, 100),
             ],
         ),
         "words" => action(
             name,
             actor,
             "Words of healing (1 PP, +2 temporary HP) or of strength (2 PP, +1 power for 1d5 rounds) to allies within earshot.",
-            vec![ArgSpec::new("of", ArgKind::Text, true, "which words").choices(&["healing", "strength"])],
+            vec![
+                ArgSpec::new("of", ArgKind::Text, true, "which words")
+                    .choices(&["healing", "strength"]),
+            ],
         ),
         "heal" => action(
             name,

@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::state::StateView;
 use crate::account::Telling;
 use crate::action::Args;
 use crate::decision::{Closing, PendingStep, StepValue};
 use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::refusal::Refusal;
+use crate::state::StateView;
 use crate::state::{Combatant, Status};
 use crate::toolkit::deciders;
 
@@ -22,7 +22,7 @@ use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::roll_amount;
 use super::options::d5;
-use super::rolls::{self, Side, declare_pp, d10_for, natural, spend_pp};
+use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
 use super::round::{spend, toughness_of};
 use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
 use super::tell::{self, Check};
@@ -68,12 +68,7 @@ fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refus
 
 /// The attack's own bonuses: the attribute, the weapon, PP, Brawl, and what the target's race
 /// and the GM's combat advantage add.
-fn modifiers(
-    stats: &Stats,
-    w: &AttackStats,
-    target: &Stats,
-    d: &Declared,
-) -> Vec<Modifier> {
+fn modifiers(stats: &Stats, w: &AttackStats, target: &Stats, d: &Declared) -> Vec<Modifier> {
     let attribute = w.kind.attribute();
     let mut out = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
     let mut push = |label: &str, v: i64| {
@@ -123,15 +118,29 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     let (toughness, _) = toughness_of(&t)?;
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
-        verb: if d.nonlethal { "strikes to subdue" } else { "attacks" }.into(),
+        verb: if d.nonlethal {
+            "strikes to subdue"
+        } else {
+            "attacks"
+        }
+        .into(),
         target: Some(t.id.clone()),
         instrument: Some(w.name.clone()),
     });
     let hidden = crate::redact::gm_only_numbers(&t);
-    let (mut hit, mut roll_nat) = roll_attack(ctx, c, &stats, "attack", bonuses.clone(), toughness, hidden)?;
+    let (mut hit, mut roll_nat) =
+        roll_attack(ctx, c, &stats, "attack", bonuses.clone(), toughness, hidden)?;
     if !hit && d.feint && w.kind.is_melee() {
         spend_pp(ctx, &c.id, 2, "feint")?;
-        (hit, roll_nat) = roll_attack(ctx, c, &stats, "feint: attack again", bonuses, toughness - 1, hidden)?;
+        (hit, roll_nat) = roll_attack(
+            ctx,
+            c,
+            &stats,
+            "feint: attack again",
+            bonuses,
+            toughness - 1,
+            hidden,
+        )?;
     }
     if !hit {
         ctx.telling = None;
@@ -147,13 +156,24 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
                 rounds_left: None,
             }),
         )?;
-        ctx.note_about(&t.id, format!("{} rolls a 10: pummel knocks {} prone", c.id, t.id))?;
+        ctx.note_about(
+            &t.id,
+            format!("{} rolls a 10: pummel knocks {} prone", c.id, t.id),
+        )?;
     }
     if d.nonlethal {
         let won = rolls::challenge(
             ctx,
-            Side { who: c, attribute: Attribute::Power, extra: Vec::new() },
-            Side { who: &t, attribute: Attribute::Power, extra: Vec::new() },
+            Side {
+                who: c,
+                attribute: Attribute::Power,
+                extra: Vec::new(),
+            },
+            Side {
+                who: &t,
+                attribute: Attribute::Power,
+                extra: Vec::new(),
+            },
             "non-lethal blow",
         )?;
         ctx.telling = None;
@@ -299,9 +319,18 @@ pub fn resume_hit(
     step: &PendingStep,
     closing: &Closing<'_>,
 ) -> Result<(), DecideError> {
-    let t = ctx.combatant(step.actor.as_ref().ok_or_else(|| malformed(step, "actor"))?)?;
-    let attacker = step.entity("attacker").ok_or_else(|| malformed(step, "attacker"))?.clone();
-    let amount = step.int("amount").ok_or_else(|| malformed(step, "amount"))?;
+    let t = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let attacker = step
+        .entity("attacker")
+        .ok_or_else(|| malformed(step, "attacker"))?
+        .clone();
+    let amount = step
+        .int("amount")
+        .ok_or_else(|| malformed(step, "amount"))?;
     let nonlethal = step.flag("nonlethal").unwrap_or(false);
     let mut steps = Vec::new();
     for i in 0.. {
@@ -322,7 +351,14 @@ pub fn resume_hit(
             let points = closing.args.int("points")?.unwrap_or(1).clamp(0, amount);
             spend_pp(ctx, &t.id, points, "withstand")?;
             steps.push(Modifier::new("withstand", -points));
-            harm::damage(ctx, &t.id, amount - points, steps, Some(&attacker), nonlethal)
+            harm::damage(
+                ctx,
+                &t.id,
+                amount - points,
+                steps,
+                Some(&attacker),
+                nonlethal,
+            )
         }
         _ => harm::damage(ctx, &t.id, amount, steps, Some(&attacker), nonlethal),
     }

@@ -3,7 +3,6 @@
 //! skill, restoring 1-2 HP, MP and PP; a whole turn in combat), healing potions, and the GM's
 //! rest after the fight (a day's rest: 1d5 + 2 HP, MP and PP).
 
-use crate::state::StateView;
 use crate::account::Telling;
 use crate::action::Args;
 use crate::dice::{DiceExpr, roll};
@@ -11,6 +10,7 @@ use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
+use crate::state::StateView;
 use crate::state::{Combatant, Kind, Status};
 
 use super::checks::{self, HEAL_CHECK};
@@ -68,7 +68,12 @@ pub fn words(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decide
         instrument: Some(ability.replace('_', " ")),
     });
     let rounds = if which == "strength" {
-        let r = roll_amount(Amount::die(Die::D5), stats.level, d5(ctx.state.options()), ctx.dice)?;
+        let r = roll_amount(
+            Amount::die(Die::D5),
+            stats.level,
+            d5(ctx.state.options()),
+            ctx.dice,
+        )?;
         ctx.note_about(&c.id, format!("words of strength last {} rounds", r.value))?;
         r.value
     } else {
@@ -100,8 +105,8 @@ fn standard_amount(ctx: &mut Ctx<'_>) -> Result<(i64, Vec<Modifier>), DecideErro
         "one" => Ok((1, vec![Modifier::new("standard healing", 1)])),
         "two" => Ok((2, vec![Modifier::new("standard healing", 2)])),
         _ => {
-            let expr = DiceExpr::parse("1d2")
-                .map_err(|e| Refusal::Rule(format!("dice `1d2`: {e}")))?;
+            let expr =
+                DiceExpr::parse("1d2").map_err(|e| Refusal::Rule(format!("dice `1d2`: {e}")))?;
             let r = roll(&expr, ctx.dice)?;
             Ok((r.total, vec![Modifier::new("1d2", r.total)]))
         }
@@ -139,10 +144,16 @@ pub fn heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         instrument: Some("standard healing".into()),
     });
     let ok = if stats.has_skill("heal") {
-        ctx.note_about(&c.id, format!("{} has the heal skill: the healing succeeds", c.id))?;
+        ctx.note_about(
+            &c.id,
+            format!("{} has the heal skill: the healing succeeds", c.id),
+        )?;
         true
     } else {
-        let mut modifiers = vec![Modifier::new("intellect", stats.attribute(Attribute::Intellect))];
+        let mut modifiers = vec![Modifier::new(
+            "intellect",
+            stats.attribute(Attribute::Intellect),
+        )];
         if let Some(m) = declare_pp(ctx, c, args.int("pp")?.unwrap_or(0), 0)? {
             modifiers.push(m);
         }
@@ -177,7 +188,12 @@ fn restore(
 ) -> Result<(), DecideError> {
     let t = stats_of(target)?;
     let double = |ability: &str| if t.has_ability(ability) { 2 } else { 1 };
-    harm::heal(ctx, &target.id, amount * double("rapid_regeneration"), steps)?;
+    harm::heal(
+        ctx,
+        &target.id,
+        amount * double("rapid_regeneration"),
+        steps,
+    )?;
     for (key, max, by) in [
         (MP, t.mp_max, amount * double("spell_adept")),
         (PP, t.pp_max, amount),
@@ -228,9 +244,18 @@ pub fn potion(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         target: Some(target.id.clone()),
         instrument: Some("healing potion".into()),
     });
-    let r = roll_amount(Amount::die(Die::D5), stats.level, d5(ctx.state.options()), ctx.dice)?;
+    let r = roll_amount(
+        Amount::die(Die::D5),
+        stats.level,
+        d5(ctx.state.options()),
+        ctx.dice,
+    )?;
     let t = stats_of(&target)?;
-    let amount = if t.has_ability("rapid_regeneration") { r.value * 2 } else { r.value };
+    let amount = if t.has_ability("rapid_regeneration") {
+        r.value * 2
+    } else {
+        r.value
+    };
     harm::heal(ctx, &target.id, amount, r.steps)?;
     ctx.telling = None;
     Ok(())

@@ -5,13 +5,13 @@
 //! of the tag it names; a save against the caster's spell save negates or halves; healing
 //! never passes the maximum. What the server does not count is told for the GM to rule.
 
-use crate::state::StateView;
 use crate::account::Telling;
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::refusal::Refusal;
 use crate::state::Combatant;
+use crate::state::StateView;
 
 use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
@@ -50,7 +50,10 @@ pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<
         _ => base,
     };
     if sure && spell.alt != Some(AltCost::Sure) {
-        return Err(Refusal::bad_argument("sure", "only a spell with a cost to strike surely takes it"));
+        return Err(Refusal::bad_argument(
+            "sure",
+            "only a spell with a cost to strike surely takes it",
+        ));
     }
     // Arcane knowledge: one less, but a spell that cost something still costs at least 1.
     Ok(if stats.has_ability("arcane_knowledge") && alt > 1 {
@@ -108,7 +111,9 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     let pp = args.int("pp")?.unwrap_or(0);
     if pp > 0 && (!spell.attack || sure) {
-        return Err(Refusal::bad_argument("pp", "adds to a roll, and this casting rolls nothing").into());
+        return Err(
+            Refusal::bad_argument("pp", "adds to a roll, and this casting rolls nothing").into(),
+        );
     }
     let pool = ctx.combatant(&c.id)?.resource(PP);
     if pp > pool {
@@ -187,7 +192,10 @@ fn effect(
         ctx.telling = None;
         return ctx.note_about(
             &target.id,
-            format!("{} is not {only}: {} does nothing to it", target.id, spell.name),
+            format!(
+                "{} is not {only}: {} does nothing to it",
+                target.id, spell.name
+            ),
         );
     }
     let mut saved = None;
@@ -199,7 +207,13 @@ fn effect(
             target: Some(c.id.clone()),
             instrument: Some(spell.name.clone()),
         });
-        saved = Some(save(ctx, target, &spell.save, against, &format!("{}'s spell save", c.id))?);
+        saved = Some(save(
+            ctx,
+            target,
+            &spell.save,
+            against,
+            &format!("{}'s spell save", c.id),
+        )?);
     }
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
@@ -209,7 +223,10 @@ fn effect(
     });
     if saved == Some(true) && spell.on_save == Some(OnSave::Negates) {
         ctx.telling = None;
-        return ctx.note_about(&target.id, format!("{} saves: {} has no effect", target.id, spell.name));
+        return ctx.note_about(
+            &target.id,
+            format!("{} saves: {} has no effect", target.id, spell.name),
+        );
     }
     let d5 = d5(ctx.state.options());
     if let Some(amount) = spell.damage {
@@ -230,7 +247,12 @@ fn effect(
     }
     if let Some(amount) = spell.heals {
         let rolled = roll_amount(amount, stats.level, d5, ctx.dice)?;
-        harm::heal(ctx, &target.id, rolled.value, vec![Modifier::new(&spell.name, rolled.value)])?;
+        harm::heal(
+            ctx,
+            &target.id,
+            rolled.value,
+            vec![Modifier::new(&spell.name, rolled.value)],
+        )?;
         if spell.restores_pp_mp {
             for (key, max) in [(PP, t_stats.pp_max), (MP, t_stats.mp_max)] {
                 let now = ctx.combatant(&target.id)?.resource(key);
@@ -243,7 +265,13 @@ fn effect(
             (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
             _ => "",
         };
-        ctx.note_about(&target.id, format!("{}: {effect}{saved}; the GM applies it by ruling", spell.name))?;
+        ctx.note_about(
+            &target.id,
+            format!(
+                "{}: {effect}{saved}; the GM applies it by ruling",
+                spell.name
+            ),
+        )?;
     }
     ctx.telling = None;
     Ok(())

@@ -2,10 +2,10 @@
 //! character lies dying for five rounds, a non-lethal blow knocks out, a monster dies as the
 //! table rules), death, and healing (never past the maximum; any HP back ends dying).
 
-use crate::state::StateView;
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact, Modifier};
 use crate::ids::EntityId;
+use crate::state::StateView;
 use crate::state::{Kind, Status};
 
 use super::checks::{self, DYING_ROUNDS};

@@ -10,13 +10,13 @@
 mod actions;
 mod attack;
 mod care;
-mod cast;
+pub(crate) mod cast;
 pub mod checks;
 pub mod content;
 pub mod dice;
 mod harm;
 mod morale;
-mod options;
+pub(crate) mod options;
 mod rolls;
 mod round;
 pub mod sheet;
@@ -87,8 +87,19 @@ impl RuleSystem for TinyD10 {
             min: 0,
             max: 10_000,
         };
-        let slot = |key| ResourceSpec { key, min: 0, max: 1 };
-        vec![pool(HP), pool(PP), pool(MP), pool(TEMP_HP), slot(ACTION), slot(MOVE)]
+        let slot = |key| ResourceSpec {
+            key,
+            min: 0,
+            max: 1,
+        };
+        vec![
+            pool(HP),
+            pool(PP),
+            pool(MP),
+            pool(TEMP_HP),
+            slot(ACTION),
+            slot(MOVE),
+        ]
     }
 
     fn resource_ruled(

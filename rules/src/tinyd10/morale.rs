@@ -3,18 +3,18 @@
 //! (falters on 2 or less; how they flee is the GM's to play); and the reaction table for a
 //! wandering monster met. Both rolls are the GM's alone.
 
-use crate::state::StateView;
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::Kind;
+use crate::state::StateView;
 
+use super::DEAD;
 use super::checks::{self, MoraleEvent};
 use super::content::content;
 use super::options::{MORALE_COUNT, is};
 use super::tell::{self, Check};
-use super::DEAD;
 
 fn had_key(side: &str, event: MoraleEvent) -> String {
     match event {
@@ -40,7 +40,15 @@ pub fn after_death(ctx: &mut Ctx<'_>, dead: &EntityId) -> Result<(), DecideError
         .collect();
     let size = i64::try_from(members.len()).unwrap_or(i64::MAX);
     let slain = i64::try_from(members.iter().filter(|d| **d).count()).unwrap_or(0);
-    let had = |e| ctx.state.encounter().values.get(&had_key(&side, e)).copied().unwrap_or(0) > 0;
+    let had = |e| {
+        ctx.state
+            .encounter()
+            .values
+            .get(&had_key(&side, e))
+            .copied()
+            .unwrap_or(0)
+            > 0
+    };
     let events = checks::morale_events(
         slain,
         size,
@@ -99,15 +107,13 @@ pub fn reaction(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         .ok_or_else(|| Refusal::Rule(format!("no reaction for a {face}")))?;
     let text = format!("wandering monster reaction: {} ({face})", row.text);
     ctx.emit(crate::event::Event {
-        parts: vec![
-            crate::event::Part {
-                audience: crate::event::Audience::GmOnly,
-                fact: crate::event::Fact::Rolled {
-                    by: None,
-                    purpose: text,
-                    roll: r,
-                },
+        parts: vec![crate::event::Part {
+            audience: crate::event::Audience::GmOnly,
+            fact: crate::event::Fact::Rolled {
+                by: None,
+                purpose: text,
+                roll: r,
             },
-        ],
+        }],
     })
 }

@@ -2,7 +2,6 @@
 //! points declared before a roll, checks against a toughness, saves, and challenges between
 //! two creatures. Attacks and spells build on these.
 
-use crate::state::StateView;
 use crate::account::Telling;
 use crate::action::Args;
 use crate::dice::Roll;
@@ -11,6 +10,7 @@ use crate::event::Modifier;
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::Combatant;
+use crate::state::StateView;
 
 use super::checks::{self, STANDARD_SAVE, Winner};
 use super::content::Attribute;
@@ -27,7 +27,10 @@ const REROLL_LIMIT: usize = 10;
 pub fn d10_for(ctx: &mut Ctx<'_>, who: &EntityId, stats: &Stats) -> Result<Roll, DecideError> {
     let first = super::dice::d10(ctx.dice)?;
     if stats.champions_resolve && natural(ctx, &first, 0) == Some(1) {
-        ctx.note_about(who, format!("{who} rolls a 1: champion's resolve rolls it again"))?;
+        ctx.note_about(
+            who,
+            format!("{who} rolls a 1: champion's resolve rolls it again"),
+        )?;
         return super::dice::d10(ctx.dice);
     }
     Ok(first)
@@ -143,8 +146,9 @@ pub fn check_action(
     let perception = args.flag("perception")?;
     let attribute = match (perception, args.text("attribute")?) {
         (true, _) => Attribute::Intellect,
-        (false, Some(a)) => Attribute::parse(a)
-            .ok_or_else(|| Refusal::bad_argument("attribute", "aspect, intellect, power or reflex"))?,
+        (false, Some(a)) => Attribute::parse(a).ok_or_else(|| {
+            Refusal::bad_argument("attribute", "aspect, intellect, power or reflex")
+        })?,
         (false, None) => {
             return Err(Refusal::bad_argument("attribute", "is required (or `perception`)").into());
         }
@@ -182,7 +186,16 @@ pub fn check_action(
     } else {
         format!("{} check", attribute.word())
     };
-    against_toughness(ctx, &c.id, &stats, label, modifiers, toughness, hidden, ("succeeds", "fails"))?;
+    against_toughness(
+        ctx,
+        &c.id,
+        &stats,
+        label,
+        modifiers,
+        toughness,
+        hidden,
+        ("succeeds", "fails"),
+    )?;
     ctx.telling = None;
     Ok(())
 }
@@ -286,7 +299,11 @@ pub fn challenge(
                 Winner::Starter => (&starter.who.id, &resister.who.id),
                 Winner::Resister => (&resister.who.id, &starter.who.id),
             };
-            let tie = if a == b { " (a tie: the resister holds)" } else { "" };
+            let tie = if a == b {
+                " (a tie: the resister holds)"
+            } else {
+                ""
+            };
             ctx.emit(crate::event::Event::public(crate::event::Fact::Noted {
                 text: format!("{winner} wins the {what} challenge against {loser}{tie}"),
             }))?;
@@ -304,10 +321,13 @@ pub fn challenge_action(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideErro
         Attribute::parse(args.require_text(k)?)
             .ok_or_else(|| Refusal::bad_argument(k, "aspect, intellect, power or reflex"))
     };
-    let (sa, ra) = (attr("attribute")?, match args.text("resister_attribute")? {
-        Some(_) => attr("resister_attribute")?,
-        None => attr("attribute")?,
-    });
+    let (sa, ra) = (
+        attr("attribute")?,
+        match args.text("resister_attribute")? {
+            Some(_) => attr("resister_attribute")?,
+            None => attr("attribute")?,
+        },
+    );
     let mut extra = Vec::new();
     if let Some(m) = declare_pp(ctx, &a, args.int("pp")?.unwrap_or(0), 0)? {
         extra.push(m);
@@ -316,8 +336,16 @@ pub fn challenge_action(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideErro
     ctx.telling = None;
     challenge(
         ctx,
-        Side { who: &a, attribute: sa, extra },
-        Side { who: &b, attribute: ra, extra: Vec::new() },
+        Side {
+            who: &a,
+            attribute: sa,
+            extra,
+        },
+        Side {
+            who: &b,
+            attribute: ra,
+            extra: Vec::new(),
+        },
         &what,
     )?;
     Ok(())

@@ -4,13 +4,13 @@
 
 use std::cmp::Reverse;
 
-use crate::state::StateView;
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact, Modifier};
 use crate::grid::distance;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
+use crate::state::StateView;
 use crate::state::{Combatant, Status};
 
 use super::checks;
@@ -154,7 +154,14 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         match checks::dying_tick(left, dying.magnitude == round, counts) {
             Some(left) => {
                 let rounds_left = u32::try_from(left).ok();
-                ctx.set_status(&id, DYING, Some(Status { rounds_left, ..dying }))?;
+                ctx.set_status(
+                    &id,
+                    DYING,
+                    Some(Status {
+                        rounds_left,
+                        ..dying
+                    }),
+                )?;
             }
             None => super::harm::dies(ctx, &id, "after five rounds dying")?,
         }
