@@ -89,7 +89,30 @@ where
             tokio::select! {
                 out = outbox.recv() => match out {
                     Some(Outbound::Frame(bytes)) => {
-                        if sink.send(Message::Binary(bytes.into())).await.is_err() {
+                        // Every frame already queued goes out with this one, in one flush: a
+                        // busy table's events leave in few writes, not one syscall each.
+                        let mut next = Some(Outbound::Frame(bytes));
+                        let mut closing = None;
+                        while let Some(out) = next.take() {
+                            match out {
+                                Outbound::Frame(bytes) => {
+                                    if sink.feed(Message::Binary(bytes)).await.is_err() {
+                                        return;
+                                    }
+                                }
+                                close => {
+                                    closing = Some(close);
+                                    break;
+                                }
+                            }
+                            next = outbox.try_recv().ok();
+                        }
+                        if sink.flush().await.is_err() {
+                            break;
+                        }
+                        if let Some(Outbound::Close(reason)) = closing {
+                            let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                            let _ = sink.send(Message::Close(Some(frame))).await;
                             break;
                         }
                     }

@@ -2,9 +2,14 @@
 //! rate limit, and routing each request to the registry or to its table. The handler never
 //! touches a table's state; it only sends messages.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use futures_util::stream::FuturesOrdered;
 
 use tablehold_protocol::{ClientMsg, ErrorCode, Op, PROTOCOL_VERSION, Reply, ServerMsg, encode};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -19,6 +24,14 @@ use crate::shutdown::Shutdown;
 use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Table requests a connection may have sent and not yet had answered. Past it the handler
+/// reads nothing more from the connection until one is answered: the socket's own buffers
+/// then hold the client back.
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// A table request on its way: its id and, once the table has answered, the answer.
+type Pending = Pin<Box<dyn Future<Output = (u64, Result<Reply, WireError>)> + Send + Sync>>;
 
 /// A token bucket: `rate` requests a second, bursts of twice that.
 struct Bucket {
@@ -84,6 +97,7 @@ pub async fn serve<S>(
         seat: None,
         subscribed: false,
         bucket: Bucket::new(settings.requests_per_second),
+        in_flight: FuturesOrdered::new(),
     };
     let Handshake {
         mut ticket,
@@ -95,8 +109,12 @@ pub async fn serve<S>(
         if !ticket.is_established() {
             wait = wait.min(deadline.saturating_duration_since(Instant::now()));
         }
+        let room = session.in_flight.len() < MAX_IN_FLIGHT;
         tokio::select! {
-            incoming = tokio::time::timeout(wait, reader.read()) => {
+            Some((id, answer)) = session.in_flight.next(), if !session.in_flight.is_empty() => {
+                session.answer(id, answer).await;
+            }
+            incoming = tokio::time::timeout(wait, reader.read()), if room => {
                 match incoming {
                     Err(_) if !ticket.is_established() => {
                         session.close("no hello before the handshake deadline").await;
@@ -160,11 +178,13 @@ struct Session {
     seat: Option<SeatKey>,
     subscribed: bool,
     bucket: Bucket,
+    /// Table requests sent and not yet answered, answered in the order they were sent.
+    in_flight: FuturesOrdered<Pending>,
 }
 
 impl Session {
     async fn send(&self, msg: &ServerMsg) {
-        let _ = self.out.send(Outbound::Frame(encode(msg))).await;
+        let _ = self.out.send(Outbound::Frame(encode(msg).into())).await;
     }
 
     async fn send_error(&self, id: Option<u64>, code: ErrorCode, message: String) {
@@ -228,6 +248,16 @@ impl Session {
                         .await;
                     return true;
                 }
+                if pipelined(&op) {
+                    match self.submit(id, op).await {
+                        Ok(pending) => self.in_flight.push_back(pending),
+                        Err(e) => self.send_error(Some(id), e.code, e.message).await,
+                    }
+                    return true;
+                }
+                // What changes the session (its seat, its subscription) waits for every
+                // request before it, as if the connection sent one at a time.
+                self.settle().await;
                 match self.request(id, op).await {
                     Ok(Some(reply)) => self.send(&ServerMsg::Response { id, reply }).await,
                     // The table wrote the response itself (subscribe).
@@ -237,6 +267,38 @@ impl Session {
                 true
             }
         }
+    }
+
+    async fn answer(&self, id: u64, answer: Result<Reply, WireError>) {
+        match answer {
+            Ok(reply) => self.send(&ServerMsg::Response { id, reply }).await,
+            Err(e) => self.send_error(Some(id), e.code, e.message).await,
+        }
+    }
+
+    /// Answers every table request still in flight.
+    async fn settle(&mut self) {
+        while let Some((id, answer)) = self.in_flight.next().await {
+            self.answer(id, answer).await;
+        }
+    }
+
+    /// Hands a table request to the seat's table without waiting for the answer: the table
+    /// takes a connection's requests in the order they were sent, and the answer follows
+    /// whenever the table gives it (for an action, once its events are durable).
+    async fn submit(&self, id: u64, op: Op) -> Result<Pending, WireError> {
+        let seat = self.seat()?;
+        let table = seat.table.clone();
+        let (reply, rx) = oneshot::channel();
+        self.registry
+            .send(&table, TableMsg::Request { seat, op, reply })
+            .await?;
+        Ok(Box::pin(async move {
+            let answer = rx
+                .await
+                .unwrap_or_else(|_| Err(WireError::new(ErrorCode::Internal, "the table stopped")));
+            (id, answer)
+        }))
     }
 
     async fn ask<T>(
@@ -323,7 +385,7 @@ impl Session {
                         break;
                     }
                     for frame in frames {
-                        if self.out.send(Outbound::Frame(frame)).await.is_err() {
+                        if self.out.send(Outbound::Frame(frame.into())).await.is_err() {
                             return Ok(None);
                         }
                     }
@@ -377,4 +439,17 @@ impl Session {
         self.subscribed = false;
         self.seat = Some(seat);
     }
+}
+
+/// Whether `op` goes to the seat's table and changes nothing of the connection's session:
+/// such requests are sent on without waiting for the one before to be answered.
+fn pipelined(op: &Op) -> bool {
+    !matches!(
+        op,
+        Op::CreateTable { .. }
+            | Op::Join { .. }
+            | Op::Auth { .. }
+            | Op::Subscribe { .. }
+            | Op::Ping
+    )
 }

@@ -59,8 +59,10 @@ struct Args {
     /// Frames a connection may have waiting before it counts as not reading.
     #[arg(long, default_value_t = 512, hide = true)]
     outbox_frames: usize,
-    /// Requests per second per connection.
-    #[arg(long, default_value_t = 20, hide = true)]
+    /// Requests each connection may send per second, in bursts of up to twice that; more
+    /// are refused with `rate_limited`. Plenty for a person at a table; raise it for bots and
+    /// load tests.
+    #[arg(long, default_value_t = 20)]
     requests_per_second: u32,
     /// Milliseconds a new dice epoch waits for connected seats to commit their entropy, and
     /// again for them to reveal it.

@@ -42,6 +42,41 @@ fn the_load_generator_delivers_every_action_to_every_seat_and_the_logs_hold_them
 }
 
 #[test]
+fn the_baseline_relay_takes_the_same_load_and_each_line_says_what_it_measured() {
+    // 1 table x 3 clients, 40 actions/s for 1 s, against the relay and then the server.
+    let out = std::process::Command::new(bin("tablehold-load"))
+        .args(["--tables", "1", "--clients", "3", "--rate", "40"])
+        .args(["--seconds", "1", "--baseline", "--json", "--server"])
+        .arg(bin("tablehold-server"))
+        .output()
+        .expect("run tablehold-load");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    let targets: Vec<&str> = runs.iter().filter_map(|r| r["target"].as_str()).collect();
+    assert_eq!(targets, ["relay", "tablehold"], "{stdout}");
+    for run in &runs {
+        assert_eq!(run["offered"], 40, "{run}");
+        assert_eq!(run["delivered"], 40, "every seat got every action: {run}");
+    }
+    // The relay writes nothing; the server writes each event durably.
+    assert_eq!(runs[0]["bytes_written_per_action"], 0.0, "{stdout}");
+    assert!(
+        runs[1]["bytes_written_per_action"]
+            .as_f64()
+            .is_some_and(|b| b > 0.0),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn the_load_generator_refuses_a_shape_it_cannot_run() {
     for (flags, says) in [
         (["--clients", "0"], "--clients takes 1 to 9"),

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{DiceExpr, DieKind, TermKind};
 use crate::grimwire::content::tables;
-use crate::ids::{EntityId, SeatId};
 use crate::sheet::{Sheet as CoreSheet, SheetError};
 use crate::state::{Combatant, Kind, Status};
+use crate::toolkit::sheets::{self, Identity, SystemSheet};
 
 /// The six attributes the text defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -557,36 +557,23 @@ impl Sheet {
             self.focus.unwrap_or(self.focus_max),
         );
         resources.insert(super::BURNOUT.to_owned(), self.burnout);
-        let side = self.side.clone().unwrap_or_else(|| match self.kind {
-            Kind::Pc => "players".into(),
-            _ => "enemies".into(),
-        });
-        Ok(Combatant {
-            id: EntityId(self.id.clone()),
+        let who = Identity {
+            id: self.id.clone(),
             name: self.name.clone(),
             kind: self.kind,
-            owner: self.owner.clone().map(SeatId),
-            side,
-            position: None,
-            resources,
-            statuses,
-            turn: BTreeMap::new(),
-            sheet: CoreSheet::new(super::ID, self)?,
-        })
+            owner: self.owner.clone(),
+            side: self.side.clone(),
+        };
+        Ok(who.arrive(CoreSheet::new(super::ID, self)?, resources, statuses))
     }
 }
 
 pub fn from_toml(text: &str) -> Result<Combatant, SheetError> {
-    let sheet: Sheet = toml::from_str(text).map_err(|e| SheetError::Syntax(e.to_string()))?;
-    sheet.validate()?;
-    sheet.into_combatant()
+    sheets::from_toml::<Sheet>(text)
 }
 
 pub fn from_json(value: &serde_json::Value) -> Result<Combatant, SheetError> {
-    let sheet: Sheet =
-        serde_json::from_value(value.clone()).map_err(|e| SheetError::Syntax(e.to_string()))?;
-    sheet.validate()?;
-    sheet.into_combatant()
+    sheets::from_json::<Sheet>(value)
 }
 
 /// Hours of learning a technique of `effort` takes for a character whose governing attribute
@@ -595,4 +582,14 @@ pub fn from_json(value: &serde_json::Value) -> Result<Combatant, SheetError> {
 pub fn learning_hours(effort: i64, attribute: i64) -> i64 {
     let per_hour = attribute.max(1);
     (effort + per_hour - 1) / per_hour
+}
+
+impl SystemSheet for Sheet {
+    fn validate(&self) -> Result<(), SheetError> {
+        Sheet::validate(self)
+    }
+
+    fn into_combatant(self) -> Result<Combatant, SheetError> {
+        Sheet::into_combatant(self)
+    }
 }

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{EntityId, SeatId};
 use crate::sheet::{Sheet as CoreSheet, SheetError};
 use crate::state::{Combatant, Kind, Status};
+use crate::toolkit::sheets::{self, Identity, SystemSheet};
 
 use super::{ACTION, FATIGUE, LIFE, UNCONSCIOUS};
 
@@ -423,22 +423,14 @@ impl Sheet {
                 },
             );
         }
-        let side = self.side.clone().unwrap_or_else(|| match self.kind {
-            Kind::Pc => "players".into(),
-            _ => "enemies".into(),
-        });
-        Ok(Combatant {
-            id: EntityId(self.id.clone()),
+        let who = Identity {
+            id: self.id.clone(),
             name: self.name.clone(),
             kind: self.kind,
-            owner: self.owner.clone().map(SeatId),
-            side,
-            position: None,
-            resources,
-            statuses,
-            turn: BTreeMap::new(),
-            sheet: CoreSheet::new(super::ID, self)?,
-        })
+            owner: self.owner.clone(),
+            side: self.side.clone(),
+        };
+        Ok(who.arrive(CoreSheet::new(super::ID, self)?, resources, statuses))
     }
 }
 
@@ -460,14 +452,19 @@ pub fn fists() -> Weapon {
 }
 
 pub fn from_toml(text: &str) -> Result<Combatant, SheetError> {
-    let sheet: Sheet = toml::from_str(text).map_err(|e| SheetError::Syntax(e.to_string()))?;
-    sheet.validate()?;
-    sheet.into_combatant()
+    sheets::from_toml::<Sheet>(text)
 }
 
 pub fn from_json(value: &serde_json::Value) -> Result<Combatant, SheetError> {
-    let sheet: Sheet =
-        serde_json::from_value(value.clone()).map_err(|e| SheetError::Syntax(e.to_string()))?;
-    sheet.validate()?;
-    sheet.into_combatant()
+    sheets::from_json::<Sheet>(value)
+}
+
+impl SystemSheet for Sheet {
+    fn validate(&self) -> Result<(), SheetError> {
+        Sheet::validate(self)
+    }
+
+    fn into_combatant(self) -> Result<Combatant, SheetError> {
+        Sheet::into_combatant(self)
+    }
 }

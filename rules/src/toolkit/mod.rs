@@ -2,6 +2,7 @@
 //! which combatant, who decides for one, and an action checked against the seat's own
 //! catalogue before any rule reads it. A system module then holds only its rules.
 
+pub mod sheets;
 pub mod turns;
 
 use crate::action::{ActionSpec, Args};

@@ -27,10 +27,11 @@ pub use task::{Stop, spawn};
 use tablehold_protocol::{ErrorCode, Op, Reply, SeatInfo};
 use tokio::sync::{mpsc, oneshot};
 
-/// A frame for one connection, already encoded for its seat.
+/// A frame for one connection, already encoded for its seat. Shared, not copied: the seats
+/// that see the same parts of an event get the same bytes.
 #[derive(Debug, Clone)]
 pub enum Outbound {
-    Frame(Vec<u8>),
+    Frame(tokio_tungstenite::tungstenite::Bytes),
     /// Close the connection with this reason (revoked seat, slow reader, shutdown).
     Close(String),
 }

@@ -13,6 +13,8 @@ use super::journal::LoggedEvent;
 use super::seats::rules_seat;
 use super::{Outbound, SeatKey, WireError};
 
+type Frame = tokio_tungstenite::tungstenite::Bytes;
+
 /// Connections subscribed to one table at most: fan-out costs the table per subscriber.
 pub const MAX_SUBSCRIBERS: usize = 64;
 
@@ -132,7 +134,7 @@ impl Stream {
             ));
         }
         for frame in frames {
-            if sink.outbox.try_send(Outbound::Frame(frame)).is_err() {
+            if sink.outbox.try_send(Outbound::Frame(frame.into())).is_err() {
                 return Err(WireError::new(
                     ErrorCode::TooLarge,
                     "the connection cannot take the backlog",
@@ -159,8 +161,21 @@ impl Stream {
     /// hold up the table.
     pub fn fan_out(&mut self, e: &LoggedEvent) {
         let mut slow = Vec::new();
+        // Seats that may see the same parts get the same frame: encoded once per audience,
+        // not once per connection (a table of five players and a GM has two or three).
+        let mut encoded: Vec<(Vec<bool>, Option<Frame>)> = Vec::new();
         for (conn, sub) in &self.subscribers {
-            let Some(frame) = frame_for(&self.table, e, &rules_seat(&sub.seat.info)) else {
+            let seat = rules_seat(&sub.seat.info);
+            let admitted: Vec<bool> = e.parts.iter().map(|p| p.audience.admits(&seat)).collect();
+            let frame = match encoded.iter().find(|(mask, _)| *mask == admitted) {
+                Some((_, frame)) => frame.clone(),
+                None => {
+                    let frame = frame_for(&self.table, e, &seat).map(Frame::from);
+                    encoded.push((admitted, frame.clone()));
+                    frame
+                }
+            };
+            let Some(frame) = frame else {
                 continue;
             };
             if sub.outbox.try_send(Outbound::Frame(frame)).is_err() {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use clap::Parser;
-use tablehold_tests::load::{self, Figures, Shape, Spawned};
+use tablehold_tests::load::{self, Figures, Shape, Spawned, Target};
 
 /// Load a Tablehold server and measure it: offered and delivered actions per second, latency
 /// from send to the last seat's receipt, refusals, and (for a server on this machine) its CPU,
@@ -50,10 +50,22 @@ struct Args {
     /// Print one JSON object per run instead of text.
     #[arg(long)]
     json: bool,
+    /// Also run the same load against a bare relay started here (frames forwarded undecoded,
+    /// every queued frame fed before one flush), alternating with the server run by run, and
+    /// print the ratios: every figure beside a baseline from the same sitting.
+    #[arg(long, conflicts_with = "url")]
+    baseline: bool,
+    /// Serve the bare relay on a free loopback port and print its URL (how --baseline starts
+    /// it, as a process of its own).
+    #[arg(long, hide = true)]
+    serve_relay: bool,
 }
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    if args.serve_relay {
+        return serve_relay();
+    }
     if args.repeat == 0 {
         bail!("--repeat takes 1 or more");
     }
@@ -95,20 +107,109 @@ fn main() -> Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
+    let relay = if args.baseline {
+        Some(Spawned::relay()?)
+    } else {
+        None
+    };
     let mut runs = Vec::new();
+    let mut relay_runs = Vec::new();
     for i in 1..=args.repeat {
-        let figures = runtime.block_on(load::run(&url, pid, &shape, args.check))?;
+        if let Some(relay) = &relay {
+            let run = load::run(&relay.url, Some(relay.pid()), &shape, false, Target::Relay);
+            let figures = runtime.block_on(run)?;
+            if args.json {
+                println!("{}", json(&figures, "relay"));
+            } else {
+                println!("run {i}, relay: {}", text(&figures));
+            }
+            relay_runs.push(figures);
+        }
+        let run = load::run(&url, pid, &shape, args.check, Target::Tablehold);
+        let figures = runtime.block_on(run)?;
         if args.json {
-            println!("{}", json(&figures));
+            println!("{}", json(&figures, "tablehold"));
         } else {
-            println!("run {i}: {}", text(&figures));
+            println!("run {i}, tablehold: {}", text(&figures));
         }
         runs.push(figures);
     }
-    if runs.len() > 1 && !args.json {
-        print_spread(&runs);
+    if !args.json {
+        if runs.len() > 1 {
+            print_spread("tablehold", &runs);
+        }
+        if relay_runs.len() > 1 {
+            print_spread("relay", &relay_runs);
+        }
+        if !relay_runs.is_empty() {
+            print_ratios(&runs, &relay_runs);
+            for why in void(&shape, &relay_runs) {
+                println!("REPORT VOID: {why}");
+            }
+        }
     }
     Ok(())
+}
+
+/// The relay process: serves until it is killed.
+fn serve_relay() -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .context("binding a loopback port")?;
+        let addr = listener.local_addr().context("the relay's address")?;
+        println!("listening on ws://{addr}");
+        load::relay::serve(listener).await;
+        Ok(())
+    })
+}
+
+fn median(runs: &[Figures], pick: &dyn Fn(&Figures) -> f64) -> f64 {
+    let mut v: Vec<f64> = runs.iter().map(pick).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Tablehold's medians over the relay's, from the same sitting.
+fn print_ratios(runs: &[Figures], relay: &[Figures]) {
+    let ratio = |name: &str, pick: &dyn Fn(&Figures) -> f64| {
+        let (t, r) = (median(runs, pick), median(relay, pick));
+        println!("{name}: tablehold {t:.2}, relay {r:.2}, ratio {:.2}", t / r);
+    };
+    ratio("delivered/s", &|f| f.delivered_per_s);
+    ratio("p50 ms", &|f| f.p50_ms);
+    ratio("p99 ms", &|f| f.p99_ms);
+    ratio("server CPU %", &|f| f.server_cpu_pct.unwrap_or(f64::NAN));
+    ratio("RSS MiB", &|f| {
+        f.server_rss_kib.map_or(f64::NAN, |k| k as f64 / 1024.0)
+    });
+}
+
+/// Why a report against this relay would not stand: the bars for a real baseline on
+/// this machine, for the two shapes it names.
+fn void(shape: &Shape, relay: &[Figures]) -> Vec<String> {
+    let mut why = Vec::new();
+    if shape.tables == 1 && shape.clients == 5 && shape.rate >= 300_000.0 {
+        let got = median(relay, &|f| f.delivered_per_s);
+        if got < 300_000.0 {
+            why.push(format!(
+                "the relay delivered {got:.0} actions/s on 1 table x 5, under 300,000"
+            ));
+        }
+    }
+    if shape.tables == 1000 && shape.clients == 5 && (shape.rate - 10_000.0).abs() < 1.0 {
+        let got = median(relay, &|f| f.p99_ms);
+        if got > 1.5 {
+            why.push(format!(
+                "the relay's p99 at 1,000 x 5 @10,000/s is {got:.2} ms, over 1.5 ms"
+            ));
+        }
+    }
+    why
 }
 
 fn text(f: &Figures) -> String {
@@ -143,8 +244,9 @@ fn text(f: &Figures) -> String {
     line
 }
 
-fn json(f: &Figures) -> String {
+fn json(f: &Figures, target: &str) -> String {
     serde_json::json!({
+        "target": target,
         "offered": f.offered,
         "offered_per_s": f.offered_per_s,
         "acknowledged": f.acknowledged,
@@ -164,13 +266,13 @@ fn json(f: &Figures) -> String {
 }
 
 /// Min, median and max of the figures that vary from run to run.
-fn print_spread(runs: &[Figures]) {
+fn print_spread(target: &str, runs: &[Figures]) {
     let spread = |name: &str, pick: &dyn Fn(&Figures) -> f64| {
         let mut v: Vec<f64> = runs.iter().map(pick).collect();
         v.sort_by(f64::total_cmp);
         let median = v[v.len() / 2];
         println!(
-            "{name}: min {:.2}, median {median:.2}, max {:.2}",
+            "{target} {name}: min {:.2}, median {median:.2}, max {:.2}",
             v[0],
             v[v.len() - 1]
         );

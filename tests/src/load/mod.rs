@@ -8,6 +8,8 @@
 //! server's `rate_limited` under overload) are counted apart and never count as done.
 
 mod procfs;
+pub mod relay;
+mod relay_seat;
 mod seat;
 mod server;
 mod track;
@@ -22,7 +24,7 @@ use tokio::sync::{mpsc, watch};
 pub use procfs::Reading;
 pub use server::Spawned;
 
-use seat::{Conn, Totals, lock};
+use seat::{Conn, Totals, Ws, lock};
 use track::TableTrack;
 
 /// Why a run could not be made. None of these is a figure: a run that fails says so.
@@ -97,33 +99,67 @@ pub struct Figures {
     pub missing_from_log: Option<u64>,
 }
 
-/// Sets up `shape.tables` tables on the server at `url` and offers the load once.
+/// What is loaded: a Tablehold server, or the bare relay of `--baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Tablehold,
+    Relay,
+}
+
+/// One seat, connected and ready to load.
+enum Ready {
+    Tablehold(Conn),
+    Relay(Ws, u64),
+}
+
+/// Sets up `shape.tables` tables on the server (or relay) at `url` and offers the load once.
 pub async fn run(
     url: &str,
     pid: Option<u32>,
     shape: &Shape,
     check: bool,
+    target: Target,
 ) -> Result<Figures, LoadError> {
     shape.check()?;
     let mut seats = Vec::new();
     let mut tables = Vec::new();
+    // Relay tables get fresh names on every run, so runs of one relay never share a table.
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUN.fetch_add(1, Ordering::Relaxed);
     for t in 0..shape.tables {
-        let (conns, id, gm_token) = open_table(url, t, shape.clients).await?;
         let track = Arc::new(Mutex::new(TableTrack::new(shape.clients)?));
-        for conn in conns {
-            seats.push((conn, Arc::clone(&track)));
+        match target {
+            Target::Tablehold => {
+                let (conns, id, gm_token) = open_table(url, t, shape.clients).await?;
+                for conn in conns {
+                    seats.push((Ready::Tablehold(conn), Arc::clone(&track)));
+                }
+                tables.push((id, gm_token, track));
+            }
+            Target::Relay => {
+                for me in 0..shape.clients {
+                    let ws = relay_seat::join(url, run * 1_000_000 + t).await?;
+                    seats.push((Ready::Relay(ws, me as u64), Arc::clone(&track)));
+                }
+                tables.push((String::new(), String::new(), track));
+            }
         }
-        tables.push((id, gm_token, track));
     }
     let totals = Arc::new(Totals::default());
     let (stop_tx, stop) = watch::channel(false);
     let mut senders = Vec::new();
     let mut tasks = Vec::new();
-    for (conn, track) in seats {
+    for (ready, track) in seats {
         let (tx, rx) = mpsc::unbounded_channel();
         senders.push(tx);
         let (stop, totals) = (stop.clone(), Arc::clone(&totals));
-        tasks.push(tokio::spawn(conn.run(rx, stop, track, totals)));
+        tasks.push(match ready {
+            Ready::Tablehold(conn) => tokio::spawn(conn.run(rx, stop, track, totals)),
+            Ready::Relay(ws, me) => {
+                let wire = relay_seat::Relayed { me };
+                tokio::spawn(seat::drive(ws, wire, 1, rx, stop, track, totals))
+            }
+        });
     }
     let before = pid.and_then(procfs::read);
     let started = Instant::now();
@@ -149,9 +185,12 @@ pub async fn run(
     let after = pid.and_then(procfs::read);
     let wall = started.elapsed().as_secs_f64();
     let _ = stop_tx.send(true);
-    for task in tasks {
-        if let Ok(Err(e)) = task.await {
-            return Err(e);
+    for mut task in tasks {
+        // A seat still writing to a server that stopped reading is not waited for.
+        match tokio::time::timeout(Duration::from_secs(2), &mut task).await {
+            Ok(Ok(Err(e))) => return Err(e),
+            Ok(_) => {}
+            Err(_) => task.abort(),
         }
     }
     let mut figures = Figures {
@@ -181,7 +220,7 @@ pub async fn run(
             figures.acknowledged as f64,
         ));
     }
-    if check {
+    if check && target == Target::Tablehold {
         let mut missing = 0;
         for (id, token, t) in &tables {
             let logged = logged_rolls(url, id, token).await?;
@@ -199,24 +238,30 @@ fn ratio(a: f64, b: f64) -> f64 {
 }
 
 /// Hands out `shape.rate` actions a second, in turn over every seat, for `shape.seconds`,
-/// checking the clock every millisecond: what is due is sent whatever came back. Returns how
-/// many were offered.
-async fn offer(senders: &[mpsc::UnboundedSender<()>], shape: &Shape) -> u64 {
+/// checking the clock every millisecond: what is due is sent whatever came back. Each seat
+/// gets one message a tick with the number of actions due from it, so that handing out the
+/// load costs little beside what it measures. Returns how many were offered.
+async fn offer(senders: &[mpsc::UnboundedSender<u64>], shape: &Shape) -> u64 {
     let started = Instant::now();
     let total = (shape.rate * shape.seconds).round() as u64;
     let mut offered = 0u64;
     let mut next = 0usize;
+    let mut due_per_seat = vec![0u64; senders.len()];
     let mut tick = tokio::time::interval(Duration::from_millis(1));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    while offered < total {
+    while offered < total && !senders.is_empty() {
         tick.tick().await;
         let due = ((started.elapsed().as_secs_f64() * shape.rate) as u64).min(total);
         while offered < due {
-            if let Some(tx) = senders.get(next % senders.len().max(1)) {
-                let _ = tx.send(());
-            }
+            due_per_seat[next % senders.len()] += 1;
             next += 1;
             offered += 1;
+        }
+        for (tx, n) in senders.iter().zip(due_per_seat.iter_mut()) {
+            if *n > 0 {
+                let _ = tx.send(*n);
+                *n = 0;
+            }
         }
     }
     offered

@@ -19,7 +19,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use super::LoadError;
 use super::track::TableTrack;
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// The action every seat sends: a roll any seat may make at any time.
 pub const ACTION: &str = "1d20";
@@ -107,48 +107,140 @@ impl Conn {
 
     /// Sends the rolls `go` asks for and follows what comes back, until `stop` says so.
     pub async fn run(
-        mut self,
-        mut go: mpsc::UnboundedReceiver<()>,
-        mut stop: watch::Receiver<bool>,
+        self,
+        go: mpsc::UnboundedReceiver<u64>,
+        stop: watch::Receiver<bool>,
         track: Arc<Mutex<TableTrack>>,
         totals: Arc<Totals>,
     ) -> Result<(), LoadError> {
-        let mut sent: HashMap<u64, Instant> = HashMap::new();
-        let mut sending = true;
-        loop {
-            tokio::select! {
-                order = go.recv(), if sending => match order {
-                    Some(()) => {
-                        let id = self.next_id;
-                        self.next_id += 1;
+        let wire = Tablehold;
+        drive(self.ws, wire, self.next_id, go, stop, track, totals).await
+    }
+}
+
+/// What a frame that came back means for the counts.
+#[derive(Debug, Default, PartialEq)]
+pub struct Seen {
+    /// An event of the table reached this seat.
+    pub arrived: Option<u64>,
+    /// The answer to one of this seat's actions.
+    pub answer: Option<Answer>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Answer {
+    /// Action `id` was acknowledged; its event is `seq`.
+    Done {
+        id: u64,
+        seq: u64,
+    },
+    Refused {
+        id: u64,
+    },
+}
+
+/// How a seat's actions and what comes back look on the wire: Tablehold's protocol, or the
+/// bare relay's opaque frames.
+pub trait Wire {
+    fn action(&mut self, id: u64) -> Message;
+    fn seen(&self, frame: &[u8]) -> Result<Seen, LoadError>;
+}
+
+/// Tablehold's protocol: a `roll` request, answered by `applied` and delivered as an event.
+pub struct Tablehold;
+
+impl Wire for Tablehold {
+    fn action(&mut self, id: u64) -> Message {
+        let op = Op::Roll {
+            dice: ACTION.into(),
+            secret: false,
+        };
+        Message::Binary(encode(&ClientMsg::Request { id, op }).into())
+    }
+
+    fn seen(&self, frame: &[u8]) -> Result<Seen, LoadError> {
+        let msg = decode_server(frame).map_err(|e| LoadError::Protocol(e.to_string()))?;
+        Ok(match msg {
+            ServerMsg::Event(e) => Seen {
+                arrived: Some(e.seq),
+                answer: None,
+            },
+            ServerMsg::Response {
+                id,
+                reply: Reply::Applied { first_seq, .. },
+            } => Seen {
+                arrived: None,
+                answer: Some(Answer::Done { id, seq: first_seq }),
+            },
+            ServerMsg::Error { id: Some(id), .. } => Seen {
+                arrived: None,
+                answer: Some(Answer::Refused { id }),
+            },
+            _ => Seen::default(),
+        })
+    }
+}
+
+/// Sends the actions `go` asks for (every order already queued fed before one flush, as a
+/// client built for throughput would) and follows what comes back, until `stop` says so.
+pub async fn drive<W: Wire>(
+    mut ws: Ws,
+    mut wire: W,
+    mut next_id: u64,
+    mut go: mpsc::UnboundedReceiver<u64>,
+    mut stop: watch::Receiver<bool>,
+    track: Arc<Mutex<TableTrack>>,
+    totals: Arc<Totals>,
+) -> Result<(), LoadError> {
+    let mut sent: HashMap<u64, Instant> = HashMap::new();
+    let mut sending = true;
+    let broken = |e: tokio_tungstenite::tungstenite::Error| LoadError::Connect(e.to_string());
+    loop {
+        tokio::select! {
+            order = go.recv(), if sending => match order {
+                Some(mut orders) => {
+                    while let Ok(more) = go.try_recv() {
+                        orders += more;
+                    }
+                    for _ in 0..orders {
+                        let id = next_id;
+                        next_id += 1;
                         sent.insert(id, Instant::now());
-                        totals.sent.fetch_add(1, Ordering::Relaxed);
-                        let op = Op::Roll { dice: ACTION.into(), secret: false };
-                        self.send(&ClientMsg::Request { id, op }).await?;
+                        ws.feed(wire.action(id)).await.map_err(broken)?;
                     }
-                    None => sending = false,
-                },
-                msg = self.next() => {
-                    let now = Instant::now();
-                    match msg? {
-                        Some(ServerMsg::Event(e)) => lock(&track).arrived(e.seq, now),
-                        Some(ServerMsg::Response { id, reply: Reply::Applied { first_seq, .. } }) => {
-                            totals.answered.fetch_add(1, Ordering::Relaxed);
-                            if let Some(at) = sent.remove(&id) {
-                                lock(&track).acknowledged(first_seq, at);
-                            }
-                        }
-                        Some(ServerMsg::Error { id: Some(id), .. }) => {
-                            totals.answered.fetch_add(1, Ordering::Relaxed);
-                            totals.refused.fetch_add(1, Ordering::Relaxed);
-                            sent.remove(&id);
-                        }
-                        Some(_) => {}
-                        None => return Ok(()),
-                    }
+                    ws.flush().await.map_err(broken)?;
+                    totals.sent.fetch_add(orders, Ordering::Relaxed);
                 }
-                _ = stop.changed() => return Ok(()),
+                None => sending = false,
+            },
+            msg = ws.next() => {
+                let now = Instant::now();
+                let frame = match msg {
+                    Some(Ok(Message::Binary(b))) => b,
+                    Some(Ok(Message::Close(_))) | None => return Ok(()),
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => return Err(broken(e)),
+                };
+                let seen = wire.seen(&frame)?;
+                if let Some(seq) = seen.arrived {
+                    lock(&track).arrived(seq, now);
+                }
+                match seen.answer {
+                    Some(Answer::Done { id, seq }) => {
+                        totals.answered.fetch_add(1, Ordering::Relaxed);
+                        if let Some(at) = sent.remove(&id) {
+                            lock(&track).acknowledged(seq, at);
+                        }
+                    }
+                    Some(Answer::Refused { id }) => {
+                        totals.answered.fetch_add(1, Ordering::Relaxed);
+                        totals.refused.fetch_add(1, Ordering::Relaxed);
+                        sent.remove(&id);
+                    }
+                    None => {}
+                }
             }
+            _ = stop.changed() => return Ok(()),
         }
     }
 }

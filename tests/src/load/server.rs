@@ -25,7 +25,8 @@ impl Spawned {
                 .with_file_name(format!("tablehold-server{}", std::env::consts::EXE_SUFFIX)),
         };
         let dir = tempfile::tempdir().map_err(|e| LoadError::Spawn(e.to_string()))?;
-        let mut child = Command::new(&binary)
+        let mut command = Command::new(&binary);
+        command
             .args([
                 "--listen",
                 "127.0.0.1:0",
@@ -36,7 +37,27 @@ impl Spawned {
             ])
             .arg("--data")
             .arg(dir.path().join("load.db"))
-            .args(extra)
+            .args(extra);
+        Spawned::spawn(command, &binary, dir)
+    }
+
+    /// Starts the bare relay of `--baseline`: this executable again, in its relay mode, so
+    /// that its CPU and memory are its own.
+    pub fn relay() -> Result<Spawned, LoadError> {
+        let binary = std::env::current_exe().map_err(|e| LoadError::Spawn(e.to_string()))?;
+        let dir = tempfile::tempdir().map_err(|e| LoadError::Spawn(e.to_string()))?;
+        let mut command = Command::new(&binary);
+        command.arg("--serve-relay");
+        Spawned::spawn(command, &binary, dir)
+    }
+
+    /// Runs `command` and waits for the `listening on URL` line it prints when ready.
+    fn spawn(
+        mut command: Command,
+        binary: &std::path::Path,
+        dir: tempfile::TempDir,
+    ) -> Result<Spawned, LoadError> {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -2,263 +2,32 @@
 //! with the exact dice faces they draw, and what must hold after), played by [`play`] through
 //! the real `decide` and `apply`. The comment on each step gives its arithmetic.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
-use crate::action::{ArgValue, Args, Command};
-use crate::dice::ScriptedDice;
-use crate::engine::{DecideError, decide};
-use crate::event::{Against, Event, Fact};
-use crate::ids::{EntityId, Seat};
-use crate::options::{OptionValue, TableOptions};
-use crate::state::{MemoryState, StateMut, StateView, Status};
-use crate::system::RuleSystem;
+use crate::action::ArgValue;
+use crate::state::StateView;
+use crate::testing::scene::{self, Played, S, Scene};
 
 use super::super::Mist;
 use super::{creature, with};
 
-/// One step of a scenario.
-enum S {
-    /// The GM starts the encounter; initiative faces, groups in name order.
-    Start(&'static [u32]),
-    /// A GM action with no actor, with its faces.
-    Gm(&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]),
-    /// An action by the seat that plays `actor`, with its faces.
-    Act(
-        &'static str,
-        &'static str,
-        Vec<(&'static str, ArgValue)>,
-        &'static [u32],
-    ),
-    /// The open prompt answered by its own seat, with the faces the answer draws.
-    Answer(&'static str, &'static [u32]),
-    /// An action refused with this code, nothing drawn and nothing changed.
-    Refused(
-        &'static str,
-        &'static str,
-        Vec<(&'static str, ArgValue)>,
-        &'static str,
-    ),
-    /// An action sent by the seat of `by` for `actor`, refused with this code.
-    RefusedFrom(&'static str, &'static str, &'static str, &'static str),
-    /// A GM action refused with this code, nothing changed.
-    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
-    /// A combatant the GM brings in mid-fight.
-    Join(Value),
-    /// What the GM sets by ruling before it matters: a status with a magnitude.
-    Give(&'static str, &'static str, i64),
-    Res(&'static str, &'static str, i64),
-    /// A status and its magnitude.
-    Has(&'static str, &'static str, i64),
-    Lacks(&'static str, &'static str),
-    Order(&'static [&'static str]),
-    /// The group whose turn it is and who of it may still act.
-    Acting(&'static str, &'static [&'static str]),
-    Round(u32),
-    Prompt(bool),
-    /// Some sentence of the last command says this.
-    Said(&'static str),
-    /// Whether the player `beatrix` sees the number the last attack was compared with.
-    EvadeSeen(bool),
-    /// Words in the GM's view of the last command that the player `beatrix`'s view lacks.
-    GmOnly(&'static [&'static str]),
+/// Plays a scenario; the hearing steps read the player `beatrix`'s copy.
+fn play(s: Scene) {
+    scene::play(&Mist, "beatrix", s);
 }
 
-struct Scene {
-    name: &'static str,
-    options: &'static [(&'static str, &'static str)],
-    cast: Vec<Value>,
-    steps: Vec<S>,
-}
-
-fn seat_of(state: &MemoryState, actor: &str) -> Seat {
-    match state
-        .combatant(&EntityId::from(actor))
-        .and_then(|c| c.owner.clone())
-    {
-        Some(owner) => Seat::Player(owner),
-        None => Seat::Gm,
-    }
-}
-
-fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
-    Args(
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect(),
-    )
-}
-
-fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
-    let mut dice = ScriptedDice::new(faces.to_vec());
-    let events = decide(&Mist, state, cmd, &mut dice)?;
-    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
-    for e in &events {
-        crate::apply::apply(state, e).unwrap();
-    }
-    Ok(events)
-}
-
-fn code(r: Result<Vec<Event>, DecideError>) -> String {
-    match r {
-        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-fn said(events: &[Event]) -> String {
-    let mut out = String::new();
-    for e in events {
-        for f in e.facts() {
-            match f {
-                Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
-                Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
-                Fact::Noted { text } => out.push_str(&format!("{text}\n")),
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// Plays a scenario; a failing step names the scenario and the step's place.
-fn play(scene: Scene) {
-    let given: BTreeMap<String, OptionValue> = scene
-        .options
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
-        .collect();
-    let options = TableOptions::resolve(&Mist.options(), &given).unwrap();
-    let mut state = MemoryState::new(options);
-    for sheet in &scene.cast {
-        state.insert_combatant(Mist.sheet_from_json(sheet).unwrap());
-    }
-    let mut last: Vec<Event> = Vec::new();
-    for (i, step) in scene.steps.into_iter().enumerate() {
-        let at = format!("{} step {i}", scene.name);
-        let id = |s: &str| EntityId::from(s);
-        match step {
-            S::Start(faces) => {
-                let cmd = Command::act(Seat::Gm, None, "start_encounter", Args::default());
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Gm(action, a, faces) => {
-                let cmd = Command::act(Seat::Gm, None, action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Act(actor, action, a, faces) => {
-                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Answer(choice, faces) => {
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let cmd = Command::answer(step.seats[0].clone(), step.prompt_id, choice);
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Refused(actor, action, a, expected) => {
-                let before = state.clone();
-                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::RefusedFrom(by, actor, action, expected) => {
-                let before = state.clone();
-                let a = args(&[("what", ArgValue::Text("wave".into()))]);
-                let cmd = Command::act(seat_of(&state, by), Some(actor), action, a);
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::GmRefused(action, a, expected) => {
-                let before = state.clone();
-                let cmd = Command::act(Seat::Gm, None, action, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::Join(sheet) => state.insert_combatant(Mist.sheet_from_json(&sheet).unwrap()),
-            S::Give(who, status, magnitude) => {
-                let c = state.combatant_mut(&id(who)).expect(&at);
-                c.statuses.insert(
-                    status.to_owned(),
-                    Status {
-                        source: "ruling".into(),
-                        magnitude,
-                        rounds_left: None,
-                    },
-                );
-            }
-            S::Res(who, key, value) => {
-                let got = state.combatant(&id(who)).expect(&at).resource(key);
-                assert_eq!(got, value, "{at}: {who}'s {key}");
-            }
-            S::Has(who, status, magnitude) => {
-                let c = state.combatant(&id(who)).expect(&at);
-                let got = c.statuses.get(status).map(|s| s.magnitude);
-                assert_eq!(got, Some(magnitude), "{at}: {who} {status}");
-            }
-            S::Lacks(who, status) => {
-                let c = state.combatant(&id(who)).expect(&at);
-                assert!(!c.has_status(status), "{at}: {who} not {status}");
-            }
-            S::Order(order) => {
-                let got: Vec<&str> = state
-                    .encounter()
-                    .order
-                    .iter()
-                    .map(|e| e.0.as_str())
-                    .collect();
-                assert_eq!(got, order.to_vec(), "{at}");
-            }
-            S::Acting(group, now) => {
-                let t = &state.encounter().turns;
-                let got: Vec<&str> = t.now.iter().map(|e| e.0.as_str()).collect();
-                assert_eq!(
-                    (t.group.as_deref(), got),
-                    (Some(group), now.to_vec()),
-                    "{at}"
-                );
-            }
-            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
-            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
-            S::Said(words) => {
-                let text = said(&last);
-                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
-            }
-            S::GmOnly(words) => {
-                let seen = |seat: &Seat| {
-                    let views: Vec<Event> = last.iter().filter_map(|e| e.view(seat)).collect();
-                    serde_json::to_string(&views).unwrap()
-                };
-                let (player, gm) = (seen(&Seat::Player("beatrix".into())), seen(&Seat::Gm));
-                for w in words {
-                    assert!(gm.contains(w), "{at}: the GM sees `{w}`");
-                    assert!(!player.contains(w), "{at}: `{w}` reaches beatrix: {player}");
-                }
-            }
-            S::EvadeSeen(seen) => {
-                let player = Seat::Player("beatrix".into());
-                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
-                let open = views.iter().flat_map(Event::facts).any(|f| {
-                    matches!(f, Fact::Checked(r) if r.label == "attack" && matches!(r.against, Against::Target(_)))
-                });
-                assert_eq!(open, seen, "{at}");
-                let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
-                    e.facts().any(|f| {
-                        matches!(
-                            f,
-                            Fact::HiddenTarget { .. }
-                                | Fact::Checked(crate::event::CheckRecord {
-                                    against: Against::Target(_),
-                                    ..
-                                })
-                        )
-                    })
-                });
-                assert!(gm_has, "{at}: the GM always sees what was compared");
-            }
-        }
-    }
+/// The group whose turn it is and who of it may still act.
+fn acting(group: &'static str, now: &'static [&'static str]) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let t = &p.state.encounter().turns;
+        let got: Vec<&str> = t.now.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(
+            (t.group.as_deref(), got),
+            (Some(group), now.to_vec()),
+            "{}",
+            p.at
+        );
+    }))
 }
 
 fn t(s: &str) -> ArgValue {
@@ -325,26 +94,26 @@ fn group_initiative_one_speed_check_for_the_players_groups_in_any_order_kept_eve
             S::Res("thug-b", "initiative", 7),
             S::Order(&["beatrix", "markus", "thug-a", "thug-b"]),
             S::Round(1),
-            S::Acting("players", &["beatrix", "markus"]),
+            acting("players", &["beatrix", "markus"]),
             // Any order inside the group: Markus first.
             S::Act("markus", "act", vec![("what", t("draws his club"))], &[]),
-            S::Acting("players", &["beatrix"]),
+            acting("players", &["beatrix"]),
             // One action a round: Markus again is out of turn.
             S::Refused("markus", "act", vec![("what", t("again"))], "not_your_turn"),
             // The enemies may not act in the players' turn.
             S::Refused("thug-a", "act", vec![("what", t("shout"))], "not_your_turn"),
             S::Act("beatrix", "act", vec![("what", t("looks around"))], &[]),
-            S::Acting("enemies", &["thug-a", "thug-b"]),
+            acting("enemies", &["thug-a", "thug-b"]),
             S::Act("thug-b", "act", vec![("what", t("spreads out"))], &[]),
             S::Act("thug-a", "act", vec![("what", t("spreads out"))], &[]),
             // Round 2, same order, nothing rolled again.
             S::Round(2),
-            S::Acting("players", &["beatrix", "markus"]),
+            acting("players", &["beatrix", "markus"]),
             S::Res("markus", "action", 1),
             // The GM ends the players' turn: both lose the round's action.
             S::Gm("end_group_turn", vec![], &[]),
             S::Res("markus", "action", 0),
-            S::Acting("enemies", &["thug-a", "thug-b"]),
+            acting("enemies", &["thug-a", "thug-b"]),
         ],
     });
 }
@@ -389,7 +158,7 @@ fn a_new_group_joins_the_order_at_the_start_of_the_next_round() {
             S::Start(&[1, 9]), // enemies 1 + 2 = 3; players 9 + 2 + 3 = 14
             S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
             S::Order(&["beatrix", "thug-a"]),
-            S::Acting("enemies", &["thug-a"]),
+            acting("enemies", &["thug-a"]),
             // Mid-round, a champion group and one more thug arrive: nothing rolls yet.
             S::Join(with(thug("boss"), |v| {
                 v["side"] = json!("champions");
@@ -404,9 +173,9 @@ fn a_new_group_joins_the_order_at_the_start_of_the_next_round() {
             S::Res("boss", "initiative", 12),
             S::Res("thug-b", "initiative", 3),
             S::Order(&["beatrix", "boss", "thug-a", "thug-b"]),
-            S::Acting("players", &["beatrix"]),
+            acting("players", &["beatrix"]),
             S::Act("beatrix", "act", vec![("what", t("waits"))], &[]),
-            S::Acting("champions", &["boss"]),
+            acting("champions", &["boss"]),
         ],
     });
 }
@@ -420,7 +189,7 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
         steps: vec![
             // Enemies 9 + 2 = 11; players (Markus) 1 + 3 + 1 = 5: the thug goes first.
             S::Start(&[9, 1]),
-            S::Acting("enemies", &["thug-a"]),
+            acting("enemies", &["thug-a"]),
             // E8: the thug hits Markus (8 + 2 = 10 >= Evade 7); Markus still has his action,
             // so he is asked whether to dodge.
             S::Act(
@@ -433,7 +202,7 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
             // He takes it: cudgel 6 + Body 2 = 8 damage, less Toughness 1: 7. Life 10 → 3.
             S::Answer("take", &[6]),
             S::Res("markus", "life", 3),
-            S::Acting("players", &["markus"]),
+            acting("players", &["markus"]),
             // E3: 4 + Body 3 = 7 reaches Evade 7; the thug has acted: no dodge.
             // Damage: 5 + Body 3 + ability 1 = 9; Life 6 → -3, check at 3 + 5 = 8;
             // 2 + Willpower 0 = 2: unconscious, 1 Fatigue, revive difficulty 8.
@@ -444,7 +213,7 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
                 &[4, 5, 2],
             ),
             S::Res("thug-a", "life", -3),
-            S::Has("thug-a", "unconscious", 8),
+            S::Magnitude("thug-a", "unconscious", 8),
             S::Res("thug-a", "fatigue", 1),
             S::Said("below 0 Life"),
         ],
@@ -465,11 +234,11 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
             ),
             S::Answer("take", &[6, 3]),
             S::Res("markus", "life", -3),
-            S::Has("markus", "unconscious", 8),
+            S::Magnitude("markus", "unconscious", 8),
             S::Res("markus", "fatigue", 1),
             // Unconscious: no action, and his group's turn passes by itself into round 2.
             S::Round(2),
-            S::Acting("enemies", &["thug-a"]),
+            acting("enemies", &["thug-a"]),
             S::Refused("markus", "act", vec![("what", t("get up"))], "cannot_act"),
             // Beaten again while down, for at least his whole Life (10): dead.
             // 10 + 2 = 12 hits; damage 9 + 2 = 11, less Toughness 1 = 10 >= 10.
@@ -479,7 +248,7 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
                 vec![("target", t("markus")), ("weapon", t("cudgel"))],
                 &[10, 9],
             ),
-            S::Has("markus", "dead", 0),
+            S::Magnitude("markus", "dead", 0),
         ],
     });
     play(Scene {
@@ -657,8 +426,8 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
         steps: vec![
             S::Start(&[1, 9]), // players first
             S::Act("beatrix", "delay", vec![], &[]),
-            S::Has("beatrix", "delayed", 0),
-            S::Acting("enemies", &["thug-a", "thug-b"]),
+            S::Magnitude("beatrix", "delayed", 0),
+            acting("enemies", &["thug-a", "thug-b"]),
             // E5: the attack is 7 + 2 = 9 against Evade 5: a hit. Beatrix dodges with her held
             // action: 5 + Body 2 + Dodge 3 = 10 >= 9 (melee): no damage; the action is spent.
             S::Act(
@@ -693,7 +462,7 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             S::GmOnly(&["cudgel"]),
             S::Res("beatrix", "life", 3),
             S::Round(2),
-            S::Acting("enemies", &["thug-a"]),
+            acting("enemies", &["thug-a"]),
         ],
     });
     play(Scene {
@@ -710,7 +479,7 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             ),
             S::Answer("dodge", &[5]),
             S::Res("beatrix", "action", 1),
-            S::Acting("players", &["beatrix"]),
+            acting("players", &["beatrix"]),
         ],
     });
     // Against a gun the difficulty is the attack + 5 (in place of +3), or + 8 by option.
@@ -765,7 +534,7 @@ fn a_delayed_action_wins_its_speed_contest_and_goes_before_the_enemy() {
         steps: vec![
             S::Start(&[1, 9]),
             S::Act("beatrix", "delay", vec![], &[]),
-            S::Acting("enemies", &["gunman"]),
+            acting("enemies", &["gunman"]),
             // E2: Speed 6 + 2 + 3 = 11 against the gunman's 9 + 2 + 0 = 11; Speed skill 3 > 0:
             // Beatrix first. Attack 10 + Senses 3 + Thrown 2 = 15 hits Evade 7; the gunman
             // has his action, declines to dodge; knife 8 on D10/2 = 4 + Body 2 = 6, Life 0.
@@ -801,7 +570,7 @@ fn a_delayed_action_wins_its_speed_contest_and_goes_before_the_enemy() {
                 &[1, 9],
             ),
             S::Said("stays held"),
-            S::Has("beatrix", "delayed", 0),
+            S::Magnitude("beatrix", "delayed", 0),
             S::Res("beatrix", "action", 1),
         ],
     });
@@ -837,7 +606,7 @@ fn guns_jam_on_doubles_and_powder_follows_the_mist() {
             S::Answer("take", &[4, 4, 6]),
             S::Said("minor jam"),
             S::Res("thug-a", "life", 30),
-            S::Has("beatrix", "jam.pistol", 6),
+            S::Magnitude("beatrix", "jam.pistol", 6),
             S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
             // Round 2: the jammed pistol cannot fire until the jam is cleared.
             S::Round(2),
@@ -918,7 +687,7 @@ fn an_aimed_attack_fires_with_3_after_the_targets_group_or_is_wasted() {
                 vec![("target", t("thug-a")), ("weapon", t("knife"))],
                 &[],
             ),
-            S::Acting("enemies", &["thug-a"]),
+            acting("enemies", &["thug-a"]),
             // When the thug's group has acted: 2 + Senses 3 + Thrown 2 + aimed 3 = 10 >= 7;
             // the thug has no action left: knife 6 → 3 + Body 2 = 5; Life 6 → 1.
             S::Act(
@@ -1020,9 +789,9 @@ fn reviving_and_waking_after_the_fight() {
             thug("thug-a"),
         ],
         steps: vec![
-            S::Has("markus", "unconscious", 8),
+            S::Magnitude("markus", "unconscious", 8),
             S::Start(&[1, 9]),
-            S::Acting("players", &["beatrix"]),
+            acting("players", &["beatrix"]),
             // E9: 5 + Science 2 + Medicine 3 = 10 against 8: Markus back with 2 Life.
             S::Act(
                 "beatrix",
@@ -1069,7 +838,7 @@ fn reviving_and_waking_after_the_fight() {
             S::Gm("end_encounter", vec![], &[]),
             S::Lacks("julia", "unconscious"),
             S::Res("julia", "life", 0),
-            S::Has("thug-a", "unconscious", 7),
+            S::Magnitude("thug-a", "unconscious", 7),
             // Out of combat: Medicine heals a point per point over 10: 8 + 2 + 3 = 13 → 3.
             S::Act(
                 "beatrix",
@@ -1102,7 +871,7 @@ fn an_npcs_evade_stays_the_gms_and_bad_input_changes_nothing() {
                 vec![("target", t("thug-a")), ("weapon", t("knife"))],
                 &[1],
             ),
-            S::EvadeSeen(false),
+            S::TargetSeen(false),
             S::Refused(
                 "markus",
                 "attack",
@@ -1133,7 +902,13 @@ fn an_npcs_evade_stays_the_gms_and_bad_input_changes_nothing() {
                 vec![("target", t("thug-a")), ("skill", t("medicine"))],
                 "rule",
             ),
-            S::RefusedFrom("beatrix", "markus", "act", "forbidden"),
+            S::RefusedFrom(
+                "beatrix",
+                "markus",
+                "act",
+                vec![("what", t("wave"))],
+                "forbidden",
+            ),
             S::Refused("markus", "fly", vec![], "unknown_action"),
             // Markus on Beatrix (a PC): Evade 6 is open to her. 2 + 3 = 5 < 5? 5 >= 5 hits.
             S::Act(
@@ -1142,7 +917,7 @@ fn an_npcs_evade_stays_the_gms_and_bad_input_changes_nothing() {
                 vec![("target", t("beatrix")), ("weapon", t("club"))],
                 &[1],
             ),
-            S::EvadeSeen(true),
+            S::TargetSeen(true),
         ],
     });
 }
@@ -1160,7 +935,7 @@ fn an_ambush_gives_the_marked_a_free_turn_with_3_before_initiative() {
             S::Give("markus", "ambusher", 0),
             S::Gm("ambush", vec![], &[]),
             S::Round(0),
-            S::Acting("ambush", &["beatrix", "markus"]),
+            acting("ambush", &["beatrix", "markus"]),
             S::Refused(
                 "thug-a",
                 "act",
@@ -1182,7 +957,7 @@ fn an_ambush_gives_the_marked_a_free_turn_with_3_before_initiative() {
             S::Round(1),
             S::Lacks("beatrix", "ambusher"),
             S::Order(&["beatrix", "markus", "thug-a", "thug-b"]),
-            S::Acting("players", &["beatrix", "markus"]),
+            acting("players", &["beatrix", "markus"]),
         ],
     });
 }
@@ -1259,9 +1034,9 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
                 &[6],
             ),
             S::Answer("take", &[3, 3]),
-            S::Has("thug-a", "held", 0),
-            S::Has("thug-a", "immobile", 0),
-            S::Has("markus", "immobile", 0),
+            S::Magnitude("thug-a", "held", 0),
+            S::Magnitude("thug-a", "immobile", 0),
+            S::Magnitude("markus", "immobile", 0),
             S::Res("thug-a", "life", 6),
             // Beatrix gets +3 on the immobile thug: 2 + 3 + 2 + 3 = 10 >= 7; knife 4 → 2 + 2.
             S::Act(
@@ -1312,7 +1087,7 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
                 &[6],
             ),
             S::Answer("take", &[5, 7]),
-            S::Has("markus", "holding", 0),
+            S::Magnitude("markus", "holding", 0),
             S::Act("markus", "release", vec![], &[]),
             S::Lacks("thug-a", "held"),
             S::Lacks("markus", "immobile"),

@@ -2,220 +2,37 @@
 //! with the exact dice faces they draw, and what must hold after), played by [`play`] through
 //! the real `decide` and `apply`. The comment on each step gives its arithmetic.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
-use crate::action::{ArgValue, Args, Command, CommandBody};
-use crate::dice::ScriptedDice;
-use crate::engine::{DecideError, decide};
-use crate::event::Event;
-use crate::ids::{EntityId, Seat};
-use crate::options::{OptionValue, TableOptions};
-use crate::state::{MemoryState, StateMut, StateView};
-use crate::system::RuleSystem;
+use crate::action::ArgValue;
+use crate::ids::Seat;
+use crate::state::StateView;
+use crate::testing::scene::{self, Played, S, Scene};
 
 use super::super::Tenacity;
 use super::{character, with};
 
-type Pairs = Vec<(&'static str, ArgValue)>;
-
-/// One step of a scenario.
-enum S {
-    /// An action by the seat that plays `actor`, with its faces.
-    Act(&'static str, &'static str, Pairs, &'static [u32]),
-    /// The GM acting for `actor`.
-    GmAct(&'static str, &'static str, Pairs, &'static [u32]),
-    /// A GM action with no actor.
-    Gm(&'static str, Pairs, &'static [u32]),
-    /// The open prompt answered by its own seat: choice, args, faces the answer draws.
-    Answer(&'static str, Pairs, &'static [u32]),
-    /// The open prompt's time runs out, with the faces its default draws.
-    TimeOut(&'static [u32]),
-    /// An action refused with this code; nothing changes.
-    Refused(&'static str, &'static str, Pairs, &'static str),
-    /// The open prompt answered by `seat` (`None`: its own), refused with this code.
-    AnswerRefused(Option<Seat>, &'static str, Pairs, &'static str),
-    Res(&'static str, &'static str, i64),
-    Has(&'static str, &'static str),
-    Lacks(&'static str, &'static str),
-    /// The status's magnitude.
-    Magnitude(&'static str, &'static str, i64),
-    Prompt(bool),
-    /// A shared impact pool's value.
-    PoolIs(&'static str, i64),
-    /// Who holds the spotlight, and the round.
-    Spot(&'static str),
-    Round(u32),
-    /// What the player `aune` hears of the last command contains / never contains this.
-    PlayerHears(&'static str),
-    PlayerNeverHears(&'static str),
+/// Plays a scenario; the hearing steps read the player `aune`'s copy.
+fn play(s: Scene) {
+    scene::play(&Tenacity, "aune", s);
 }
 
-struct Scene {
-    name: &'static str,
-    options: &'static [(&'static str, &'static str)],
-    cast: Vec<Value>,
-    steps: Vec<S>,
+/// Who holds the spotlight.
+fn spot(who: &'static str) -> S {
+    S::Now(vec![who])
 }
 
-fn seat_of(state: &MemoryState, actor: &str) -> Seat {
-    match state
-        .combatant(&EntityId::from(actor))
-        .and_then(|c| c.owner.clone())
-    {
-        Some(owner) => Seat::Player(owner),
-        None => Seat::Gm,
-    }
-}
-
-fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
-    Args(
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect(),
-    )
-}
-
-fn answer(seat: Seat, prompt_id: u64, choice: &str, a: Args) -> Command {
-    let mut cmd = Command::answer(seat, prompt_id, choice);
-    if let CommandBody::Answer { args, .. } = &mut cmd.body {
-        *args = a;
-    }
-    cmd
-}
-
-fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
-    let mut dice = ScriptedDice::new(faces.to_vec());
-    let events = decide(&Tenacity, state, cmd, &mut dice)?;
-    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
-    for e in &events {
-        crate::apply::apply(state, e).unwrap();
-    }
-    Ok(events)
-}
-
-fn code(r: Result<Vec<Event>, DecideError>) -> String {
-    match r {
-        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-fn heard(events: &[Event]) -> String {
-    let player = Seat::Player("aune".into());
-    let mut out = String::new();
-    for e in events.iter().filter_map(|e| e.view(&player)) {
-        for f in e.facts() {
-            out.push_str(&format!("{f:?}\n"));
-        }
-    }
-    out
-}
-
-/// Plays a scenario; a failing step names the scenario and the step's place.
-fn play(scene: Scene) {
-    let given: BTreeMap<String, OptionValue> = scene
-        .options
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
-        .collect();
-    let options = TableOptions::resolve(&Tenacity.options(), &given).unwrap();
-    let mut state = MemoryState::new(options);
-    for sheet in &scene.cast {
-        state.insert_combatant(Tenacity.sheet_from_json(sheet).unwrap());
-    }
-    let mut last: Vec<Event> = Vec::new();
-    for (i, step) in scene.steps.into_iter().enumerate() {
-        let at = format!("{} step {i}", scene.name);
-        let id = |s: &str| EntityId::from(s);
-        match step {
-            S::Act(actor, action, a, faces) => {
-                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::GmAct(actor, action, a, faces) => {
-                let cmd = Command::act(Seat::Gm, Some(actor), action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Gm(action, a, faces) => {
-                let cmd = Command::act(Seat::Gm, None, action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Answer(choice, a, faces) => {
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let cmd = answer(step.seats[0].clone(), step.prompt_id, choice, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::TimeOut(faces) => {
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let cmd = Command::time_out(step.prompt_id);
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Refused(actor, action, a, expected) => {
-                let before = state.clone();
-                let seat = if actor == "gm" {
-                    Seat::Gm
-                } else {
-                    seat_of(&state, actor)
-                };
-                let actor = (actor != "gm").then_some(actor);
-                let cmd = Command::act(seat, actor, action, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::AnswerRefused(seat, choice, a, expected) => {
-                let before = state.clone();
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let seat = seat.unwrap_or_else(|| step.seats[0].clone());
-                let cmd = answer(seat, step.prompt_id, choice, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::Res(who, key, value) => {
-                let got = state.combatant(&id(who)).expect(&at).resource(key);
-                assert_eq!(got, value, "{at}: {who}'s {key}");
-            }
-            S::Has(who, status) => {
-                assert!(
-                    state.combatant(&id(who)).expect(&at).has_status(status),
-                    "{at}: {who} {status}"
-                );
-            }
-            S::Lacks(who, status) => {
-                assert!(
-                    !state.combatant(&id(who)).expect(&at).has_status(status),
-                    "{at}: {who} not {status}"
-                );
-            }
-            S::Magnitude(who, status, m) => {
-                let c = state.combatant(&id(who)).expect(&at);
-                assert_eq!(c.statuses.get(status).map(|s| s.magnitude), Some(m), "{at}");
-            }
-            S::Spot(who) => {
-                assert_eq!(state.encounter().turns.now, vec![id(who)], "{at}");
-            }
-            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
-            S::PoolIs(name, v) => {
-                let got = state
-                    .encounter()
-                    .values
-                    .get(&format!("pool.{name}"))
-                    .copied();
-                assert_eq!(got.unwrap_or(0), v, "{at}");
-            }
-            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
-            S::PlayerHears(words) => {
-                let text = heard(&last);
-                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
-            }
-            S::PlayerNeverHears(words) => {
-                let text = heard(&last);
-                assert!(!text.contains(words), "{at}: `{words}` in\n{text}");
-            }
-        }
-    }
+/// A shared impact pool's value.
+fn pool_is(name: &'static str, v: i64) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let got = p
+            .state
+            .encounter()
+            .values
+            .get(&format!("pool.{name}"))
+            .copied();
+        assert_eq!(got.unwrap_or(0), v, "{}: pool {name}", p.at);
+    }))
 }
 
 fn t(s: &'static str) -> ArgValue {
@@ -272,7 +89,7 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Res("aune", "spin", 1),
                 S::Prompt(true),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 S::Prompt(false),
                 S::Res("aune", "tenacity", 3),
             ],
@@ -300,7 +117,7 @@ fn scenes() -> Vec<Scene> {
                     "forbidden",
                 ),
                 // 6 + 1 Spin + 2 points = 9 beats 8: paid, success.
-                S::Answer("push", vec![("spin", n(1)), ("points", n(2))], &[]),
+                S::AnswerWith("push", vec![("spin", n(1)), ("points", n(2))], &[]),
                 S::Res("aune", "spin", 0),
                 S::Res("aune", "tenacity", 1),
                 S::Prompt(false),
@@ -319,7 +136,7 @@ fn scenes() -> Vec<Scene> {
                     &[2, 3],
                 ),
                 // 5 + 1 point = 6, 4 short of 10: spends the point, 4 negative Spin: 1 - 4 = -3.
-                S::Answer("push", vec![("points", n(1)), ("at_cost", yes())], &[]),
+                S::AnswerWith("push", vec![("points", n(1)), ("at_cost", yes())], &[]),
                 S::Res("aune", "tenacity", 2),
                 S::Res("aune", "spin", -3),
                 // A push that cannot beat the challenge costs nothing: 5 + 2 points = 7 vs 9.
@@ -331,7 +148,7 @@ fn scenes() -> Vec<Scene> {
                 ),
                 // Failing earns +1: -3 -> -2, still negative.
                 S::Res("aune", "spin", -2),
-                S::Answer("push", vec![("points", n(2))], &[]),
+                S::AnswerWith("push", vec![("points", n(2))], &[]),
                 S::Res("aune", "tenacity", 2),
                 S::Res("aune", "spin", -2),
                 // Negative Spin: Spin cannot be generated (only at exactly 0).
@@ -354,7 +171,7 @@ fn scenes() -> Vec<Scene> {
                     &[4, 2],
                 ),
                 S::AnswerRefused(None, "push", vec![("ability", t("haste"))], "bad_request"),
-                S::Answer("push", vec![("ability", t("focus")), ("points", n(1))], &[]),
+                S::AnswerWith("push", vec![("ability", t("focus")), ("points", n(1))], &[]),
                 S::Res("aune", "tenacity", 3),
                 S::Res("aune", "spin", 1),
                 // Again: Spin 2. Focus paid with Spin, + 1 Spin + 1 point: 6 + 2 + 1 + 1 = 10.
@@ -364,7 +181,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("investigation")), ("cr", n(9))],
                     &[4, 2],
                 ),
-                S::Answer(
+                S::AnswerWith(
                     "push",
                     vec![
                         ("ability", t("focus")),
@@ -399,7 +216,7 @@ fn scenes() -> Vec<Scene> {
                 S::Prompt(true),
                 // 10 + 4 = 14 beats 9. Impact: rank 4 gives 2d4 (3, 2) plus the critical d4 (4),
                 // + sword 1 = 10 stress: exactly the maximum, which holds.
-                S::Answer("impact_die", vec![], &[3, 2, 4]),
+                S::Answer("impact_die", &[3, 2, 4]),
                 S::Res("raider", "stress", 10),
                 S::Prompt(false),
                 // A further 1d4... another hit: 5 and 3 = 5 + 4 = 9 beats 8; 2d4 (1, 1) + 1 = 3:
@@ -418,7 +235,7 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Res("raider", "stress", 0),
                 S::Prompt(true),
-                S::Answer("wound", vec![], &[]),
+                S::Answer("wound", &[]),
                 S::Res("raider", "wounds", 1),
                 S::Lacks("raider", "unconscious"),
             ],
@@ -436,7 +253,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("investigation")), ("cr", n(15))],
                     &[10, 10],
                 ),
-                S::Answer("hero_die", vec![], &[6]),
+                S::Answer("hero_die", &[6]),
                 S::Prompt(false),
                 S::Res("aune", "spin", 1),
             ],
@@ -470,7 +287,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("investigation")), ("cr", n(18))],
                     &[10, 10],
                 ),
-                S::Answer("hero_die", vec![], &[3, 4]),
+                S::Answer("hero_die", &[3, 4]),
                 S::Prompt(false),
                 S::Res("aune", "spin", 1),
             ],
@@ -504,7 +321,7 @@ fn scenes() -> Vec<Scene> {
                     &[2, 4],
                 ),
                 S::Res("aune", "spin", 0),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
             ],
         },
         Scene {
@@ -557,7 +374,7 @@ fn scenes() -> Vec<Scene> {
                     &[4, 3, 2, 3],
                 ),
                 S::Prompt(true),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 // 2d6 (4, 3) keep 4 + 1 = 5; 3, 4: 4 + 2 = 6 beats 5.
                 S::Act(
                     "aune",
@@ -597,7 +414,7 @@ fn scenes() -> Vec<Scene> {
                 S::PlayerHears("fails"),
                 S::Res("aune", "spin", 1),
                 // Pushing 1 Spin + 1 point: 12 beats 11. Damage 2d4 (2, 2) + 0 = 4 stress.
-                S::Answer("push", vec![("spin", n(1)), ("points", n(1))], &[2, 2]),
+                S::AnswerWith("push", vec![("spin", n(1)), ("points", n(1))], &[2, 2]),
                 S::Res("raider", "stress", 4),
                 S::Res("aune", "spin", 0),
             ],
@@ -720,7 +537,7 @@ fn scenes() -> Vec<Scene> {
                     vec![],
                     "forbidden",
                 ),
-                S::Answer("unconscious", vec![], &[]),
+                S::Answer("unconscious", &[]),
                 S::Has("bryn", "unconscious"),
                 S::Res("bryn", "wounds", 0),
             ],
@@ -841,7 +658,7 @@ fn scenes() -> Vec<Scene> {
                 // Reaction 3 on 2 dice, in id order: aune 5,2 = 8; bryn 9,1 = 12; raider 9,3 = 12
                 // (a tie: the hero goes first); wolf 1,2 = 5. The spotlight is bryn's.
                 S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 9, 3, 1, 2]),
-                S::Spot("bryn"),
+                spot("bryn"),
                 S::Round(1),
                 S::Refused(
                     "aune",
@@ -877,7 +694,7 @@ fn scenes() -> Vec<Scene> {
                 S::Refused("bryn", "end_turn", vec![("next", e("aune"))], "rule"),
                 S::Refused("bryn", "end_turn", vec![("next", e("wolf"))], "rule"),
                 S::Act("bryn", "end_turn", vec![("next", e("raider"))], &[]),
-                S::Spot("raider"),
+                spot("raider"),
                 // The raider strikes back: 7,3 = 11 beats 5; 2d4 (2, 2) = 4 stress on bryn.
                 S::Act(
                     "raider",
@@ -931,7 +748,7 @@ fn scenes() -> Vec<Scene> {
                 // Everyone has acted: the round resets and the wolf names who opens round 2.
                 S::Act("wolf", "end_turn", vec![("next", e("bryn"))], &[]),
                 S::Round(2),
-                S::Spot("bryn"),
+                spot("bryn"),
                 // Sprint: athletics 5,3 = 5 + 2 = 7 more spaces: 6 + 7 = 13.
                 S::Act("bryn", "sprint", vec![], &[5, 3]),
                 S::Refused("bryn", "move", vec![("spaces", n(14))], "bad_request"),
@@ -975,7 +792,7 @@ fn scenes() -> Vec<Scene> {
                     &[6, 1, 5, 4],
                 ),
                 S::Res("aune", "spin", 1),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 S::Res("raider", "stress", 2),
                 // Full defence: three dice for the raider (2, 3, 8) = 8 + 3 = 11; aune 9,4 = 13.
                 S::Act("raider", "full_defence", vec![], &[]),
@@ -1017,7 +834,7 @@ fn scenes() -> Vec<Scene> {
             steps: vec![
                 // Reaction: aune 9,8 = 12; bryn 1,2 = 5; raider 3,4 = 7.
                 S::Gm("start_encounter", vec![], &[9, 8, 1, 2, 3, 4]),
-                S::Spot("aune"),
+                spot("aune"),
                 // 7,2 = 11 beats 5; 2d4 (2, 1) = 3: raider hindered by 3.
                 S::Act(
                     "aune",
@@ -1275,7 +1092,7 @@ fn scenes() -> Vec<Scene> {
                     &[5, 2],
                 ),
                 S::PlayerNeverHears("HiddenTarget"),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 S::Has("raider", "hidden"),
                 // 6,1 = 8 beats 7: found.
                 S::Act(
@@ -1372,7 +1189,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("investigation")), ("cr", n(9))],
                     &[2, 3],
                 ),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 // Survival: bryn has 1, aune 0; by default both need a rank.
                 S::Refused(
                     "bryn",
@@ -1525,7 +1342,7 @@ fn scenes() -> Vec<Scene> {
                     ],
                     &[1, 2],
                 ),
-                S::Answer("accept", vec![], &[]),
+                S::Answer("accept", &[]),
                 S::Res("bryn", "spin", 1),
             ],
         },
@@ -1735,8 +1552,8 @@ fn scenes() -> Vec<Scene> {
                     ],
                     &[2, 3],
                 ),
-                S::Answer("accept", vec![], &[]),
-                S::PoolIs("scene", 5),
+                S::Answer("accept", &[]),
+                pool_is("scene", 5),
                 S::Gm(
                     "spend_pool",
                     vec![("pool", t("scene")), ("cost", n(4))],
@@ -1747,7 +1564,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("pool", t("scene")), ("cost", n(1))],
                     &[],
                 ),
-                S::PoolIs("scene", 0),
+                pool_is("scene", 0),
                 S::Refused(
                     "gm",
                     "spend_pool",

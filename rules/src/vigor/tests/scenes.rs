@@ -6,351 +6,73 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::action::{ArgValue, Args, Command};
-use crate::dice::{Primitive, ScriptedDice};
-use crate::engine::{DecideError, decide};
+use crate::action::ArgValue;
+use crate::action::{Args, Command};
+use crate::dice::Primitive;
 use crate::event::{Event, Fact};
 use crate::grid::Cell;
-use crate::ids::{EntityId, Seat};
+use crate::ids::EntityId;
+use crate::ids::Seat;
 use crate::options::{OptionValue, TableOptions};
-use crate::state::{MemoryState, StateMut, StateView, Status};
+use crate::state::{MemoryState, StateMut, Status};
 use crate::system::RuleSystem;
+use crate::testing::scene::{self, Played, S, Scene};
 
 use super::super::Vigor;
 use super::{creature, with};
 
-/// One step of a scenario.
-enum S {
-    /// The GM starts the encounter; initiative faces in id order.
-    Start(&'static [u32]),
-    /// A GM action with no actor, with its faces.
-    Gm(&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]),
-    /// An action by the seat that plays `actor`, with its faces.
-    Act(
-        &'static str,
-        &'static str,
-        Vec<(&'static str, ArgValue)>,
-        &'static [u32],
-    ),
-    /// The open prompt answered by its own seat, with the faces the answer draws.
-    Answer(&'static str, &'static [u32]),
-    /// An action refused with this code, nothing drawn.
-    Refused(
-        &'static str,
-        &'static str,
-        Vec<(&'static str, ArgValue)>,
-        &'static str,
-    ),
-    /// A GM action refused with this code.
-    GmRefused(&'static str, Vec<(&'static str, ArgValue)>, &'static str),
-    /// The open prompt's time runs out, with the faces its default draws.
-    TimeOut(&'static [u32]),
-    /// The open prompt's answer, by `seat` (`None`: its own), refused with this code.
-    AnswerRefused(Option<Seat>, &'static str, &'static str),
-    /// What the GM sets by ruling before it matters: a status with a magnitude, a cell.
-    Give(&'static str, &'static str, i64),
-    Place(&'static str, i32, i32),
-    Res(&'static str, &'static str, i64),
-    Has(&'static str, &'static str),
-    Lacks(&'static str, &'static str),
-    Turn(Option<&'static str>),
-    Order(&'static [&'static str]),
-    Round(u32),
-    Prompt(bool),
-    /// The bonus die of the last check the last command rolled.
-    BonusDie(Primitive),
-    /// The die of the weapon's damage dice in the last command.
-    DamageDie(Primitive),
-    /// The player `aune`'s copy of the last command's sentences says this / never says this.
-    PlayerHears(&'static str),
-    PlayerNeverHears(&'static str),
-    /// Some sentence of the last command says this.
-    Said(&'static str),
-    /// Whether the player `aune` sees what the last check was compared with (the Guard of an
-    /// attack, a VS); the GM always does.
-    GuardSeen(bool),
-    /// No player's copy of the last command's events holds this NPC resource's value.
-    HiddenFromPlayers(&'static str, &'static str),
+/// Plays a scenario; the hearing steps read the player `aune`'s copy.
+fn play(s: Scene) {
+    scene::play(&Vigor, "aune", s);
 }
 
-struct Scene {
-    name: &'static str,
-    options: &'static [(&'static str, &'static str)],
-    cast: Vec<Value>,
-    steps: Vec<S>,
-}
-
-fn seat_of(state: &MemoryState, actor: &str) -> Seat {
-    match state
-        .combatant(&EntityId::from(actor))
-        .and_then(|c| c.owner.clone())
-    {
-        Some(owner) => Seat::Player(owner),
-        None => Seat::Gm,
-    }
-}
-
-fn args(pairs: &[(&'static str, ArgValue)]) -> Args {
-    Args(
-        pairs
+/// The bonus die of the last check the last command rolled.
+fn bonus_die(die: Primitive) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let at = p.at;
+        let check = p
+            .last
             .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect(),
-    )
+            .flat_map(Event::facts)
+            .filter_map(|f| match f {
+                Fact::Checked(r) => Some(r),
+                _ => None,
+            })
+            .last()
+            .expect(at);
+        let bonus: Vec<Primitive> = check
+            .roll
+            .dice
+            .iter()
+            .filter(|d| d.term == 1)
+            .map(|d| d.die)
+            .collect();
+        assert!(
+            !bonus.is_empty() && bonus.iter().all(|d| *d == die),
+            "{at}: {bonus:?}"
+        );
+        assert!(
+            check.label.contains(&format!("bonus d{}", die.sides())),
+            "{at}: {}",
+            check.label
+        );
+    }))
 }
 
-fn run(state: &mut MemoryState, cmd: &Command, faces: &[u32]) -> Result<Vec<Event>, DecideError> {
-    let mut dice = ScriptedDice::new(faces.to_vec());
-    let events = decide(&Vigor, state, cmd, &mut dice)?;
-    assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
-    for e in &events {
-        crate::apply::apply(state, e).unwrap();
-    }
-    Ok(events)
-}
-
-fn code(r: Result<Vec<Event>, DecideError>) -> String {
-    match r {
-        Err(DecideError::Refused(refusal)) => refusal.code().to_owned(),
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-fn said(events: &[Event]) -> String {
-    let mut out = String::new();
-    for e in events {
-        for f in e.facts() {
-            match f {
-                Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
-                Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
-                Fact::Noted { text } => out.push_str(&format!("{text}\n")),
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// Plays a scenario; a failing step names the scenario and the step's place.
-fn play(scene: Scene) {
-    let given: BTreeMap<String, OptionValue> = scene
-        .options
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
-        .collect();
-    let options = TableOptions::resolve(&Vigor.options(), &given).unwrap();
-    let mut state = MemoryState::new(options);
-    for sheet in &scene.cast {
-        state.insert_combatant(Vigor.sheet_from_json(sheet).unwrap());
-    }
-    let mut last: Vec<Event> = Vec::new();
-    for (i, step) in scene.steps.into_iter().enumerate() {
-        let at = format!("{} step {i}", scene.name);
-        let id = |s: &str| EntityId::from(s);
-        match step {
-            S::Start(faces) => {
-                last = run(
-                    &mut state,
-                    &Command::act(Seat::Gm, None, "start_encounter", Args::default()),
-                    faces,
-                )
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Gm(action, a, faces) => {
-                let cmd = Command::act(Seat::Gm, None, action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Act(actor, action, a, faces) => {
-                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Answer(choice, faces) => {
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let seat = step.seats[0].clone();
-                let cmd = Command::answer(seat, step.prompt_id, choice);
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::Refused(actor, action, a, expected) => {
-                let before = state.clone();
-                let cmd = Command::act(seat_of(&state, actor), Some(actor), action, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::TimeOut(faces) => {
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let cmd = Command::time_out(step.prompt_id);
-                last = run(&mut state, &cmd, faces).unwrap_or_else(|e| panic!("{at}: {e}"));
-            }
-            S::GmRefused(action, a, expected) => {
-                let before = state.clone();
-                let cmd = Command::act(Seat::Gm, None, action, args(&a));
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::AnswerRefused(seat, choice, expected) => {
-                let before = state.clone();
-                let step = state.encounter().pending.last().cloned().expect(&at);
-                let seat = seat.unwrap_or_else(|| step.seats[0].clone());
-                let cmd = Command::answer(seat, step.prompt_id, choice);
-                assert_eq!(code(run(&mut state, &cmd, &[])), expected, "{at}");
-                assert_eq!(state, before, "{at}: a refusal changes nothing");
-            }
-            S::Give(who, status, magnitude) => {
-                let c = state.combatant_mut(&id(who)).expect(&at);
-                c.statuses.insert(
-                    status.to_owned(),
-                    Status {
-                        source: "ruling".into(),
-                        magnitude,
-                        rounds_left: None,
-                    },
-                );
-            }
-            S::Place(who, x, y) => {
-                state.combatant_mut(&id(who)).expect(&at).position = Some(Cell::new(x, y));
-            }
-            S::Res(who, key, value) => {
-                let got = state.combatant(&id(who)).expect(&at).resource(key);
-                assert_eq!(got, value, "{at}: {who}'s {key}");
-            }
-            S::Has(who, status) => {
-                assert!(
-                    state.combatant(&id(who)).expect(&at).has_status(status),
-                    "{at}: {who} {status}"
-                );
-            }
-            S::Lacks(who, status) => {
-                assert!(
-                    !state.combatant(&id(who)).expect(&at).has_status(status),
-                    "{at}: {who} not {status}"
-                );
-            }
-            S::Turn(who) => {
-                assert_eq!(state.encounter().current, who.map(EntityId::from), "{at}");
-            }
-            S::Order(order) => {
-                let got: Vec<&str> = state
-                    .encounter()
-                    .order
-                    .iter()
-                    .map(|e| e.0.as_str())
-                    .collect();
-                assert_eq!(got, order.to_vec(), "{at}");
-            }
-            S::Round(r) => assert_eq!(state.encounter().round, r, "{at}"),
-            S::Prompt(open) => assert_eq!(!state.encounter().pending.is_empty(), open, "{at}"),
-            S::BonusDie(die) => {
-                let check = last
-                    .iter()
-                    .flat_map(Event::facts)
-                    .filter_map(|f| match f {
-                        Fact::Checked(r) => Some(r),
-                        _ => None,
-                    })
-                    .last()
-                    .expect(&at);
-                let bonus: Vec<Primitive> = check
-                    .roll
-                    .dice
-                    .iter()
-                    .filter(|d| d.term == 1)
-                    .map(|d| d.die)
-                    .collect();
-                assert!(
-                    !bonus.is_empty() && bonus.iter().all(|d| *d == die),
-                    "{at}: {bonus:?}"
-                );
-                assert!(
-                    check.label.contains(&format!("bonus d{}", die.sides())),
-                    "{at}: {}",
-                    check.label
-                );
-            }
-            S::DamageDie(die) => {
-                let roll = last
-                    .iter()
-                    .flat_map(Event::facts)
-                    .find_map(|f| match f {
-                        Fact::Rolled { purpose, roll, .. } if purpose.starts_with("damage") => {
-                            Some(roll)
-                        }
-                        _ => None,
-                    })
-                    .expect(&at);
-                assert_eq!(roll.dice[0].die, die, "{at}");
-            }
-            S::PlayerHears(words) | S::PlayerNeverHears(words) => {
-                let player = Seat::Player("aune".into());
-                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
-                let text = said(&views);
-                let hears = matches!(step, S::PlayerHears(_));
-                assert_eq!(text.contains(words), hears, "{at}: `{words}` in\n{text}");
-            }
-            S::Said(words) => {
-                let text = said(&last);
-                assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
-            }
-            S::GuardSeen(seen) => {
-                let player = Seat::Player("aune".into());
-                let views: Vec<Event> = last.iter().filter_map(|e| e.view(&player)).collect();
-                let against: Vec<&crate::event::Against> = views
-                    .iter()
-                    .flat_map(Event::facts)
-                    .filter_map(|f| match f {
-                        Fact::Checked(r) => Some(&r.against),
-                        _ => None,
-                    })
-                    .collect();
-                let told: Vec<Option<i64>> = views
-                    .iter()
-                    .flat_map(Event::facts)
-                    .filter_map(|f| match f {
-                        Fact::Told(a) => a.roll.as_ref()?.against.as_ref().map(|c| c.value),
-                        _ => None,
-                    })
-                    .collect();
-                let open = against.iter().any(|a| {
-                    matches!(
-                        a,
-                        crate::event::Against::Exceed(_) | crate::event::Against::Target(_)
-                    )
-                });
-                assert_eq!(open, seen, "{at}: {against:?}");
-                assert_eq!(told.iter().any(Option::is_some), seen, "{at}: {told:?}");
-                let gm_has = last.iter().filter_map(|e| e.view(&Seat::Gm)).any(|e| {
-                    e.facts().any(|f| {
-                        matches!(
-                            f,
-                            Fact::HiddenTarget { .. }
-                                | Fact::Checked(crate::event::CheckRecord {
-                                    against: crate::event::Against::Exceed(_)
-                                        | crate::event::Against::Target(_),
-                                    ..
-                                })
-                        )
-                    })
-                });
-                assert!(gm_has, "{at}: the GM sees what it was compared with");
-            }
-            S::HiddenFromPlayers(npc, key) => {
-                let mut gm_sees = false;
-                for e in &last {
-                    for seat in [Seat::Gm, Seat::Player("aune".into())] {
-                        let Some(view) = e.view(&seat) else { continue };
-                        let shown = view.facts().any(|f| {
-                            matches!(f, Fact::ResourceSet { entity, resource, .. } if entity.0 == npc && resource == key)
-                        });
-                        if seat.is_gm() {
-                            gm_sees |= shown;
-                        } else {
-                            assert!(!shown, "{at}: a player sees {npc}'s {key}");
-                        }
-                    }
-                }
-                assert!(gm_sees, "{at}: the GM sees {npc}'s {key}");
-            }
-        }
-    }
+/// The die of the weapon's damage dice in the last command.
+fn damage_die(die: Primitive) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let roll = p
+            .last
+            .iter()
+            .flat_map(Event::facts)
+            .find_map(|f| match f {
+                Fact::Rolled { purpose, roll, .. } if purpose.starts_with("damage") => Some(roll),
+                _ => None,
+            })
+            .expect(p.at);
+        assert_eq!(roll.dice[0].die, die, "{}", p.at);
+    }))
 }
 
 fn t(s: &str) -> ArgValue {
@@ -400,7 +122,7 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
                 Act("aune", "attack", at_raider(), &[10, 5]),
                 Prompt(false),
                 Said("miss"),
-                GuardSeen(false),
+                TargetSeen(false),
                 // 10 + 6 = 16 beats 15: the raider may react.
                 Act("aune", "attack", at_raider(), &[10, 6]),
                 Prompt(true),
@@ -466,9 +188,14 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
             steps: vec![
                 Start(&[15, 5]),
                 Act("aune", "attack", at_raider(), &[10, 6]),
-                AnswerRefused(None, "defend", "insufficient_resource"),
+                AnswerRefused(None, "defend", vec![], "insufficient_resource"),
                 // The player may not answer the GM's creature's prompt.
-                AnswerRefused(Some(Seat::Player("aune".into())), "take", "forbidden"),
+                AnswerRefused(
+                    Some(Seat::Player("aune".into())),
+                    "take",
+                    vec![],
+                    "forbidden",
+                ),
                 Prompt(true),
                 Res("raider", "vigor", 4),
                 Answer("take", &[5, 3]),
@@ -495,7 +222,7 @@ fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
             // The raider's 12 + 6 = 18 hits; Aune's Defense 15 + 5 = 20 evades for 5 - 2 = 3.
             // An NPC's roll reaches the players as its dice and its verdict only.
             Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
-            GuardSeen(false),
+            TargetSeen(false),
             Answer("defend", &[15, 5]),
             Res("aune", "vigor", 7),
             // Round end: Recovery gives Stamina 25 / 5 = 5 Vigor, up to the maximum of 10.
@@ -529,7 +256,7 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                     ],
                     &[10, 8, 1],
                 ),
-                BonusDie(Primitive::D8),
+                bonus_die(Primitive::D8),
                 Prompt(true),
                 // The attack's charge and challenges stay on the attack: damage is d8 + d10.
                 Answer("take", &[5, 3]),
@@ -551,7 +278,7 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                 Act("aune", "end_turn", vec![], &[]),
                 // The wounded raider's bonus die is a d8: 12 + 5 = 17 hits.
                 Act("raider", "attack", vec![("target", t("aune"))], &[12, 5]),
-                BonusDie(Primitive::D8),
+                bonus_die(Primitive::D8),
                 // Its damage bonus die is a d8 too: sword 4 + Strength d8 2 = 6.
                 Answer("take", &[4, 2]),
                 Res("aune", "durability", 4),
@@ -633,7 +360,7 @@ fn an_off_hand_attack_costs_8_vigor_and_two_challenges_to_hit_and_damage() {
                 // Then, in the same answer, the off-hand: 15 + d6 4 = 19 (two challenges: d10
                 // to d6).
                 Answer("take", &[5, 3, 15, 4]),
-                BonusDie(Primitive::D6),
+                bonus_die(Primitive::D6),
                 Prompt(true),
                 // Dagger d8 3 + Strength d6 2 (two challenges on damage too) = 5.
                 Answer("take", &[3, 2]),
@@ -996,7 +723,7 @@ fn guard_is_halved_behind_the_unaware_and_raised_against_the_larger() {
             steps: vec![
                 Start(&[15, 5]),
                 Act("aune", "attack", vec![("target", t("bryn"))], &[10, 5]),
-                GuardSeen(true),
+                TargetSeen(true),
             ],
         },
         Scene {
@@ -1110,7 +837,7 @@ fn fleeing_or_standing_up_opens_openings_to_foes_within_reach_for_5_vigor() {
                 Place("raider", 1, 1),
                 Start(&[15, 5, 3]),
                 Act("aune", "escape", vec![], &[]),
-                AnswerRefused(None, "take_opening", "insufficient_resource"),
+                AnswerRefused(None, "take_opening", vec![], "insufficient_resource"),
                 Answer("let_go", &[]),
                 Res("aune", "durability", 10),
                 Prompt(false),
@@ -1217,7 +944,7 @@ fn bare_hands_deal_one_feeble_die_and_a_named_weapon_its_quality_dice() {
                 Start(&[15, 5]),
                 Act("aune", "attack", unarmed(), &[10, 6]),
                 Answer("take", &[6, 3]),
-                DamageDie(Primitive::D6),
+                damage_die(Primitive::D6),
                 Res("raider", "durability", 1),
             ],
         },
@@ -1229,7 +956,7 @@ fn bare_hands_deal_one_feeble_die_and_a_named_weapon_its_quality_dice() {
                 Start(&[15, 5]),
                 Act("aune", "attack", unarmed(), &[10, 6]),
                 Answer("take", &[4, 3]),
-                DamageDie(Primitive::D4),
+                damage_die(Primitive::D4),
                 Res("raider", "durability", 3),
             ],
         },
@@ -1241,7 +968,7 @@ fn bare_hands_deal_one_feeble_die_and_a_named_weapon_its_quality_dice() {
                 Start(&[15, 5]),
                 Act("aune", "attack", at_raider(), &[10, 6]),
                 Answer("take", &[8, 1]),
-                DamageDie(Primitive::D8),
+                damage_die(Primitive::D8),
                 Res("raider", "durability", 1),
             ],
         },
@@ -1414,10 +1141,10 @@ fn resistance_and_skill_checks_roll_the_named_dice() {
                 Said("result: \"resists\""),
                 Gm("resistance", resist(16), &[10, 3, 2]),
                 Said("result: \"fails\""),
-                GuardSeen(true),
+                TargetSeen(true),
                 // A secret VS: the players learn the verdict, not the number.
                 Gm("resistance", with_secret(resist(16)), &[10, 3, 2]),
-                GuardSeen(false),
+                TargetSeen(false),
                 Refused("aune", "resistance", resist(15), "forbidden"),
             ],
         },
@@ -1534,7 +1261,7 @@ fn the_catalogue_offers_each_seat_what_it_may_do_now() {
     assert_eq!(names(&state, &Seat::Gm), vec!["start_encounter"]);
     assert!(names(&state, &aune).is_empty(), "nothing before the fight");
     let start = Command::act(Seat::Gm, None, "start_encounter", Args::default());
-    run(&mut state, &start, &[15, 5]).unwrap();
+    scene::run(&Vigor, &mut state, &start, &[15, 5]).unwrap();
     let turn = [
         "attack",
         "defend",
@@ -1794,7 +1521,7 @@ fn an_attacking_technique_rolls_its_own_ability_and_may_carry_an_off_hand_strike
             // two challenges: d6. 15 + 4 = 19.
             Answer("take", &[5, 3, 15, 4]),
             Res("raider", "durability", 12),
-            BonusDie(Primitive::D6),
+            bonus_die(Primitive::D6),
             Answer("take", &[1, 1]),
             Res("raider", "durability", 10),
             Res("aune", "actions", 1),

@@ -42,3 +42,5 @@ pub fn combatant(
         turn: BTreeMap::new(),
     }
 }
+
+pub mod scene;
