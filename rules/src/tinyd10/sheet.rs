@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{EntityId, SeatId};
 use crate::sheet::{Sheet as CoreSheet, SheetError};
 use crate::state::{Combatant, Kind};
+use crate::toolkit::sheets::{self, Identity, SystemSheet};
 
 use super::content::{Attribute, Content, SpellKind, WeaponKind, Weight, content};
 use super::dice::Amount;
@@ -1069,30 +1069,29 @@ impl Sheet {
         }
         Ok(g)
     }
+}
 
-    pub fn into_combatant(self, stats: &Stats) -> Result<Combatant, SheetError> {
+impl SystemSheet for Sheet {
+    fn validate(&self) -> Result<(), SheetError> {
+        self.stats().map(drop)
+    }
+
+    fn into_combatant(self) -> Result<Combatant, SheetError> {
+        let stats = self.stats()?;
         let resources = BTreeMap::from([
             (HP.to_owned(), self.hp.unwrap_or(stats.hp_max)),
             (PP.to_owned(), self.pp.unwrap_or(stats.pp_max)),
             (MP.to_owned(), self.mp.unwrap_or(stats.mp_max)),
             (TEMP_HP.to_owned(), self.temp_hp.unwrap_or(0)),
         ]);
-        let side = self.side.clone().unwrap_or_else(|| match self.kind {
-            Kind::Pc => "players".into(),
-            _ => "enemies".into(),
-        });
-        Ok(Combatant {
-            id: EntityId(self.id.clone()),
+        let identity = Identity {
+            id: self.id.clone(),
             name: self.name.clone(),
             kind: self.kind,
-            owner: self.owner.clone().map(SeatId),
-            side,
-            position: None,
-            resources,
-            statuses: BTreeMap::new(),
-            turn: BTreeMap::new(),
-            sheet: CoreSheet::new(super::ID, self)?,
-        })
+            owner: self.owner.clone(),
+            side: self.side.clone(),
+        };
+        Ok(identity.arrive(CoreSheet::new(super::ID, self)?, resources, BTreeMap::new()))
     }
 }
 
@@ -1116,15 +1115,10 @@ pub fn spell_save(level: i64, attribute: i64) -> i64 {
     level + attribute + 3
 }
 
-fn load(sheet: Sheet) -> Result<Combatant, SheetError> {
-    let stats = sheet.stats()?;
-    sheet.into_combatant(&stats)
-}
-
 pub fn from_toml(text: &str) -> Result<Combatant, SheetError> {
-    load(toml::from_str(text).map_err(|e| SheetError::Syntax(e.to_string()))?)
+    sheets::from_toml::<Sheet>(text)
 }
 
 pub fn from_json(value: &serde_json::Value) -> Result<Combatant, SheetError> {
-    load(serde_json::from_value(value.clone()).map_err(|e| SheetError::Syntax(e.to_string()))?)
+    sheets::from_json::<Sheet>(value)
 }
