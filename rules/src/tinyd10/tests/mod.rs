@@ -6,6 +6,7 @@
 
 mod data;
 mod pure;
+mod scenes;
 mod sheets;
 
 use serde_json::{Value, json};

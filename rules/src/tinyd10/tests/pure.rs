@@ -71,7 +71,8 @@ fn morale_is_called_on_the_first_slain_and_on_more_than_half() {
     // Second dead: 2 of the 3 others is more than half; of the whole 4, 2 is exactly half.
     // Third dead: 3 of 4 is more than half of the whole group.
     // All dead: nobody is left to falter.
-    let cases: [(i64, i64, bool, bool, bool, &[MoraleEvent]); 7] = [
+    type Case = (i64, i64, bool, bool, bool, &'static [MoraleEvent]);
+    let cases: [Case; 7] = [
         (1, 4, true, false, false, &[F]),
         (2, 4, true, true, false, &[H]),
         (2, 4, false, true, false, &[]),

@@ -1,0 +1,828 @@
+//! Encounter rules as scenarios on the shared runner (`crate::testing::scene`): a cast, table
+//! options and steps with the exact dice faces each draws. The comment on each step gives its
+//! arithmetic. Brenna (dwarf warrior: power 2, reflex 1, T9, HP 10, PP 5, a flail dealing 2)
+//! and Aldric (human cleric: aspect 3, power 1, reflex 0, T7, HP 6, PP 7, MP 6, spell save 7)
+//! are the example sheets; goblins are T5 with 3 HP unless a scene says otherwise.
+
+use serde_json::{Value, json};
+
+use crate::action::ArgValue;
+use crate::testing::scene::{self, S, Scene};
+
+use super::super::TinyD10;
+use super::{pc, with};
+
+/// Plays a scenario; the hearing steps read the player `p1`'s copy (Brenna's seat).
+fn play(s: Scene) {
+    scene::play(&TinyD10, "p1", s);
+}
+
+fn t(s: &str) -> ArgValue {
+    ArgValue::Text(s.into())
+}
+fn n(i: i64) -> ArgValue {
+    ArgValue::Int(i)
+}
+
+fn brenna() -> Value {
+    toml::from_str(include_str!(
+        "../../../../docs/examples/tinyd10/brenna.toml"
+    ))
+    .unwrap()
+}
+fn aldric() -> Value {
+    toml::from_str(include_str!(
+        "../../../../docs/examples/tinyd10/aldric.toml"
+    ))
+    .unwrap()
+}
+fn skeleton(reflex: i64) -> Value {
+    let mut v: Value = toml::from_str(include_str!(
+        "../../../../docs/examples/tinyd10/skeleton.toml"
+    ))
+    .unwrap();
+    v["stats"]["reflex"] = json!(reflex);
+    v
+}
+
+/// A goblin: power 1, T5, 3 HP, a rusty blade dealing 1, and the reflex given.
+fn goblin(id: &str, reflex: i64) -> Value {
+    json!({
+        "id": id, "name": id, "kind": "npc", "tags": ["goblin", "evil"],
+        "stats": {"power": 1, "reflex": reflex, "toughness": 5, "hp_max": 3},
+        "attacks": [{"id": "rusty_blade", "name": "rusty blade", "kind": "melee"}]
+    })
+}
+
+/// A level 2 dwarf warrior with Pummel: power 2 + 1 (level 2) = 3, a flail.
+fn bruna() -> Value {
+    json!({
+        "id": "bruna", "name": "Bruna", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "warrior", "level": 2,
+        "points": {"power": 2, "reflex": 1, "hp": 6, "pp": 4},
+        "advance": [{"attribute": "power", "points": "pp", "extra": "toughness"}],
+        "skills": ["craft", "spot"],
+        "abilities": ["defensive_rush", "power_strike", "pummel"],
+        "weapons": ["flail"]
+    })
+}
+
+/// A level 3 dwarf wizard: intellect 4, reflex 2 (Swift), spell save 3 + 4 + 3 = 10, MP 13.
+fn mira() -> Value {
+    json!({
+        "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "wizard", "level": 3,
+        "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+        "advance": [
+            {"attribute": "intellect", "points": "mp", "extra": "spells"},
+            {"attribute": "reflex", "points": "mp", "extra": "toughness"}
+        ],
+        "skills": ["craft", "spot", "listen"],
+        "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge"],
+        "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+    })
+}
+
+fn initiative(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    order: &'static [&'static str],
+) {
+    play(Scene {
+        name: "initiative",
+        options,
+        cast: vec![brenna(), goblin("goblin", 1), aldric(), goblin("archer", 2)],
+        steps: vec![
+            // Reflex: archer 2; Brenna and the goblin 1 (tied: a d10 each, Brenna first by
+            // id); Aldric 0.
+            S::Start(faces),
+            S::Order(order),
+            S::Turn(Some("archer")),
+            S::Round(1),
+        ],
+    });
+}
+
+#[test]
+fn combat_order_is_by_reflex_highest_first_with_ties_rolled() {
+    // Brenna 3, goblin 7: the higher goes first.
+    initiative(&[], &[3, 7], &["archer", "goblin", "brenna", "aldric"]);
+    // Tied again on 5 and 5: rolled again, Brenna 2, goblin 8.
+    initiative(
+        &[],
+        &[5, 5, 2, 8],
+        &["archer", "goblin", "brenna", "aldric"],
+    );
+}
+
+#[test]
+fn option_initiative_ties_lower_first_puts_the_lower_tie_break_first() {
+    initiative(
+        &[("tinyd10.initiative_ties", "lower_first")],
+        &[3, 7],
+        &["archer", "brenna", "goblin", "aldric"],
+    );
+}
+
+fn power_strike(options: &'static [(&'static str, &'static str)], pp_after: i64) {
+    play(Scene {
+        name: "power strike",
+        options,
+        cast: vec![brenna(), goblin("g1", 0), goblin("g2", 0)],
+        steps: vec![
+            // Brenna reflex 1 first; g1 and g2 tie at 0: 6 and 2, g1 first.
+            S::Start(&[6, 2]),
+            S::Order(&["brenna", "g1", "g2"]),
+            // d10 2 + power 2 + 1 PP declared = 5 against g1's T5: a hit. Damage: flail 2,
+            // +1 dwarf against goblins, +1 power strike = 4: g1 (3 HP) dies at 0. Its side's
+            // first slain, and 1 of g2's 1 ally: both morale checks, 1 (falters) and 9
+            // (holds), the GM's alone.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("flail")),
+                    ("pp", n(1)),
+                    ("power_strike", n(1)),
+                ],
+                &[2, 1, 9],
+            ),
+            S::Res("g1", "hp", 0),
+            S::Has("g1", "dead"),
+            S::Res("brenna", "pp", pp_after),
+            S::TargetSeen(false),
+            S::Said("morale of enemies (its first ally slain)"),
+            S::Said("morale of enemies (more than half its allies slain)"),
+            // The table knows a check was due (the flag that it was rolled is public); the
+            // roll and its result are the GM's.
+            S::PlayerNeverHears("morale of"),
+            S::PlayerNeverHears("falters"),
+            // One attack a turn.
+            S::Refused("brenna", "attack", vec![("target", t("g2"))], "none_left"),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g2"))],
+                "not_your_turn",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn a_warrior_adds_pp_before_the_roll_and_power_strike_kills_a_goblin_and_its_side_checks_morale() {
+    // 5 PP - 1 added to the roll - 1 for power strike.
+    power_strike(&[], 3);
+}
+
+#[test]
+fn option_pp_spent_kept_leaves_the_pp_added_to_a_roll_in_the_pool() {
+    // Only power strike's point is spent.
+    power_strike(&[("tinyd10.pp_spent", "kept")], 4);
+}
+
+#[test]
+fn pp_beyond_the_pool_are_refused_before_any_roll() {
+    play(Scene {
+        name: "pp refused",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            // 5 PP: 4 on the roll and 2 on power strike is 6.
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("pp", n(4)), ("power_strike", n(2))],
+                "insufficient_resource",
+            ),
+            // Power strike is a warrior's; Brenna has it, feint she has not.
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("feint", ArgValue::Flag(true))],
+                "rule",
+            ),
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("longbow"))],
+                "bad_request",
+            ),
+        ],
+    });
+}
+
+fn check_tie(options: &'static [(&'static str, &'static str)], word: &'static str) {
+    play(Scene {
+        name: "check tie",
+        options,
+        cast: vec![brenna()],
+        steps: vec![
+            // d10 3 + power 2 = 5 against T5: a tie.
+            S::Act(
+                "brenna",
+                "check",
+                vec![("attribute", t("power")), ("toughness", n(5))],
+                &[3],
+            ),
+            S::Said(word),
+        ],
+    });
+}
+
+#[test]
+fn a_check_equal_to_its_toughness_succeeds_by_default() {
+    check_tie(&[], "result: \"succeeds\"");
+}
+
+#[test]
+fn option_check_ties_fails_makes_a_tied_check_fail() {
+    check_tie(&[("tinyd10.check_ties", "fails")], "result: \"fails\"");
+}
+
+#[test]
+fn a_check_adds_one_per_skill_the_character_has_and_refuses_one_it_lacks() {
+    play(Scene {
+        name: "skills",
+        options: &[],
+        cast: vec![aldric()],
+        steps: vec![
+            // d10 2 + aspect 3 + persuade 1 = 6 against T6.
+            S::Act(
+                "aldric",
+                "check",
+                vec![
+                    ("attribute", t("aspect")),
+                    ("skills", t("persuade")),
+                    ("toughness", n(6)),
+                ],
+                &[2],
+            ),
+            S::Said("result: \"succeeds\""),
+            S::Refused(
+                "aldric",
+                "check",
+                vec![("attribute", t("aspect")), ("skills", t("intimidate"))],
+                "rule",
+            ),
+        ],
+    });
+}
+
+fn nonlethal(options: &'static [(&'static str, &'static str)], faces: &'static [u32], hp: i64) {
+    play(Scene {
+        name: "non-lethal",
+        options,
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            // Bare hands: d10 3 + power 2 = 5 against T5, a hit. Power challenge: Brenna 4 + 2,
+            // the goblin 5 + 1: 6 and 6.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("nonlethal", ArgValue::Flag(true))],
+                faces,
+            ),
+            S::Res("g1", "hp", hp),
+        ],
+    });
+}
+
+#[test]
+fn a_non_lethal_blow_needs_the_power_challenge_too_and_a_tie_leaves_the_target_unhurt() {
+    nonlethal(&[], &[3, 4, 5], 3);
+}
+
+#[test]
+fn option_challenge_ties_reroll_rolls_a_tied_challenge_again() {
+    // Again: Brenna 6 + 2 = 8, the goblin 1 + 1 = 2: she wins, 1 damage.
+    nonlethal(&[("tinyd10.challenge_ties", "reroll")], &[3, 4, 5, 6, 1], 2);
+}
+
+#[test]
+fn a_non_lethal_blow_to_0_hp_knocks_out_rather_than_kills() {
+    play(Scene {
+        name: "knocked out",
+        options: &[],
+        cast: vec![
+            brenna(),
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(1)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Hit 3 + 2 = 5; challenge 6 + 2 = 8 against 1 + 1 = 2: 1 damage, 1 HP to 0.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("nonlethal", ArgValue::Flag(true))],
+                &[3, 6, 1],
+            ),
+            S::Has("g1", "unconscious"),
+            S::Lacks("g1", "dead"),
+        ],
+    });
+}
+
+fn dying(options: &'static [(&'static str, &'static str)], alive_rounds: usize) {
+    let mut steps = vec![
+        S::Start(&[]),
+        // Goblin: d10 6 + power 1 = 7 against Aldric's T7: 1 damage, 1 HP to 0.
+        S::Act(
+            "g1",
+            "attack",
+            vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+            &[6],
+        ),
+        S::Res("aldric", "hp", 0),
+        S::Has("aldric", "dying"),
+        S::Magnitude("aldric", "dying", 1),
+        S::Refused("aldric", "end_turn", vec![], "cannot_act"),
+    ];
+    // Each goblin end of turn ends a round (Aldric's turns pass: he is immobilized).
+    for _ in 0..alive_rounds {
+        steps.push(S::Act("g1", "end_turn", vec![], &[]));
+        steps.push(S::Has("aldric", "dying"));
+    }
+    steps.push(S::Act("g1", "end_turn", vec![], &[]));
+    steps.push(S::Has("aldric", "dead"));
+    steps.push(S::Lacks("aldric", "dying"));
+    play(Scene {
+        name: "dying",
+        options,
+        cast: vec![with(aldric(), |v| v["hp"] = json!(1)), goblin("g1", 1)],
+        steps,
+    });
+}
+
+#[test]
+fn a_character_at_0_hp_is_dying_and_dies_after_five_full_rounds() {
+    // Dropped in round 1, which does not count; rounds 2 to 6 do: dead at the end of round 6.
+    dying(&[], 5);
+}
+
+#[test]
+fn option_dying_count_drop_counts_makes_the_round_of_the_drop_the_first() {
+    // Rounds 1 to 5: dead at the end of round 5.
+    dying(&[("tinyd10.dying_count", "drop_counts")], 4);
+}
+
+fn potion(options: &'static [(&'static str, &'static str)], hp: i64) {
+    play(Scene {
+        name: "healed before death",
+        options,
+        cast: vec![
+            brenna(),
+            with(aldric(), |v| v["hp"] = json!(1)),
+            goblin("g1", 2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["g1", "brenna", "aldric"]),
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Has("aldric", "dying"),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // Brenna gives Aldric her healing potion: 1d5, a face of 3.
+            S::Act("brenna", "potion", vec![("target", t("aldric"))], &[3]),
+            S::Res("aldric", "hp", hp),
+            S::Lacks("aldric", "dying"),
+            // She carried one.
+            S::Refused("brenna", "potion", vec![], "insufficient_resource"),
+        ],
+    });
+}
+
+#[test]
+fn a_dying_character_healed_before_the_fifth_round_lives() {
+    potion(&[], 3);
+}
+
+#[test]
+fn option_d5_half_d10_reads_a_d10_face_as_half_rounded_up() {
+    // A d10 face 3 read as a d5: 2.
+    potion(&[("tinyd10.d5", "half_d10")], 2);
+}
+
+fn npc_at_zero(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    status: &'static str,
+) {
+    play(Scene {
+        name: "npc at zero",
+        options,
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            // 8 + 2 = 10 hits T5; flail 2 + 1 against goblins = 3: 0 HP.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                faces,
+            ),
+            S::Has("g1", status),
+        ],
+    });
+}
+
+#[test]
+fn a_monster_dies_at_0_hp_by_default() {
+    // The lone goblin's death calls the first-slain morale check (a 5).
+    npc_at_zero(&[], &[8, 5], "dead");
+}
+
+#[test]
+fn option_npc_at_zero_dying_leaves_a_monster_dying_like_a_character() {
+    npc_at_zero(&[("tinyd10.npc_at_zero", "dying")], &[8], "dying");
+}
+
+fn pummel(options: &'static [(&'static str, &'static str)], prone: bool) {
+    play(Scene {
+        name: "pummel",
+        options,
+        cast: vec![
+            bruna(),
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // A d10 of 10 + power 3 = 13: a hit; flail 2 + 1 against goblins.
+            S::Act(
+                "bruna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[10],
+            ),
+            S::Res("g1", "hp", 7),
+            if prone {
+                S::Has("g1", "prone")
+            } else {
+                S::Lacks("g1", "prone")
+            },
+        ],
+    });
+}
+
+#[test]
+fn pummel_knocks_prone_on_a_face_of_10() {
+    pummel(&[], true);
+}
+
+#[test]
+fn option_natural_total_reads_a_10_as_the_total_so_13_does_not_pummel() {
+    pummel(&[("tinyd10.natural", "total")], false);
+}
+
+fn ray(options: &'static [(&'static str, &'static str)], hp: i64) {
+    play(Scene {
+        name: "ray of death",
+        options,
+        cast: vec![mira(), skeleton(1)],
+        steps: vec![
+            S::Start(&[]),
+            // No attack roll. The skeleton saves with its better of aspect 0 and reflex 1:
+            // 9 + 1 = 10 against Mira's spell save 10: saved. Damage 1d10, a 7, halved.
+            S::Act(
+                "mira",
+                "cast",
+                vec![("spell", t("ray_of_death")), ("target", t("skeleton"))],
+                &[9, 7],
+            ),
+            S::Res("skeleton", "hp", hp),
+            // 13 MP - 4, less 1 for Arcane knowledge.
+            S::Res("mira", "mp", 10),
+        ],
+    });
+}
+
+#[test]
+fn a_save_against_ray_of_death_halves_it_rounded_down() {
+    ray(&[], 6 - 3);
+}
+
+#[test]
+fn option_halving_up_rounds_a_halved_7_to_4() {
+    ray(&[("tinyd10.halving", "up")], 6 - 4);
+}
+
+#[test]
+fn a_cleric_spends_mp_on_turn_undead_and_the_undead_fails_its_save() {
+    play(Scene {
+        name: "turn undead",
+        options: &[],
+        cast: vec![
+            with(aldric(), |v| {
+                v["spells"] = json!(["turn_undead", "divine_medicine"])
+            }),
+            skeleton(-1),
+            goblin("g1", -2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Aspect save: 4 + 0 = 4 against Aldric's spell save 7: failed, 1 damage.
+            S::Act(
+                "aldric",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
+                &[4],
+            ),
+            S::Res("skeleton", "hp", 5),
+            S::Res("aldric", "mp", 4),
+            S::Said("flee"),
+            S::Refused(
+                "aldric",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
+                "none_left",
+            ),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // A goblin is not undead: the MP go, nothing happens to it.
+            S::Act(
+                "aldric",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("g1"))],
+                &[],
+            ),
+            S::Res("g1", "hp", 3),
+            S::Res("aldric", "mp", 2),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // 2 MP left, 2 needed: one more; then none.
+            S::Act(
+                "aldric",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
+                &[9],
+            ),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Refused(
+                "aldric",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
+                "insufficient_resource",
+            ),
+            S::Refused(
+                "aldric",
+                "cast",
+                vec![("spell", t("fireball_1")), ("target", t("skeleton"))],
+                "rule",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn sword_of_the_spirit_rolls_an_attack_with_its_bonus() {
+    play(Scene {
+        name: "sword of the spirit",
+        options: &[],
+        cast: vec![aldric(), skeleton(-1)],
+        steps: vec![
+            S::Start(&[]),
+            // 3 + aspect 3 + 1 (the spell) = 7 against T7: a hit, 2 damage.
+            S::Act(
+                "aldric",
+                "cast",
+                vec![
+                    ("spell", t("sword_of_the_spirit")),
+                    ("target", t("skeleton")),
+                ],
+                &[3],
+            ),
+            S::Res("skeleton", "hp", 4),
+            S::Res("aldric", "mp", 5),
+        ],
+    });
+}
+
+fn standard_heal(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    brenna_hp: i64,
+) {
+    play(Scene {
+        name: "standard healing",
+        options,
+        cast: vec![
+            with(brenna(), |v| v["hp"] = json!(5)),
+            with(aldric(), |v| v["hp"] = json!(3)),
+        ],
+        steps: vec![
+            // Aldric has the heal skill: it succeeds without a roll.
+            S::Act("aldric", "heal", vec![("target", t("brenna"))], faces),
+            S::Res("brenna", "hp", brenna_hp),
+        ],
+    });
+}
+
+#[test]
+fn standard_healing_with_the_heal_skill_restores_a_rolled_1_to_2() {
+    standard_heal(&[], &[2], 7);
+}
+
+#[test]
+fn option_standard_heal_one_restores_exactly_1() {
+    standard_heal(&[("tinyd10.standard_heal", "one")], &[], 6);
+}
+
+#[test]
+fn standard_healing_without_the_skill_is_a_t6_intellect_check() {
+    play(Scene {
+        name: "heal check",
+        options: &[],
+        cast: vec![brenna(), with(aldric(), |v| v["hp"] = json!(3))],
+        steps: vec![
+            // d10 6 + intellect 0 = 6 against T6: success; a d2 of 1.
+            S::Act("brenna", "heal", vec![("target", t("aldric"))], &[6, 1]),
+            S::Res("aldric", "hp", 4),
+            // A 5 fails: nothing restored.
+            S::Act("brenna", "heal", vec![("target", t("aldric"))], &[5]),
+            S::Res("aldric", "hp", 4),
+        ],
+    });
+}
+
+fn morale_count(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    rolled: bool,
+) {
+    let kill = |id: &'static str| vec![("target", t(id)), ("resource", t("hp")), ("value", n(0))];
+    play(Scene {
+        name: "morale count",
+        options,
+        cast: vec![
+            brenna(),
+            goblin("g1", 0),
+            goblin("g2", 0),
+            goblin("g3", 0),
+            goblin("g4", 0),
+        ],
+        steps: vec![
+            S::Start(&[4, 3, 2, 1]),
+            // The GM rules g1 to 0 HP: it dies, the first slain: a roll (5, holds).
+            S::Gm("rule.set-resource", kill("g1"), &[5]),
+            S::Has("g1", "dead"),
+            // g2: 2 slain. Of a survivor's 3 allies that is more than half; of the 4 in the
+            // group it is exactly half.
+            S::Gm("rule.set-resource", kill("g2"), faces),
+            if rolled {
+                S::Said("more than half")
+            } else {
+                S::Has("g2", "dead")
+            },
+        ],
+    });
+}
+
+#[test]
+fn more_than_half_of_its_allies_counts_the_others_by_default() {
+    morale_count(&[], &[5], true);
+}
+
+#[test]
+fn option_morale_count_whole_needs_more_than_half_of_the_whole_group() {
+    morale_count(&[("tinyd10.morale_count", "whole")], &[], false);
+}
+
+fn words(options: &'static [(&'static str, &'static str)], own: i64) {
+    play(Scene {
+        name: "words of healing",
+        options,
+        cast: vec![brenna(), aldric(), goblin("g1", -1)],
+        steps: vec![
+            S::Start(&[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("aldric", "words", vec![("of", t("healing"))], &[]),
+            S::Res("aldric", "pp", 6),
+            S::Res("brenna", "temp_hp", 2),
+            S::Res("g1", "temp_hp", 0),
+            S::Res("aldric", "temp_hp", own),
+            S::Refused("aldric", "words", vec![("of", t("strength"))], "rule"),
+        ],
+    });
+}
+
+#[test]
+fn words_of_healing_give_two_temporary_hp_to_the_side_speaker_included() {
+    words(&[], 2);
+}
+
+#[test]
+fn option_earshot_allies_only_leaves_the_speaker_out() {
+    words(&[("tinyd10.earshot", "allies_only")], 0);
+}
+
+#[test]
+fn temporary_hp_are_lost_first() {
+    play(Scene {
+        name: "temporary hp",
+        options: &[],
+        cast: vec![with(brenna(), |v| v["temp_hp"] = json!(2)), goblin("g1", 2)],
+        steps: vec![
+            S::Start(&[]),
+            // 9 + 1 = 10 against Brenna's T9: 1 damage, from the temporary HP.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("brenna")), ("weapon", t("rusty_blade"))],
+                &[9],
+            ),
+            S::Res("brenna", "temp_hp", 1),
+            S::Res("brenna", "hp", 10),
+        ],
+    });
+}
+
+#[test]
+fn a_rogue_evades_a_hit_for_1_pp_and_a_warrior_withstands_a_point() {
+    let rogue = pc("rogue", "elf");
+    let warrior = with(pc("warrior", "human"), |v| {
+        v["abilities"] = json!(["defensive_rush", "withstand"]);
+        v["owner"] = json!("p1");
+    });
+    play(Scene {
+        name: "evade and withstand",
+        options: &[],
+        cast: vec![rogue, warrior, goblin("g1", 3)],
+        steps: vec![
+            S::Start(&[7, 2]),
+            S::Turn(Some("g1")),
+            // A player acts only for the character its seat plays.
+            S::RefusedFrom("warrior", "rogue", "end_turn", vec![], "forbidden"),
+            // 8 + 1 = 9 against the rogue's T6: a hit; the rogue's seat decides.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("rusty_blade"))],
+                &[8],
+            ),
+            S::Prompt(true),
+            S::Refused("g1", "end_turn", vec![], "awaiting_decision"),
+            S::Answer("evade", &[]),
+            S::Res("rogue", "pp", 6),
+            S::Res("rogue", "hp", 6),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            // 9 + 1 = 10 against the warrior's T7: a hit for 1; withstood for 1 PP.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("warrior")), ("weapon", t("rusty_blade"))],
+                &[9],
+            ),
+            S::AnswerWith("withstand", vec![("points", n(1))], &[]),
+            S::Res("warrior", "pp", 5),
+            S::Res("warrior", "hp", 7),
+        ],
+    });
+}
+
+#[test]
+fn moving_spends_the_movement_and_is_bounded_by_the_speed() {
+    play(Scene {
+        name: "move",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("brenna", 0, 0),
+            // Moderate speed, 60 ft: 12 cells of 5 ft.
+            S::Refused(
+                "brenna",
+                "move",
+                vec![("to", ArgValue::Cell(crate::grid::Cell::new(13, 0)))],
+                "out_of_range",
+            ),
+            S::Act(
+                "brenna",
+                "move",
+                vec![("to", ArgValue::Cell(crate::grid::Cell::new(12, 0)))],
+                &[],
+            ),
+            S::Refused(
+                "brenna",
+                "move",
+                vec![("to", ArgValue::Cell(crate::grid::Cell::new(11, 0)))],
+                "none_left",
+            ),
+            // The move leaves the attack.
+            S::Res("brenna", "action", 1),
+        ],
+    });
+}
