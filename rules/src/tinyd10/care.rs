@@ -59,7 +59,7 @@ pub fn words(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decide
         }
         .into());
     }
-    spend(ctx, c, ACTION)?;
+    super::round::spend_in_combat(ctx, c, ACTION)?;
     spend_pp(ctx, &c.id, pp, ability)?;
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
@@ -227,7 +227,7 @@ pub fn potion(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         .into());
     }
     if ctx.state.encounter().active {
-        spend(ctx, c, ACTION)?;
+        super::round::spend_in_combat(ctx, c, ACTION)?;
     }
     ctx.set_status(
         &c.id,

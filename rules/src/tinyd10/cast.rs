@@ -18,7 +18,7 @@ use super::content::{AltCost, OnSave, Spell, content};
 use super::dice::roll_amount;
 use super::options::{HALVING, d5, is};
 use super::rolls::{declare_pp, save};
-use super::round::{spend, toughness_of};
+use super::round::toughness_of;
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, MP, PP, harm, stats_of};
@@ -124,7 +124,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         }
         .into());
     }
-    spend(ctx, c, ACTION)?;
+    super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),

@@ -202,6 +202,16 @@ pub fn spend(ctx: &mut Ctx<'_>, c: &Combatant, slot: &str) -> Result<(), DecideE
     ctx.set_resource(&c.id, slot, 0)
 }
 
+/// Takes the turn's `slot` in a fight; out of one (a spell after the battle) there is no turn
+/// to spend.
+pub fn spend_in_combat(ctx: &mut Ctx<'_>, c: &Combatant, slot: &str) -> Result<(), DecideError> {
+    if ctx.state.encounter().active {
+        spend(ctx, c, slot)
+    } else {
+        Ok(())
+    }
+}
+
 pub fn end_turn_action(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
     require_turn(ctx, c)?;
     end_turn(ctx, &c.id)

@@ -826,3 +826,139 @@ fn moving_spends_the_movement_and_is_bounded_by_the_speed() {
         ],
     });
 }
+
+#[test]
+fn feint_rolls_a_missed_melee_attack_again_against_one_less_toughness() {
+    let rogue = with(pc("rogue", "elf"), |v| v["weapons"] = json!(["shortsword"]));
+    play(Scene {
+        name: "feint",
+        options: &[],
+        cast: vec![rogue, goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            // 1 + power 2 = 3 misses T5; feint (2 PP): 2 + 2 = 4 against T4, a hit. Damage:
+            // shortsword 1, +1 elf against an evil creature.
+            S::Act(
+                "rogue",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("shortsword")),
+                    ("feint", ArgValue::Flag(true)),
+                ],
+                &[1, 2],
+            ),
+            S::Res("rogue", "pp", 5),
+            S::Res("g1", "hp", 1),
+            S::Said("feint: attack again"),
+        ],
+    });
+}
+
+#[test]
+fn words_of_strength_add_one_power_to_melee_attacks_for_1d5_rounds() {
+    play(Scene {
+        name: "words of strength",
+        options: &[],
+        cast: vec![
+            brenna(),
+            with(aldric(), |v| {
+                v["abilities"] = json!(["spell_casting_divine", "words_of_strength"])
+            }),
+            goblin("g1", -1),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            // 2 PP; the d5 says 2 rounds.
+            S::Act("aldric", "words", vec![("of", t("strength"))], &[2]),
+            S::Res("aldric", "pp", 5),
+            S::Magnitude("brenna", "words_of_strength", 1),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // Round 2: 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 = 3 kills;
+            // the goblin side's morale (a 5).
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[2, 5],
+            ),
+            S::Has("g1", "dead"),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            // Two round ends: the words are spent.
+            S::Lacks("brenna", "words_of_strength"),
+        ],
+    });
+}
+
+#[test]
+fn a_monsters_toughness_and_a_secret_toughness_are_the_gms() {
+    play(Scene {
+        name: "who sees toughness",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            // A check against a toughness said aloud: Brenna's player sees it.
+            S::Act(
+                "brenna",
+                "check",
+                vec![("attribute", t("reflex")), ("toughness", n(6))],
+                &[4],
+            ),
+            S::TargetSeen(true),
+            // The GM rolls it against a secret toughness: the player sees only the outcome.
+            S::GmAct(
+                "brenna",
+                "check",
+                vec![
+                    ("attribute", t("reflex")),
+                    ("toughness", n(6)),
+                    ("hidden", ArgValue::Flag(true)),
+                ],
+                &[4],
+            ),
+            S::TargetSeen(false),
+            S::PlayerHears("fails"),
+            S::Start(&[]),
+            // Brenna attacks the goblin: its T5 stays the GM's.
+            S::Act("brenna", "attack", vec![("target", t("g1"))], &[1]),
+            S::TargetSeen(false),
+            // A player cannot hide a toughness.
+            S::Refused(
+                "brenna",
+                "check",
+                vec![("attribute", t("reflex")), ("hidden", ArgValue::Flag(true))],
+                "forbidden",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn divine_medicine_restores_hp_mp_and_pp_and_costs_1_with_the_heal_skill() {
+    play(Scene {
+        name: "divine medicine",
+        options: &[],
+        cast: vec![
+            with(brenna(), |v| {
+                v["hp"] = json!(4);
+                v["pp"] = json!(1);
+            }),
+            aldric(),
+        ],
+        steps: vec![
+            // 1d5 + 1: a 2, so 3 of HP and PP (Brenna has no MP). Aldric's heal skill: 1 MP.
+            S::Act(
+                "aldric",
+                "cast",
+                vec![("spell", t("divine_medicine")), ("target", t("brenna"))],
+                &[2],
+            ),
+            S::Res("brenna", "hp", 7),
+            S::Res("brenna", "pp", 4),
+            S::Res("aldric", "mp", 5),
+        ],
+    });
+}
