@@ -3,7 +3,8 @@
 //! toughness, equal or higher hitting. No skill ever adds to an attack. A hit deals 1 unless
 //! the weapon says more, plus the race's +1 against its foes and Power strike's PP. A
 //! non-lethal attack must also win a power challenge and then deals exactly 1. Feint rolls a
-//! missed melee attack again; Pummel knocks prone on a 10. A hit on a rogue who can Evade or a
+//! missed melee attack again; Pummel knocks prone on a 10; Deflect projectiles turns a ranged
+//! hit into a reflex challenge. A hit on a rogue who can Evade or a
 //! warrior who can Withstand asks that character's seat first.
 
 use std::collections::BTreeMap;
@@ -160,6 +161,31 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
             &t.id,
             format!("{} rolls a 10: pummel knocks {} prone", c.id, t.id),
         )?;
+    }
+    if w.kind == AttackKind::Ranged
+        && t_stats.has_ability("deflect_projectiles")
+        && cannot_act(&t).is_none()
+    {
+        // The projectile that hit is a reflex challenge the target resists (A11: it follows
+        // the hit rather than replacing the attack roll).
+        let won = rolls::challenge(
+            ctx,
+            Side {
+                who: c,
+                attribute: Attribute::Reflex,
+                extra: Vec::new(),
+            },
+            Side {
+                who: &t,
+                attribute: Attribute::Reflex,
+                extra: Vec::new(),
+            },
+            "deflect projectiles",
+        )?;
+        if won == Winner::Resister {
+            ctx.telling = None;
+            return ctx.note_about(&t.id, format!("{} deflects the projectile", t.id));
+        }
     }
     if d.nonlethal {
         let won = rolls::challenge(

@@ -962,3 +962,119 @@ fn divine_medicine_restores_hp_mp_and_pp_and_costs_1_with_the_heal_skill() {
         ],
     });
 }
+
+#[test]
+fn deflect_projectiles_makes_a_ranged_hit_a_reflex_challenge_the_rogue_may_win() {
+    // The rogue has no PP left, so no Evade prompt comes after.
+    let rogue = with(pc("rogue", "elf"), |v| v["pp"] = json!(0));
+    let archer = json!({
+        "id": "archer", "name": "archer", "kind": "npc", "tags": ["goblin"],
+        "weapons": ["shortbow"], "stats": {"reflex": 2, "toughness": 4, "hp_max": 2}
+    });
+    play(Scene {
+        name: "deflect projectiles",
+        options: &[],
+        cast: vec![rogue, archer],
+        steps: vec![
+            S::Start(&[]),
+            // 5 + reflex 2 = 7 hits the rogue's T6; the challenge: archer 3 + 2 = 5, the
+            // rogue 6 + 1 = 7: deflected.
+            S::Act(
+                "archer",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("shortbow"))],
+                &[5, 3, 6],
+            ),
+            S::Res("rogue", "hp", 6),
+            S::Said("deflects the projectile"),
+            S::Act("archer", "end_turn", vec![], &[]),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // Again: the archer's 9 + 2 = 11 beats the rogue's 1 + 1: the arrow's 1 lands.
+            S::Act(
+                "archer",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("shortbow"))],
+                &[5, 9, 1],
+            ),
+            S::Res("rogue", "hp", 5),
+        ],
+    });
+}
+
+#[test]
+fn a_champion_rolls_a_1_again_once() {
+    let champion = json!({
+        "id": "hild", "name": "Hild", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "warrior", "level": 4,
+        "points": {"power": 2, "reflex": 1, "hp": 6, "pp": 4},
+        "advance": [
+            {"attribute": "power", "points": "pp", "extra": "toughness"},
+            {"attribute": "reflex", "points": "pp", "extra": "hp"},
+            {"attribute": "power", "extra": "attribute"}
+        ],
+        "skills": ["craft", "spot", "listen", "survival"],
+        "abilities": ["defensive_rush", "power_strike", "pummel", "brawl", "heroics"]
+    });
+    play(Scene {
+        name: "champion's resolve",
+        options: &[],
+        cast: vec![champion],
+        steps: vec![
+            // A 1, rolled again: 7 + power 4 = 11 against T10.
+            S::Act(
+                "hild",
+                "check",
+                vec![("attribute", t("power")), ("toughness", n(10))],
+                &[1, 7],
+            ),
+            S::Said("champion's resolve"),
+            S::Said("result: \"succeeds\""),
+        ],
+    });
+}
+
+#[test]
+fn a_dwarf_is_harder_to_hit_with_magic_and_a_halfling_with_arrows() {
+    let caster = json!({
+        "id": "shaman", "name": "shaman", "kind": "npc",
+        "spells": ["fireball_1"], "weapons": ["shortbow"],
+        "stats": {"intellect": 2, "reflex": 3, "toughness": 5, "hp_max": 5, "mp_max": 6, "casting": "magical"}
+    });
+    let halfling = with(pc("rogue", "halfling"), |v| {
+        v["pp"] = json!(0);
+        v["abilities"] = json!(["deflect_projectiles", "evade", "feint"]);
+    });
+    play(Scene {
+        name: "race defences",
+        options: &[],
+        cast: vec![brenna(), caster, halfling],
+        steps: vec![
+            // Brenna and the halfling tie at reflex 1: 5 and 2.
+            S::Start(&[5, 2]),
+            S::Order(&["shaman", "brenna", "rogue"]),
+            S::Turn(Some("shaman")),
+            // Fireball I at Brenna: 8 + intellect 2 - 1 (dwarf) = 9 against T9: a hit; 1d5 2 + 1.
+            S::Act(
+                "shaman",
+                "cast",
+                vec![("spell", t("fireball_1")), ("target", t("brenna"))],
+                &[8, 2],
+            ),
+            S::Said("target's race: magic"),
+            S::Res("brenna", "hp", 7),
+            S::Res("shaman", "mp", 4),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // An arrow at the halfling: 3 + reflex 3 - 1 (halfling) = 5 misses its T6.
+            S::Act(
+                "shaman",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("shortbow"))],
+                &[3],
+            ),
+            S::Said("target's race: ranged"),
+            S::Res("rogue", "hp", 6),
+        ],
+    });
+}
