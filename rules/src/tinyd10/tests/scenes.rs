@@ -1078,3 +1078,67 @@ fn a_dwarf_is_harder_to_hit_with_magic_and_a_halfling_with_arrows() {
         ],
     });
 }
+
+#[test]
+fn a_perception_check_is_intellect_with_the_elfs_bonus_and_the_skills() {
+    let elf = with(pc("wizard", "elf"), |v| {
+        v["points"] = json!({"intellect": 3, "hp": 5, "pp": 5, "mp_roll": 7});
+    });
+    play(Scene {
+        name: "perception",
+        options: &[],
+        cast: vec![elf],
+        steps: vec![
+            // 4 + intellect 4 (3 points + 1 for an elf) + 1 (an elf's perception) = 9
+            // against T9.
+            S::Act(
+                "wizard",
+                "check",
+                vec![("perception", ArgValue::Flag(true)), ("toughness", n(9))],
+                &[4],
+            ),
+            S::Said("race: perception"),
+            S::Said("result: \"succeeds\""),
+        ],
+    });
+}
+
+#[test]
+fn the_gm_grants_combat_advantage_and_rolls_reactions_alone_and_a_days_rest_heals() {
+    play(Scene {
+        name: "gm tools",
+        options: &[],
+        cast: vec![
+            with(brenna(), |v| v["hp"] = json!(3)),
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(9)),
+        ],
+        steps: vec![
+            // A wandering monster's reaction: 6, hostile, may attack; the GM's alone.
+            S::Gm("reaction", vec![], &[6]),
+            S::Said("hostile: it may attack"),
+            S::PlayerNeverHears("hostile"),
+            S::Start(&[]),
+            // 2 + power 2 + 1 (the GM's advantage) = 5 reaches T5 (4 would not).
+            S::GmAct(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("advantage", n(1))],
+                &[2],
+            ),
+            S::Said("combat advantage"),
+            S::Res("g1", "hp", 7),
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("advantage", n(1))],
+                "forbidden",
+            ),
+            S::Gm("end_encounter", vec![], &[]),
+            // A day's rest: 1d5 (3) + 2 = 5 HP for Brenna, capped at her 10 HP; the goblin is
+            // not a character.
+            S::Gm("rest", vec![], &[3]),
+            S::Res("brenna", "hp", 8),
+            S::Res("g1", "hp", 7),
+        ],
+    });
+}
