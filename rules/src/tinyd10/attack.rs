@@ -104,8 +104,10 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
     let t_stats = stats_of(&t)?;
-    // Everything the attack may cost is checked before anything is spent.
-    declare_check(ctx, c, d.pp + d.power_strike)?;
+    // Everything the attack may cost (Feint's 2 PP included, in case it misses) is checked
+    // before anything is spent or rolled.
+    let feint_reserve = if d.feint { 2 } else { 0 };
+    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve)?;
     spend(ctx, c, ACTION)?;
     let mut bonuses = modifiers(&stats, &w, &t_stats, &d);
     if w.kind.attribute() == Attribute::Power

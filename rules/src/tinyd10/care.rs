@@ -126,6 +126,7 @@ pub fn heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     let in_combat = ctx.state.encounter().active;
     if in_combat {
+        super::round::require_turn(ctx, c)?;
         let me = ctx.combatant(&c.id)?;
         if me.resource(MOVE) < 1 {
             return Err(Refusal::NoneLeft {

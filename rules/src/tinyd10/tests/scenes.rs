@@ -150,6 +150,10 @@ fn power_strike(options: &'static [(&'static str, &'static str)], pp_after: i64)
             ),
             S::Res("g1", "hp", 0),
             S::Has("g1", "dead"),
+            S::HiddenFromPlayers("g1", "hp"),
+            // The GM's sentence says the goblin went from 3 HP to 0; the player's does not.
+            S::Said("before: Some(3)"),
+            S::PlayerNeverHears("before: Some(3)"),
             S::Res("brenna", "pp", pp_after),
             S::TargetSeen(false),
             S::Said("morale of enemies (its first ally slain)"),
