@@ -147,8 +147,153 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     }
     if !hit {
         ctx.telling = None;
+        let pool = ctx.combatant(&c.id)?.resource(PP);
+        if w.kind.is_melee() && stats.has_ability("explosive_power") && pool > 0 {
+            let total = last_total(ctx).unwrap_or(0);
+            return ask_explosive(ctx, c, &t, &w, &d, total, toughness, pool);
+        }
         return Ok(());
     }
+    after_hit(ctx, c, &t, &w, &d, roll_nat)
+}
+
+/// The total of the last check recorded in this command.
+fn last_total(ctx: &Ctx<'_>) -> Option<i64> {
+    ctx.emitted().iter().rev().find_map(|e| {
+        e.facts().find_map(|f| match f {
+            crate::event::Fact::Checked(r) => Some(r.total),
+            _ => None,
+        })
+    })
+}
+
+pub const STEP_EXPLOSIVE: &str = "tinyd10.explosive_power";
+
+/// Explosive power: after a failed melee roll the attacker may add PP to it, 1 each. The
+/// toughness stays secret (an NPC's is the GM's): the attacker knows only their total.
+#[allow(clippy::too_many_arguments)]
+fn ask_explosive(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    total: i64,
+    toughness: i64,
+    pool: i64,
+) -> Result<(), DecideError> {
+    let data = BTreeMap::from([
+        ("target".to_owned(), StepValue::Entity(t.id.clone())),
+        ("weapon".to_owned(), StepValue::Text(w.id.clone())),
+        ("total".to_owned(), StepValue::Int(total)),
+        ("power_strike".to_owned(), StepValue::Int(d.power_strike)),
+        ("nonlethal".to_owned(), StepValue::Flag(d.nonlethal)),
+    ]);
+    let secret = BTreeMap::from([("toughness".to_owned(), StepValue::Int(toughness))]);
+    ctx.ask(PendingStep {
+        rule: STEP_EXPLOSIVE.into(),
+        actor: Some(c.id.clone()),
+        seats: deciders(c),
+        question: format!(
+            "{}'s attack on {} totals {total} and misses: add power points to it (Explosive power, 1 each)?",
+            c.id, t.id
+        ),
+        options: vec!["add".into(), "keep".into()],
+        default: "keep".into(),
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        data,
+        secret,
+        args: vec![
+            crate::action::ArgSpec::new(
+                "points",
+                crate::action::ArgKind::Int,
+                false,
+                "PP added to the failed roll",
+            )
+            .range(1, pool),
+        ],
+        ..PendingStep::default()
+    })?;
+    Ok(())
+}
+
+/// The attacker answered Explosive power's question.
+pub fn resume_explosive(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    if closing.choice != "add" {
+        return Ok(());
+    }
+    let c = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let t = ctx.combatant(
+        step.entity("target")
+            .ok_or_else(|| malformed(step, "target"))?,
+    )?;
+    let total = step.int("total").ok_or_else(|| malformed(step, "total"))?;
+    let toughness = step
+        .secret_int("toughness")
+        .ok_or_else(|| malformed(step, "toughness"))?;
+    let weapon = step
+        .text("weapon")
+        .ok_or_else(|| malformed(step, "weapon"))?;
+    let stats = stats_of(&c)?;
+    let w = stats
+        .attack(weapon)
+        .cloned()
+        .ok_or_else(|| malformed(step, "the weapon on the sheet"))?;
+    let points = closing
+        .args
+        .int("points")?
+        .ok_or_else(|| Refusal::bad_argument("points", "how many PP to add"))?;
+    spend_pp(ctx, &c.id, points, "explosive power")?;
+    let now = total + points;
+    let hit = checks::attack_hits(now, toughness);
+    ctx.note_about(
+        &c.id,
+        format!(
+            "{} adds {points} PP to the failed roll (explosive power): {now}, and {}",
+            c.id,
+            if hit { "hits" } else { "still misses" }
+        ),
+    )?;
+    if !hit {
+        return Ok(());
+    }
+    let d = Declared {
+        pp: 0,
+        power_strike: step.int("power_strike").unwrap_or(0),
+        feint: false,
+        nonlethal: step.flag("nonlethal").unwrap_or(false),
+        advantage: 0,
+    };
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: "attacks".into(),
+        target: Some(t.id.clone()),
+        instrument: Some(w.name.clone()),
+    });
+    // The roll's face was not a 10 (it failed): nothing reacts to it.
+    after_hit(ctx, &c, &t, &w, &d, None)
+}
+
+/// What follows a hit: Deflect projectiles, Pummel, the non-lethal challenge, then damage.
+fn after_hit(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    roll_nat: Option<i64>,
+) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let t_stats = stats_of(t)?;
+    let (t, w) = (t.clone(), w.clone());
     if roll_nat == Some(10) && w.kind.is_melee() && stats.has_ability("pummel") {
         ctx.set_status(
             &t.id,

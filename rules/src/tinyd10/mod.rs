@@ -176,6 +176,7 @@ impl RuleSystem for TinyD10 {
     ) -> Result<(), DecideError> {
         match step.rule.as_str() {
             attack::STEP_HIT => attack::resume_hit(ctx, step, closing),
+            attack::STEP_EXPLOSIVE => attack::resume_explosive(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

@@ -1146,3 +1146,47 @@ fn the_gm_grants_combat_advantage_and_rolls_reactions_alone_and_a_days_rest_heal
         ],
     });
 }
+
+#[test]
+fn explosive_power_adds_pp_to_a_failed_melee_roll_after_it() {
+    let warrior = with(bruna(), |v| {
+        v["abilities"] = json!(["defensive_rush", "power_strike", "explosive_power"]);
+    });
+    play(Scene {
+        name: "explosive power",
+        options: &[],
+        cast: vec![
+            warrior,
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 1 + power 3 = 4 misses T5: Bruna's seat may add PP (she has 4 + 1 + 2 = 7).
+            S::Act(
+                "bruna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[1],
+            ),
+            S::Prompt(true),
+            // The goblin's toughness is the GM's, not in what her seat is asked.
+            S::Said("\"toughness\": Int(5)"),
+            S::PlayerNeverHears("\"toughness\": Int(5)"),
+            // One PP: 5 reaches T5; flail 2 + 1 against goblins.
+            S::AnswerWith("add", vec![("points", n(1))], &[]),
+            S::Res("bruna", "pp", 6),
+            S::Res("g1", "hp", 7),
+            S::Act("bruna", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act(
+                "bruna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[1],
+            ),
+            S::Answer("keep", &[]),
+            S::Res("bruna", "pp", 6),
+            S::Res("g1", "hp", 7),
+        ],
+    });
+}
