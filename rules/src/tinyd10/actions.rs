@@ -200,6 +200,20 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     .range(1, 100),
             ],
         ),
+        "ability" => action(
+            name,
+            actor,
+            "A striking class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP), with an attack roll.",
+            vec![
+                ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
+                    "smite",
+                    "hail_of_daggers",
+                    "stunning_blow",
+                ]),
+                target(true),
+                pp(),
+            ],
+        ),
         "words" => action(
             name,
             actor,
@@ -257,6 +271,12 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 names.push("attack");
                 if !stats.spells.is_empty() {
                     names.push("cast");
+                }
+                if super::strike::STRIKES
+                    .iter()
+                    .any(|(id, ..)| stats.has_ability(id))
+                {
+                    names.push("ability");
                 }
                 if stats.has_ability("words_of_healing") || stats.has_ability("words_of_strength") {
                     names.push("words");

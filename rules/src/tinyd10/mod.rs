@@ -20,6 +20,7 @@ pub(crate) mod options;
 mod rolls;
 mod round;
 pub mod sheet;
+mod strike;
 mod tell;
 
 #[cfg(test)]
@@ -163,6 +164,7 @@ impl RuleSystem for TinyD10 {
             "words" => care::words(ctx, &c, args),
             "heal" => care::heal(ctx, &c, args),
             "potion" => care::potion(ctx, &c, args),
+            "ability" => strike::ability(ctx, &c, args),
             "move" => round::movement(ctx, &c, args),
             _ => round::end_turn_action(ctx, &c),
         }

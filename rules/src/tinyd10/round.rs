@@ -17,7 +17,7 @@ use super::checks;
 use super::content::Attribute;
 use super::options::{DYING_COUNT, INITIATIVE_TIES, is};
 use super::tell::{self, Check};
-use super::{ACTION, DEAD, DYING, GRID, MOVE, PRONE, cannot_act, stats_of};
+use super::{ACTION, DEAD, DYING, GRID, MOVE, PRONE, UNCONSCIOUS, cannot_act, stats_of};
 
 /// How many times a tie-break is rolled again while still tied (then the order is by id).
 const TIE_DEPTH: usize = 10;
@@ -146,6 +146,17 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
                 ..s
             });
             ctx.set_status(&id, super::care::STRENGTH, to)?;
+        }
+        // A knock-out with a count (Stunning blow) wears off; one from 0 HP does not.
+        if let Some(out) = c.statuses.get(UNCONSCIOUS).cloned()
+            && let Some(left) = out.rounds_left
+        {
+            let left = left.saturating_sub(1);
+            let to = (left > 0).then_some(Status {
+                rounds_left: Some(left),
+                ..out
+            });
+            ctx.set_status(&id, UNCONSCIOUS, to)?;
         }
         let Some(dying) = c.statuses.get(DYING).cloned() else {
             continue;

@@ -1190,3 +1190,108 @@ fn explosive_power_adds_pp_to_a_failed_melee_roll_after_it() {
         ],
     });
 }
+
+#[test]
+fn smite_rolls_an_attack_and_deals_1d10_only_to_the_unholy() {
+    let cleric = json!({
+        "id": "osric", "name": "Osric", "kind": "pc", "owner": "p1",
+        "race": "human", "class": "cleric", "level": 2,
+        "points": {"aspect": 2, "power": 1, "hp": 5, "pp": 5, "mp_roll": 7},
+        "advance": [{"attribute": "aspect", "points": "pp", "extra": "toughness"}],
+        "skills": ["persuade", "heal", "spot"],
+        "abilities": ["spell_casting_divine", "words_of_healing", "smite"],
+        "spells": ["sword_of_the_spirit", "divine_medicine"]
+    });
+    let beast = with(goblin("wolf", -2), |v| v["tags"] = json!(["natural_beast"]));
+    play(Scene {
+        name: "smite",
+        options: &[],
+        cast: vec![cleric, skeleton(-1), beast],
+        steps: vec![
+            S::Start(&[]),
+            // Aspect 2 + 1 (human) + 1 (level 2) = 4: 3 + 4 = 7 reaches the skeleton's T7;
+            // 1d10 a 4. PP 5 + 2 + 2 = 9, less 3.
+            S::Act(
+                "osric",
+                "ability",
+                vec![("name", t("smite")), ("target", t("skeleton"))],
+                &[3, 4],
+            ),
+            S::Res("skeleton", "hp", 2),
+            S::Res("osric", "pp", 6),
+            S::Act("osric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            // A wolf is no unholy thing: hit, but unharmed.
+            S::Act(
+                "osric",
+                "ability",
+                vec![("name", t("smite")), ("target", t("wolf"))],
+                &[5],
+            ),
+            S::Res("wolf", "hp", 3),
+            S::Res("osric", "pp", 3),
+            S::Act("osric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            S::Act(
+                "osric",
+                "ability",
+                vec![("name", t("smite")), ("target", t("wolf"))],
+                &[5],
+            ),
+            S::Act("osric", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            S::Refused(
+                "osric",
+                "ability",
+                vec![("name", t("smite")), ("target", t("wolf"))],
+                "insufficient_resource",
+            ),
+            S::Refused(
+                "osric",
+                "ability",
+                vec![("name", t("stunning_blow")), ("target", t("wolf"))],
+                "rule",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn stunning_blow_deals_2_and_a_lost_power_challenge_knocks_out_for_1d5_rounds() {
+    let warrior = with(bruna(), |v| {
+        v["abilities"] = json!(["defensive_rush", "power_strike", "stunning_blow"]);
+    });
+    play(Scene {
+        name: "stunning blow",
+        options: &[],
+        cast: vec![
+            warrior,
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 2 + power 3 + 1 = 6 hits T5: 2 damage. Challenge: 5 + 3 against 1 + 1: lost;
+            // out for 1d5 = 2 rounds.
+            S::Act(
+                "bruna",
+                "ability",
+                vec![("name", t("stunning_blow")), ("target", t("g1"))],
+                &[2, 5, 1, 2],
+            ),
+            S::Res("g1", "hp", 8),
+            S::Res("bruna", "pp", 5),
+            S::Has("g1", "unconscious"),
+            S::Has("g1", "prone"),
+            // Its turns pass while it is out; after two round ends it wakes, still prone.
+            S::Act("bruna", "end_turn", vec![], &[]),
+            S::Turn(Some("bruna")),
+            S::Has("g1", "unconscious"),
+            S::Act("bruna", "end_turn", vec![], &[]),
+            S::Lacks("g1", "unconscious"),
+            S::Has("g1", "prone"),
+        ],
+    });
+}
