@@ -353,7 +353,16 @@ fn after_hit(
         if won != Winner::Starter {
             return ctx.note_about(&t.id, format!("{} is struck but not hurt", t.id));
         }
-        return land(ctx, c, &t, 1, vec![Modifier::new("non-lethal", 1)], true);
+        let ranged = w.kind == AttackKind::Ranged;
+        return land(
+            ctx,
+            c,
+            &t,
+            1,
+            vec![Modifier::new("non-lethal", 1)],
+            true,
+            ranged,
+        );
     }
     let rolled = roll_amount(w.damage, stats.level, d5(ctx.state.options()), ctx.dice)?;
     let mut steps = vec![Modifier::new(&w.name, rolled.value)];
@@ -370,7 +379,15 @@ fn after_hit(
         amount += d.power_strike;
     }
     ctx.telling = None;
-    land(ctx, c, &t, amount, steps, false)
+    land(
+        ctx,
+        c,
+        &t,
+        amount,
+        steps,
+        false,
+        w.kind == AttackKind::Ranged,
+    )
 }
 
 /// Refuses an attack whose declared PP the pool cannot pay.
@@ -420,7 +437,55 @@ fn roll_attack(
 }
 
 /// A hit lands: the target's seat is asked first when it can Evade or Withstand.
+/// A hit lands: an ally with Defensive rush may step in first; then the target's seat is asked
+/// when it can Evade or Withstand.
 fn land(
+    ctx: &mut Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    amount: i64,
+    steps: Vec<Modifier>,
+    nonlethal: bool,
+    ranged: bool,
+) -> Result<(), DecideError> {
+    if super::rush::offer(ctx, a, t, amount, &steps, nonlethal, ranged)? {
+        return Ok(());
+    }
+    react(ctx, a, t, amount, steps, nonlethal)
+}
+
+/// How the damage was built, kept in a step's secret: it names the attacker's weapon and
+/// bonuses, the GM's for an NPC.
+pub(super) fn steps_secret(steps: &[Modifier]) -> BTreeMap<String, StepValue> {
+    steps
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| {
+            [
+                (format!("step{i}.label"), StepValue::Text(m.label.clone())),
+                (format!("step{i}.value"), StepValue::Int(m.value)),
+            ]
+        })
+        .collect()
+}
+
+/// The damage steps a step's secret holds.
+pub(super) fn steps_of(step: &PendingStep) -> Vec<Modifier> {
+    let mut steps = Vec::new();
+    for i in 0.. {
+        let (Some(StepValue::Text(label)), Some(value)) = (
+            step.secret.get(&format!("step{i}.label")),
+            step.secret_int(&format!("step{i}.value")),
+        ) else {
+            break;
+        };
+        steps.push(Modifier::new(label, value));
+    }
+    steps
+}
+
+/// The target's own answer to a hit: asked when it can Evade or Withstand.
+pub(super) fn react(
     ctx: &mut Ctx<'_>,
     a: &Combatant,
     t: &Combatant,
@@ -448,17 +513,7 @@ fn land(
         ("amount".to_owned(), StepValue::Int(amount)),
         ("nonlethal".to_owned(), StepValue::Flag(nonlethal)),
     ]);
-    // How the damage was built names the attacker's weapon and bonuses: the GM's for an NPC.
-    let secret = steps
-        .iter()
-        .enumerate()
-        .flat_map(|(i, m)| {
-            [
-                (format!("step{i}.label"), StepValue::Text(m.label.clone())),
-                (format!("step{i}.value"), StepValue::Int(m.value)),
-            ]
-        })
-        .collect();
+    let secret = steps_secret(&steps);
     ctx.ask(PendingStep {
         rule: STEP_HIT.into(),
         actor: Some(t.id.clone()),
@@ -505,16 +560,7 @@ pub fn resume_hit(
         .int("amount")
         .ok_or_else(|| malformed(step, "amount"))?;
     let nonlethal = step.flag("nonlethal").unwrap_or(false);
-    let mut steps = Vec::new();
-    for i in 0.. {
-        let (Some(StepValue::Text(label)), Some(value)) = (
-            step.secret.get(&format!("step{i}.label")),
-            step.secret_int(&format!("step{i}.value")),
-        ) else {
-            break;
-        };
-        steps.push(Modifier::new(label, value));
-    }
+    let mut steps = steps_of(step);
     match closing.choice {
         "evade" => {
             spend_pp(ctx, &t.id, 1, "evade")?;

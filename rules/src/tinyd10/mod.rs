@@ -19,6 +19,7 @@ mod morale;
 pub(crate) mod options;
 mod rolls;
 mod round;
+mod rush;
 pub mod sheet;
 mod strike;
 mod tell;
@@ -179,6 +180,7 @@ impl RuleSystem for TinyD10 {
         match step.rule.as_str() {
             attack::STEP_HIT => attack::resume_hit(ctx, step, closing),
             attack::STEP_EXPLOSIVE => attack::resume_explosive(ctx, step, closing),
+            rush::STEP_RUSH => rush::resume(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

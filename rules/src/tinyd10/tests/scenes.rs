@@ -392,6 +392,8 @@ fn potion(options: &'static [(&'static str, &'static str)], hp: i64) {
                 vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
                 &[6],
             ),
+            // Brenna could rush in (Defensive rush); she lets it land.
+            S::Answer("let", &[]),
             S::Has("aldric", "dying"),
             S::Act("g1", "end_turn", vec![], &[]),
             // Brenna gives Aldric her healing potion: 1d5, a face of 3.
@@ -777,6 +779,8 @@ fn a_rogue_evades_a_hit_for_1_pp_and_a_warrior_withstands_a_point() {
             ),
             S::Prompt(true),
             S::Refused("g1", "end_turn", vec![], "awaiting_decision"),
+            // The warrior could rush in first; it lets the rogue deal with it.
+            S::Answer("let", &[]),
             S::Answer("evade", &[]),
             S::Res("rogue", "pp", 6),
             S::Res("rogue", "hp", 6),
@@ -1292,6 +1296,79 @@ fn stunning_blow_deals_2_and_a_lost_power_challenge_knocks_out_for_1d5_rounds() 
             S::Act("bruna", "end_turn", vec![], &[]),
             S::Lacks("g1", "unconscious"),
             S::Has("g1", "prone"),
+        ],
+    });
+}
+
+#[test]
+fn defensive_rush_cancels_a_blow_on_an_ally_or_takes_it() {
+    play(Scene {
+        name: "defensive rush",
+        options: &[],
+        cast: vec![brenna(), aldric(), goblin("g1", 2)],
+        steps: vec![
+            S::Start(&[]),
+            // 6 + 1 = 7 hits Aldric's T7; Brenna rushes in (2 PP): power 5 + 2 = 7 against
+            // the goblin's 3 + 1 = 4: the blow is cancelled.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Answer("rush", &[5, 3]),
+            S::Res("aldric", "hp", 6),
+            S::Res("brenna", "pp", 3),
+            S::Said("is cancelled"),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            // Again, and she loses (1 + 2 against 5 + 1): she takes the 1 damage herself.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Answer("rush", &[1, 5]),
+            S::Res("aldric", "hp", 6),
+            S::Res("brenna", "hp", 9),
+            S::Res("brenna", "pp", 1),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            // With 1 PP she cannot: the blow lands at once.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Prompt(false),
+            S::Res("aldric", "hp", 5),
+        ],
+    });
+}
+
+#[test]
+fn defensive_rush_reaches_only_an_ally_within_the_movement_range() {
+    play(Scene {
+        name: "rush out of reach",
+        options: &[],
+        cast: vec![brenna(), aldric(), goblin("g1", 2)],
+        steps: vec![
+            S::Start(&[]),
+            // 13 cells of 5 ft: 65 ft, past Brenna's 60.
+            S::Place("brenna", 0, 0),
+            S::Place("aldric", 13, 0),
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Prompt(false),
+            S::Res("aldric", "hp", 5),
         ],
     });
 }
