@@ -1372,3 +1372,36 @@ fn defensive_rush_reaches_only_an_ally_within_the_movement_range() {
         ],
     });
 }
+
+#[test]
+fn hail_of_daggers_throws_1d5_plus_level_daggers_of_1_on_one_roll() {
+    let rogue = json!({
+        "id": "wren", "name": "Wren", "kind": "pc", "owner": "p1",
+        "race": "elf", "class": "rogue", "level": 2,
+        "points": {"power": 2, "reflex": 1, "hp": 5, "pp": 5},
+        "advance": [{"attribute": "reflex", "points": "pp", "extra": "toughness"}],
+        "skills": ["spot"],
+        "abilities": ["deflect_projectiles", "evade", "feint", "hail_of_daggers"]
+    });
+    play(Scene {
+        name: "hail of daggers",
+        options: &[],
+        cast: vec![
+            rogue,
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Reflex 1 + 1 (level 2) = 2: 3 + 2 = 5 reaches T5. Daggers: 1d5 (2) + level 2 = 4.
+            // PP 5 + 2 + 2 = 9, less 3.
+            S::Act(
+                "wren",
+                "ability",
+                vec![("name", t("hail_of_daggers")), ("target", t("g1"))],
+                &[3, 2],
+            ),
+            S::Res("g1", "hp", 6),
+            S::Res("wren", "pp", 6),
+        ],
+    });
+}
