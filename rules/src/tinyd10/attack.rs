@@ -104,6 +104,9 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
     let t_stats = stats_of(&t)?;
+    if w.kind == AttackKind::Ranged {
+        super::round::within_range(ctx, c, &t, w.range_ft, &w.name)?;
+    }
     // Everything the attack may cost (Feint's 2 PP included, in case it misses) is checked
     // before anything is spent or rolled.
     let feint_reserve = if d.feint { 2 } else { 0 };
@@ -116,6 +119,9 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         bonuses.push(Modifier::new("words of strength", s.magnitude));
     }
     if let Some(m) = declare_pp(ctx, c, d.pp, d.power_strike)? {
+        bonuses.push(m);
+    }
+    if let Some(m) = legendary_presence(ctx, c, &t, &t_stats)? {
         bonuses.push(m);
     }
     let (toughness, _) = toughness_of(&t)?;
@@ -155,6 +161,39 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         return Ok(());
     }
     after_hit(ctx, c, &t, &w, &d, roll_nat)
+}
+
+/// Legendary presence: the first time a foe attacks a legend in a fight, an aspect challenge;
+/// a foe who loses attacks at -2 (that attack only: A18).
+fn legendary_presence(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    t_stats: &Stats,
+) -> Result<Option<Modifier>, DecideError> {
+    if !t_stats.legendary_presence || c.side == t.side {
+        return Ok(None);
+    }
+    let key = format!("presence.{}.{}", t.id, c.id);
+    if ctx.state.encounter().values.get(&key).copied().unwrap_or(0) > 0 {
+        return Ok(None);
+    }
+    ctx.set_encounter_value(&key, 1)?;
+    let won = rolls::challenge(
+        ctx,
+        Side {
+            who: c,
+            attribute: Attribute::Aspect,
+            extra: Vec::new(),
+        },
+        Side {
+            who: t,
+            attribute: Attribute::Aspect,
+            extra: Vec::new(),
+        },
+        "legendary presence",
+    )?;
+    Ok((won == Winner::Resister).then(|| Modifier::new("legendary presence", -2)))
 }
 
 /// The total of the last check recorded in this command.

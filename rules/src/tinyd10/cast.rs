@@ -86,6 +86,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     if target.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is dead", target.id)).into());
     }
+    super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
     let sure = args.flag("sure")?;
     let on_other = target.id != c.id;
     let mut mp = cost(spell, &stats, on_other, sure)?;

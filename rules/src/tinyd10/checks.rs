@@ -85,12 +85,16 @@ pub fn morale_events(
     had_half: bool,
 ) -> Vec<MoraleEvent> {
     let mut out = Vec::new();
+    // With nobody left standing there is no morale to test.
+    if slain >= size {
+        return out;
+    }
     if slain >= 1 && !had_first {
         out.push(MoraleEvent::FirstSlain);
     }
     let allies = if of_others { size - 1 } else { size };
     // "More than half": strictly over, in whole creatures.
-    if !had_half && allies > 0 && slain * 2 > allies && slain < size {
+    if !had_half && allies > 0 && slain * 2 > allies {
         out.push(MoraleEvent::MoreThanHalf);
     }
     out

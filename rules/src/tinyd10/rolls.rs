@@ -293,7 +293,9 @@ pub fn challenge(
             )?;
             totals.push(total);
         }
-        let (a, b) = (totals[0], totals[1]);
+        let [a, b] = totals[..] else {
+            break;
+        };
         if let Some(w) = checks::challenge(a, b, ties) {
             let (winner, loser) = match w {
                 Winner::Starter => (&starter.who.id, &resister.who.id),

@@ -300,3 +300,31 @@ pub fn toughness_of(t: &Combatant) -> Result<(i64, Vec<Modifier>), Refusal> {
     }
     Ok((parts.iter().map(|m| m.value).sum(), parts))
 }
+
+/// Refuses a shot or a spell at a target past its range, when both stand on the grid: the
+/// text gives ranges and no rule for beyond them (A14), so beyond is out of reach. Off the
+/// grid the GM judges.
+pub fn within_range(
+    ctx: &Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    range_ft: Option<i64>,
+    what: &str,
+) -> Result<(), Refusal> {
+    let (Some(range), Some(from), Some(to)) = (range_ft, a.position, t.position) else {
+        return Ok(());
+    };
+    let cells = distance(from, to, ctx.state.options().diagonal());
+    let feet = i64::try_from(cells)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(i64::from(GRID.cell_size));
+    if feet > range {
+        return Err(Refusal::OutOfRange {
+            what: format!("{} for {what}", t.id),
+            distance: feet,
+            limit: range,
+            unit: GRID.unit.into(),
+        });
+    }
+    Ok(())
+}

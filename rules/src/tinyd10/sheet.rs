@@ -503,9 +503,12 @@ impl Sheet {
             });
         }
         attacks.push(unarmed());
-        let spell_save = n
-            .casting
-            .map(|k| spell_save(self.level, attributes[&k.attribute()]));
+        let spell_save = n.casting.map(|k| {
+            spell_save(
+                self.level,
+                attributes.get(&k.attribute()).copied().unwrap_or(0),
+            )
+        });
         Ok(Stats {
             level: self.level,
             attributes,
@@ -730,7 +733,7 @@ impl Sheet {
             }
         }
         let free = race.free_skills + gains.skills;
-        let chosen = self.skills.len() - race.skills.len();
+        let chosen = self.skills.len().saturating_sub(race.skills.len());
         if chosen != free {
             return Err(bad(
                 "skills",
@@ -894,7 +897,8 @@ impl Sheet {
         } else {
             0
         };
-        let spell_save = caster.map(|k| spell_save(level, attributes[&k.attribute()]));
+        let spell_save =
+            caster.map(|k| spell_save(level, attributes.get(&k.attribute()).copied().unwrap_or(0)));
         Ok(Stats {
             level,
             attributes,

@@ -442,8 +442,8 @@ fn npc_at_zero(
 
 #[test]
 fn a_monster_dies_at_0_hp_by_default() {
-    // The lone goblin's death calls the first-slain morale check (a 5).
-    npc_at_zero(&[], &[8, 5], "dead");
+    // The lone goblin leaves no side to test morale: no roll.
+    npc_at_zero(&[], &[8], "dead");
 }
 
 #[test]
@@ -884,13 +884,13 @@ fn words_of_strength_add_one_power_to_melee_attacks_for_1d5_rounds() {
             S::Magnitude("brenna", "words_of_strength", 1),
             S::Act("aldric", "end_turn", vec![], &[]),
             S::Act("g1", "end_turn", vec![], &[]),
-            // Round 2: 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 = 3 kills;
-            // the goblin side's morale (a 5).
+            // Round 2: 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 = 3 kills
+            // the lone goblin (no morale roll: nobody is left).
             S::Act(
                 "brenna",
                 "attack",
                 vec![("target", t("g1")), ("weapon", t("flail"))],
-                &[2, 5],
+                &[2],
             ),
             S::Has("g1", "dead"),
             S::Act("brenna", "end_turn", vec![], &[]),
@@ -1402,6 +1402,91 @@ fn hail_of_daggers_throws_1d5_plus_level_daggers_of_1_on_one_roll() {
             ),
             S::Res("g1", "hp", 6),
             S::Res("wren", "pp", 6),
+        ],
+    });
+}
+
+#[test]
+fn a_shot_or_a_spell_past_its_range_is_refused_on_the_grid() {
+    let archer = json!({
+        "id": "archer", "name": "archer", "kind": "npc",
+        "weapons": ["hand_axe"], "stats": {"reflex": 2, "toughness": 4, "hp_max": 2}
+    });
+    play(Scene {
+        name: "range",
+        options: &[],
+        cast: vec![brenna(), archer],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("archer", 0, 0),
+            S::Place("brenna", 7, 0),
+            // A hand-axe reaches 30 ft: 35 ft is too far, nothing spent.
+            S::Refused(
+                "archer",
+                "attack",
+                vec![("target", t("brenna")), ("weapon", t("hand_axe"))],
+                "out_of_range",
+            ),
+            S::Res("archer", "action", 1),
+            S::Place("brenna", 6, 0),
+            // 30 ft: 4 + 2 = 6 misses Brenna's T9.
+            S::Act(
+                "archer",
+                "attack",
+                vec![("target", t("brenna")), ("weapon", t("hand_axe"))],
+                &[4],
+            ),
+            S::Res("archer", "action", 0),
+        ],
+    });
+}
+
+#[test]
+fn legendary_presence_challenges_a_foes_first_attack_and_a_loss_costs_it_2() {
+    let legend = json!({
+        "id": "hild", "name": "Hild", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "warrior", "level": 5,
+        "points": {"power": 2, "reflex": 1, "hp": 6, "pp": 4},
+        "advance": [
+            {"attribute": "power", "points": "pp", "extra": "toughness"},
+            {"attribute": "reflex", "points": "pp", "extra": "hp"},
+            {"attribute": "power", "extra": "attribute"},
+            {"attribute": "aspect"}
+        ],
+        "skills": ["craft", "spot", "listen", "survival"],
+        "abilities": ["defensive_rush", "power_strike", "pummel", "brawl", "heroics"]
+    });
+    play(Scene {
+        name: "legendary presence",
+        options: &[],
+        cast: vec![
+            legend,
+            with(goblin("g1", 3), |v| v["stats"]["power"] = json!(5)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Hild: T 7 + 1 + 1 = 9, aspect 2 (level 5). The goblin's first attack: aspect
+            // challenge 4 + 0 against Hild's 3 + 2: it loses, -2. Then 6 + power 5 - 2 = 9:
+            // still a hit (Withstand is not Hild's; she has no Evade).
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("hild")), ("weapon", t("rusty_blade"))],
+                &[4, 3, 6],
+            ),
+            // HP: 6 + 2 (warrior) + 5 (dwarf, level 5) + 2 + 2 + 2 (levels 2, 3, 4) = 19, less 1.
+            S::Said("legendary presence"),
+            S::Res("hild", "hp", 18),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("hild", "end_turn", vec![], &[]),
+            // The second attack: no challenge, no penalty: 3 + 5 = 8 misses T9.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("hild")), ("weapon", t("rusty_blade"))],
+                &[3],
+            ),
+            S::Res("hild", "hp", 18),
         ],
     });
 }
