@@ -176,10 +176,13 @@ impl<'a> Ctx<'a> {
             steps,
             amount,
         };
-        let hidden_source = source
-            .and_then(|s| self.state.combatant(s))
-            .is_some_and(crate::redact::gm_only_numbers);
-        if !hidden_source {
+        let hidden = |id: Option<&EntityId>| {
+            id.and_then(|s| self.state.combatant(s))
+                .is_some_and(crate::redact::gm_only_numbers)
+        };
+        // Damage to a combatant whose numbers are the GM's is redacted whole by `redact`
+        // (the table hears "takes damage"), whoever dealt it.
+        if !hidden(source) || hidden(Some(target)) {
             return Event::public(fact(steps));
         }
         Event {
@@ -306,14 +309,31 @@ impl<'a> Ctx<'a> {
         status: &str,
         to: Option<Status>,
     ) -> Result<(), DecideError> {
+        self.set_status_for(crate::event::Audience::Everyone, entity, status, to)
+    }
+
+    /// [`Ctx::set_status`] for the eyes of `audience` only: a status whose name or source
+    /// says something of the GM's (an NPC's weapon and what became of it).
+    pub fn set_status_for(
+        &mut self,
+        audience: crate::event::Audience,
+        entity: &EntityId,
+        status: &str,
+        to: Option<Status>,
+    ) -> Result<(), DecideError> {
         let from = self.combatant(entity)?.statuses.get(status).cloned();
         if from != to {
-            self.emit(Event::public(Fact::StatusSet {
-                entity: entity.clone(),
-                status: status.to_owned(),
-                from,
-                to,
-            }))?;
+            self.emit(Event {
+                parts: vec![Part {
+                    audience,
+                    fact: Fact::StatusSet {
+                        entity: entity.clone(),
+                        status: status.to_owned(),
+                        from,
+                        to,
+                    },
+                }],
+            })?;
         }
         Ok(())
     }

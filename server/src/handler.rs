@@ -30,6 +30,14 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// then hold the client back.
 pub const MAX_IN_FLIGHT: usize = 64;
 
+/// Requests read while an earlier one still waits for answers before it may run (a `state`
+/// behind a held `act`), kept in order. Past it the handler stops reading too.
+pub const MAX_PARKED: usize = 64;
+
+/// How long, at shutdown, a connection waits for the answers it owes before it closes: the
+/// tables finish what they accepted, and a client that hears nothing would send it again.
+const ANSWERS_AT_SHUTDOWN: Duration = Duration::from_secs(5);
+
 /// A table request on its way: its id and, once the table has answered, the answer.
 type Pending = Pin<Box<dyn Future<Output = (u64, Result<Reply, WireError>)> + Send + Sync>>;
 
@@ -98,6 +106,7 @@ pub async fn serve<S>(
         subscribed: false,
         bucket: Bucket::new(settings.requests_per_second),
         in_flight: FuturesOrdered::new(),
+        parked: std::collections::VecDeque::new(),
     };
     let Handshake {
         mut ticket,
@@ -109,10 +118,11 @@ pub async fn serve<S>(
         if !ticket.is_established() {
             wait = wait.min(deadline.saturating_duration_since(Instant::now()));
         }
-        let room = session.in_flight.len() < MAX_IN_FLIGHT;
+        let room = session.in_flight.len() < MAX_IN_FLIGHT && session.parked.len() < MAX_PARKED;
         tokio::select! {
             Some((id, answer)) = session.in_flight.next(), if !session.in_flight.is_empty() => {
                 session.answer(id, answer).await;
+                session.unpark().await;
             }
             incoming = tokio::time::timeout(wait, reader.read()), if room => {
                 match incoming {
@@ -157,6 +167,14 @@ pub async fn serve<S>(
                 break;
             }
             () = shutdown.recv() => {
+                // The tables finish what they accepted: answer it before closing, so the
+                // client knows what was applied. What was parked never reached a table.
+                let answered = async {
+                    while let Some((id, answer)) = session.in_flight.next().await {
+                        session.answer(id, answer).await;
+                    }
+                };
+                let _ = tokio::time::timeout(ANSWERS_AT_SHUTDOWN, answered).await;
                 session.close("the server is shutting down").await;
                 break;
             }
@@ -180,11 +198,20 @@ struct Session {
     bucket: Bucket,
     /// Table requests sent and not yet answered, answered in the order they were sent.
     in_flight: FuturesOrdered<Pending>,
+    /// Requests waiting for every request before them to be answered, in the order read.
+    parked: std::collections::VecDeque<(u64, Op)>,
 }
 
 impl Session {
+    /// Queues a frame for the client. A client whose outbox is full has stopped reading (the
+    /// table drops such a subscriber the same way): the connection is dropped rather than
+    /// waiting on a socket that does not drain.
     async fn send(&self, msg: &ServerMsg) {
-        let _ = self.out.send(Outbound::Frame(encode(msg).into())).await;
+        if let Err(mpsc::error::TrySendError::Full(_)) =
+            self.out.try_send(Outbound::Frame(encode(msg).into()))
+        {
+            self.kick.notify_one();
+        }
     }
 
     async fn send_error(&self, id: Option<u64>, code: ErrorCode, message: String) {
@@ -248,22 +275,13 @@ impl Session {
                         .await;
                     return true;
                 }
-                if pipelined(&op) {
-                    match self.submit(id, op).await {
-                        Ok(pending) => self.in_flight.push_back(pending),
-                        Err(e) => self.send_error(Some(id), e.code, e.message).await,
-                    }
+                // Behind a parked request every request waits its turn, except the dice
+                // epoch's commit and reveal: the commands held for that epoch wait on them.
+                if !self.parked.is_empty() && !is_entropy(&op) {
+                    self.parked.push_back((id, op));
                     return true;
                 }
-                // What changes the session (its seat, its subscription) waits for every
-                // request before it, as if the connection sent one at a time.
-                self.settle().await;
-                match self.request(id, op).await {
-                    Ok(Some(reply)) => self.send(&ServerMsg::Response { id, reply }).await,
-                    // The table wrote the response itself (subscribe).
-                    Ok(None) => {}
-                    Err(e) => self.send_error(Some(id), e.code, e.message).await,
-                }
+                self.dispatch(id, op).await;
                 true
             }
         }
@@ -276,10 +294,40 @@ impl Session {
         }
     }
 
-    /// Answers every table request still in flight.
-    async fn settle(&mut self) {
-        while let Some((id, answer)) = self.in_flight.next().await {
-            self.answer(id, answer).await;
+    /// Runs one request: a command or an entropy message goes on to the table at once, its
+    /// answer to follow; anything else runs once every request before it is answered, as if
+    /// the connection sent one at a time (so a `state` shows the `act` sent before it, and a
+    /// `join` or `subscribe` changes the session between requests, not under them).
+    async fn dispatch(&mut self, id: u64, op: Op) {
+        if pipelined(&op) {
+            match self.submit(id, op).await {
+                Ok(pending) => self.in_flight.push_back(pending),
+                Err(e) => self.send_error(Some(id), e.code, e.message).await,
+            }
+            return;
+        }
+        if !self.in_flight.is_empty() {
+            self.parked.push_back((id, op));
+            return;
+        }
+        match self.request(id, op).await {
+            Ok(Some(reply)) => self.send(&ServerMsg::Response { id, reply }).await,
+            // The table wrote the response itself (subscribe).
+            Ok(None) => {}
+            Err(e) => self.send_error(Some(id), e.code, e.message).await,
+        }
+    }
+
+    /// Runs the parked requests whose turn has come, in order.
+    async fn unpark(&mut self) {
+        while let Some((_, op)) = self.parked.front() {
+            if !pipelined(op) && !self.in_flight.is_empty() {
+                return;
+            }
+            let Some((id, op)) = self.parked.pop_front() else {
+                return;
+            };
+            self.dispatch(id, op).await;
         }
     }
 
@@ -441,15 +489,13 @@ impl Session {
     }
 }
 
-/// Whether `op` goes to the seat's table and changes nothing of the connection's session:
-/// such requests are sent on without waiting for the one before to be answered.
+/// Whether `op` goes on to the seat's table without waiting for the requests before it to be
+/// answered: the commands (which the table applies in the order they come, holding them in
+/// order while a dice epoch gathers entropy) and the epoch's own commit and reveal.
 fn pipelined(op: &Op) -> bool {
-    !matches!(
-        op,
-        Op::CreateTable { .. }
-            | Op::Join { .. }
-            | Op::Auth { .. }
-            | Op::Subscribe { .. }
-            | Op::Ping
-    )
+    crate::table::is_command(op) || is_entropy(op)
+}
+
+fn is_entropy(op: &Op) -> bool {
+    matches!(op, Op::CommitEntropy { .. } | Op::RevealEntropy { .. })
 }

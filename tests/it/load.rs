@@ -34,6 +34,7 @@ fn the_load_generator_delivers_every_action_to_every_seat_and_the_logs_hold_them
     assert_eq!(run["acknowledged"], 100, "{run}");
     assert_eq!(run["delivered"], 100, "every seat got every roll: {run}");
     assert_eq!(run["refused"], 0, "{run}");
+    assert_eq!(run["dropped_seats"], 0, "no seat was closed: {run}");
     assert_eq!(
         run["missing_from_log"], 0,
         "every acknowledged roll is logged: {run}"

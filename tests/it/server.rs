@@ -533,7 +533,8 @@ async fn fifty_tables_acting_at_once_share_commits() {
 
 // See: issue #21. A connection need not wait for one answer before its next request: more
 // than the in-flight limit (64) sent at once are all applied, in the order sent, each answered
-// once with its own id, and the table commits them in shared batches.
+// once with its own id, and the table commits them in shared batches; a read behind them
+// waits for them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_sent_without_waiting_are_applied_and_answered_in_order() {
     let mut server = TestServer::start(&["--requests-per-second", "1000"]);
@@ -551,22 +552,33 @@ async fn requests_sent_without_waiting_are_applied_and_answered_in_order() {
         }
         ids
     };
+    // A read sent right behind them waits for them: it shows every roll before it.
+    let read = gm.send_request(Op::State).await;
     let mut answered = Vec::new();
-    while answered.len() < ids.len() {
+    let head = loop {
         match gm.next().await.expect("the connection stays open") {
             ServerMsg::Response {
                 id,
                 reply: Reply::Applied { first_seq, .. },
             } => answered.push((id, first_seq)),
+            ServerMsg::Response { id, reply } if id == read => break state(reply).head,
             ServerMsg::Event(_) => {}
             other => panic!("every roll is applied: {other:?}"),
         }
-    }
+    };
     let got: Vec<u64> = answered.iter().map(|(id, _)| *id).collect();
-    assert_eq!(got, ids, "answered once each, in the order sent");
+    assert_eq!(
+        got, ids,
+        "answered once each, in the order sent, before the read"
+    );
     assert!(
         answered.windows(2).all(|w| w[0].1 < w[1].1),
         "applied in the order sent: {answered:?}"
+    );
+    let last = answered.last().map(|(_, seq)| *seq).unwrap_or(0);
+    assert!(
+        head >= last,
+        "the read shows the last roll: head {head}, roll {last}"
     );
     let lines = server.stop();
     let stats = lines

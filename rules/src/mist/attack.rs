@@ -245,7 +245,18 @@ fn jams(ctx: &mut Ctx<'_>, shooter: &EntityId, w: &Weapon, why: &str) -> Result<
     match row.out {
         After::Fine => {}
         After::Jammed | After::Reload | After::Destroyed => {
-            ctx.set_status(
+            // The status names the weapon and the jam: an NPC's is the GM's to know.
+            let npc = ctx
+                .state
+                .combatant(shooter)
+                .is_some_and(crate::redact::gm_only_numbers);
+            let audience = if npc {
+                crate::event::Audience::GmOnly
+            } else {
+                crate::event::Audience::Everyone
+            };
+            ctx.set_status_for(
+                audience,
                 shooter,
                 &jam_key(&w.id),
                 Some(Status {
@@ -514,7 +525,9 @@ pub fn resume_dodge(
                 success: Some(ok),
                 words: ("dodges", "fails to dodge"),
                 because: None,
-                hidden: false,
+                // An NPC's attack total less its face would tell its bonus for every later
+                // attack: the table learns whether the dodge beat it, the GM the number.
+                hidden: crate::redact::gm_only_numbers(&attacker),
             },
         )?;
         ctx.telling = None;
@@ -810,12 +823,14 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
     let weapon = sheet_of(&shooter)?.weapon(step.text("weapon"));
     let (Some(target), Some(weapon), None) = (target, weapon, wasted) else {
         let why = wasted.unwrap_or("the weapon is gone");
-        return ctx.emit(Event::public(Fact::Noted {
-            text: format!(
+        // An NPC's aim was the GM's secret (its deferred step is withheld), and stays so.
+        return ctx.note_about(
+            &shooter.id,
+            format!(
                 "{}'s aimed attack at {target_id} is wasted: {why}",
                 shooter.id
             ),
-        }));
+        );
     };
     if shooter.statuses.contains_key(&jam_key(&weapon.id)) {
         return ctx.note_about(

@@ -10,7 +10,7 @@
 use crate::action::Args;
 use crate::dice::roll;
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact};
+use crate::event::{Event, Fact, Modifier};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Kind, StateView};
@@ -45,13 +45,13 @@ pub fn start(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         let sheet = sheet_of(&c)?;
         let (dice, rank) = sheet.skill(&skill).map_or((1, 0), |(_, d, r)| (d, r));
         let r = roll(&expr(&format!("{dice}d10kh1"))?, ctx.dice)?;
-        let total = r.total + rank;
-        tell::rolled(
+        let total = tell::open_roll(
             ctx,
-            Some(&id),
-            format!("{skill} initiative (+{rank}) = {total}"),
+            &id,
+            "rolls initiative",
+            skill.clone(),
             r,
-            false,
+            vec![Modifier::new("rank", rank)],
         )?;
         let hero = c.kind == Kind::Pc;
         let better = match &best {

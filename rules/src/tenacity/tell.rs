@@ -87,6 +87,56 @@ pub fn check(ctx: &mut Ctx<'_>, c: Check<'_>) -> Result<Outcome, DecideError> {
     Ok(j.outcome)
 }
 
+/// A roll with what is added to it and no number to beat (the opening initiative roll): its
+/// record and its sentence, "who rolls what: dice + rank = total".
+pub fn open_roll(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    verb: &str,
+    label: String,
+    roll: Roll,
+    modifiers: Vec<Modifier>,
+) -> Result<i64, DecideError> {
+    let total = modifiers
+        .iter()
+        .fold(roll.total, |sum, m| sum.saturating_add(m.value));
+    let account = Account {
+        actor: Some(who.clone()),
+        verb: verb.to_owned(),
+        target: None,
+        instrument: None,
+        roll: Some(RollTold {
+            by: None,
+            label: label.clone(),
+            roll: roll.clone(),
+            modifiers: modifiers.clone(),
+            total: Some(total),
+            against: None,
+            result: String::new(),
+            because: None,
+            margin: None,
+        }),
+        effects: Vec::new(),
+        budget: Vec::new(),
+    };
+    let record = CheckRecord {
+        actor: Some(who.clone()),
+        label,
+        roll,
+        modifiers,
+        total,
+        against: Against::Nothing,
+        outcome: Outcome::Unjudged,
+        overridden_by: None,
+        margin: None,
+    };
+    ctx.emit(
+        Event::public(Fact::Checked(record))
+            .with(Audience::Everyone, Fact::Told(Box::new(account))),
+    )?;
+    Ok(total)
+}
+
 /// A roll that is not judged (impact, challenge dice), said to everyone or to the GM alone.
 pub fn rolled(
     ctx: &mut Ctx<'_>,

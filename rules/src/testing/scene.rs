@@ -90,10 +90,12 @@ pub enum S {
     Round(u32),
     /// Whether a prompt is open.
     Prompt(bool),
-    /// Some fact of the last command, as the GM holds it, says this.
+    /// Some sentence of the last command (an account, a roll's purpose, a note), as the GM
+    /// holds it, says this.
     Said(&'static str),
-    /// The listener's copy of the last command says this / never says this.
+    /// A sentence of the listener's copy of the last command says this.
     PlayerHears(&'static str),
+    /// No fact of the listener's copy of the last command holds this.
     PlayerNeverHears(&'static str),
     /// Words in the GM's copy of the last command that the listener's copy lacks.
     GmOnly(&'static [&'static str]),
@@ -192,7 +194,25 @@ impl Table<'_> {
             .unwrap_or_else(|| panic!("{at}: no combatant `{who}`"))
     }
 
-    /// Every fact of the last command as `seat` holds it, one per line.
+    /// The sentences of the last command as `seat` holds them: its accounts, the purposes of
+    /// its rolls and its notes, one per line. What a person reads, not the facts' fields.
+    fn told_to(&self, seat: &Seat) -> String {
+        let mut out = String::new();
+        for e in self.last.iter().filter_map(|e| e.view(seat)) {
+            for f in e.facts() {
+                match f {
+                    Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
+                    Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
+                    Fact::Noted { text } => out.push_str(&format!("{text}\n")),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Every fact of the last command as `seat` holds it, one per line: what a seat could
+    /// learn from it, for the steps that say what a seat must never learn.
     fn heard_by(&self, seat: &Seat) -> String {
         let mut out = String::new();
         for e in self.last.iter().filter_map(|e| e.view(seat)) {
@@ -323,11 +343,11 @@ impl Table<'_> {
                 assert_eq!(got, open, "{at}: a prompt open");
             }
             S::Said(words) => {
-                let text = self.heard_by(&Seat::Gm);
+                let text = self.told_to(&Seat::Gm);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
             }
             S::PlayerHears(words) => {
-                let text = self.heard_by(&self.listener);
+                let text = self.told_to(&self.listener);
                 assert!(text.contains(words), "{at}: `{words}` not in\n{text}");
             }
             S::PlayerNeverHears(words) => {

@@ -22,7 +22,7 @@ mod world;
 pub use load::rebuild_blocking;
 pub use load::{NewTable, create};
 pub use pipeline::store_error;
-pub use task::{Stop, spawn};
+pub use task::{Stop, is_command, spawn};
 
 use tablehold_protocol::{ErrorCode, Op, Reply, SeatInfo};
 use tokio::sync::{mpsc, oneshot};

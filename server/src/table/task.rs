@@ -268,7 +268,7 @@ fn is_epoch_or_session(op: &Op) -> bool {
 }
 
 /// Whether a request is a command: decided and logged, and so pipelined.
-fn is_command(op: &Op) -> bool {
+pub fn is_command(op: &Op) -> bool {
     matches!(
         op,
         Op::AddSheet { .. }

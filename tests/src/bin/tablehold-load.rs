@@ -236,6 +236,12 @@ fn text(f: &Figures) -> String {
             rss as f64 / 1024.0
         ));
     }
+    if f.dropped_seats > 0 {
+        line.push_str(&format!(
+            "; {} seats closed by the server during the run",
+            f.dropped_seats
+        ));
+    }
     if let Some(missing) = f.missing_from_log {
         line.push_str(&format!(
             "; {missing} acknowledged rolls missing from the logs"
@@ -253,6 +259,7 @@ fn json(f: &Figures, target: &str) -> String {
         "delivered": f.delivered,
         "delivered_per_s": f.delivered_per_s,
         "refused": f.refused,
+        "dropped_seats": f.dropped_seats,
         "p50_ms": f.p50_ms,
         "p99_ms": f.p99_ms,
         "p999_ms": f.p999_ms,

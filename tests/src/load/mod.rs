@@ -84,7 +84,9 @@ pub struct Figures {
     pub delivered: u64,
     pub delivered_per_s: f64,
     pub refused: u64,
-    /// Milliseconds from send to the last seat's receipt.
+    /// Seats the server closed during the run.
+    pub dropped_seats: u64,
+    /// Milliseconds from when an action was due to the last seat's receipt.
     pub p50_ms: f64,
     pub p99_ms: f64,
     pub p999_ms: f64,
@@ -197,6 +199,7 @@ pub async fn run(
         offered,
         offered_per_s: ratio(offered as f64, offer_time),
         refused: totals.refused.load(Ordering::Relaxed),
+        dropped_seats: totals.dropped.load(Ordering::Relaxed),
         ..Figures::default()
     };
     let mut latency = track::histogram()?;
@@ -241,7 +244,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 /// checking the clock every millisecond: what is due is sent whatever came back. Each seat
 /// gets one message a tick with the number of actions due from it, so that handing out the
 /// load costs little beside what it measures. Returns how many were offered.
-async fn offer(senders: &[mpsc::UnboundedSender<u64>], shape: &Shape) -> u64 {
+async fn offer(senders: &[mpsc::UnboundedSender<(u64, Instant)>], shape: &Shape) -> u64 {
     let started = Instant::now();
     let total = (shape.rate * shape.seconds).round() as u64;
     let mut offered = 0u64;
@@ -251,6 +254,7 @@ async fn offer(senders: &[mpsc::UnboundedSender<u64>], shape: &Shape) -> u64 {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     while offered < total && !senders.is_empty() {
         tick.tick().await;
+        let now = Instant::now();
         let due = ((started.elapsed().as_secs_f64() * shape.rate) as u64).min(total);
         while offered < due {
             due_per_seat[next % senders.len()] += 1;
@@ -259,7 +263,7 @@ async fn offer(senders: &[mpsc::UnboundedSender<u64>], shape: &Shape) -> u64 {
         }
         for (tx, n) in senders.iter().zip(due_per_seat.iter_mut()) {
             if *n > 0 {
-                let _ = tx.send(*n);
+                let _ = tx.send((*n, now));
                 *n = 0;
             }
         }

@@ -31,6 +31,9 @@ pub struct Totals {
     pub answered: AtomicU64,
     /// Requests the server refused (`rate_limited` under overload, or any other code).
     pub refused: AtomicU64,
+    /// Seats whose connection the other side closed during the run (a server that dropped a
+    /// client it judged too slow): their tables' later actions cannot reach every seat.
+    pub dropped: AtomicU64,
 }
 
 /// A connected seat that has said hello.
@@ -108,7 +111,7 @@ impl Conn {
     /// Sends the rolls `go` asks for and follows what comes back, until `stop` says so.
     pub async fn run(
         self,
-        go: mpsc::UnboundedReceiver<u64>,
+        go: mpsc::UnboundedReceiver<(u64, Instant)>,
         stop: watch::Receiver<bool>,
         track: Arc<Mutex<TableTrack>>,
         totals: Arc<Totals>,
@@ -187,7 +190,7 @@ pub async fn drive<W: Wire>(
     mut ws: Ws,
     mut wire: W,
     mut next_id: u64,
-    mut go: mpsc::UnboundedReceiver<u64>,
+    mut go: mpsc::UnboundedReceiver<(u64, Instant)>,
     mut stop: watch::Receiver<bool>,
     track: Arc<Mutex<TableTrack>>,
     totals: Arc<Totals>,
@@ -198,18 +201,25 @@ pub async fn drive<W: Wire>(
     loop {
         tokio::select! {
             order = go.recv(), if sending => match order {
-                Some(mut orders) => {
+                Some(first) => {
+                    // Latency runs from when an action was due, not from when this seat got
+                    // round to writing it: time spent queued here counts against the run.
+                    let mut orders = vec![first];
                     while let Ok(more) = go.try_recv() {
-                        orders += more;
+                        orders.push(more);
                     }
-                    for _ in 0..orders {
-                        let id = next_id;
-                        next_id += 1;
-                        sent.insert(id, Instant::now());
-                        ws.feed(wire.action(id)).await.map_err(broken)?;
+                    let mut count = 0;
+                    for (n, due) in orders {
+                        for _ in 0..n {
+                            let id = next_id;
+                            next_id += 1;
+                            sent.insert(id, due);
+                            ws.feed(wire.action(id)).await.map_err(broken)?;
+                        }
+                        count += n;
                     }
                     ws.flush().await.map_err(broken)?;
-                    totals.sent.fetch_add(orders, Ordering::Relaxed);
+                    totals.sent.fetch_add(count, Ordering::Relaxed);
                 }
                 None => sending = false,
             },
@@ -217,7 +227,13 @@ pub async fn drive<W: Wire>(
                 let now = Instant::now();
                 let frame = match msg {
                     Some(Ok(Message::Binary(b))) => b,
-                    Some(Ok(Message::Close(_))) | None => return Ok(()),
+                    Some(Ok(Message::Close(_))) | None => {
+                        // Closed by the other side before the run ended: say so in the figures.
+                        if !*stop.borrow() {
+                            totals.dropped.fetch_add(1, Ordering::Relaxed);
+                        }
+                        return Ok(());
+                    }
                     Some(Ok(_)) => continue,
                     Some(Err(e)) => return Err(broken(e)),
                 };

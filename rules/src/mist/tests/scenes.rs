@@ -219,6 +219,32 @@ fn attack_damage_and_the_consciousness_check_with_the_texts_numbers() {
         ],
     });
     play(Scene {
+        name: "an NPC ally's hit on an NPC: the table hears that it took damage, not how much",
+        options: &[],
+        cast: vec![
+            markus(),
+            with(thug("ally"), |v| v["side"] = json!("players")),
+            thug("thug-a"),
+        ],
+        steps: vec![
+            // Enemies 9 + 2 = 11; players (the ally, lowest Body 2) 1 + 2 = 3.
+            S::Start(&[9, 1]),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+            // 8 + Body 2 = 10 hits Evade 7; the thug has acted: no dodge. Cudgel 4 + 2 = 6:
+            // Life 6 → 0.
+            S::Act(
+                "ally",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("cudgel"))],
+                &[8, 4],
+            ),
+            S::Res("thug-a", "life", 0),
+            S::PlayerHears("thug-a takes damage"),
+            S::PlayerNeverHears("amount: 6"),
+            S::GmOnly(&["\"amount\":6"]),
+        ],
+    });
+    play(Scene {
         name: "E8 on Markus",
         options: &[],
         cast: vec![with(markus(), |v| v["life"] = json!(4)), thug("thug-a")],
@@ -439,6 +465,9 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             // She chooses without the total, and the thug's weapon and bonus are the GM's.
             S::GmOnly(&["attack_total", "cudgel", "\"total\":9"]),
             S::Answer("dodge", &[5]),
+            // Her own roll she sees; the thug's total it beat stays the GM's, or its bonus
+            // would show in every attack after this one.
+            S::TargetSeen(false),
             S::Res("beatrix", "life", 10),
             S::Lacks("beatrix", "delayed"),
             S::Res("beatrix", "action", 0),

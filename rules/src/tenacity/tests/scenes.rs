@@ -834,6 +834,12 @@ fn scenes() -> Vec<Scene> {
             steps: vec![
                 // Reaction: aune 9,8 = 12; bryn 1,2 = 5; raider 3,4 = 7.
                 S::Gm("start_encounter", vec![], &[9, 8, 1, 2, 3, 4]),
+                // Each roll is told as its best die plus the rank: 9 + 3 = 12 for aune; the
+                // raider's rank and total are the GM's.
+                S::PlayerHears("verb: \"rolls initiative\""),
+                S::PlayerHears("label: \"rank\", value: 3 }], total: Some(12)"),
+                S::PlayerNeverHears("total: Some(7)"),
+                S::Said("total: Some(7)"),
                 spot("aune"),
                 // 7,2 = 11 beats 5; 2d4 (2, 1) = 3: raider hindered by 3.
                 S::Act(

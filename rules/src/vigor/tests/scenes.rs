@@ -283,6 +283,9 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                 Answer("take", &[4, 2]),
                 Res("aune", "durability", 4),
                 Said("Durability"),
+                // How the raider's damage was made up is the GM's; Aune hears the amount.
+                GmOnly(&["\"label\":\"rolled\""]),
+                PlayerHears("amount: Some(6)"),
             ],
         },
         Scene {
