@@ -7,7 +7,8 @@
 use serde_json::{Value, json};
 
 use crate::action::ArgValue;
-use crate::testing::scene::{self, S, Scene};
+use crate::state::StateView;
+use crate::testing::scene::{self, Played, S, Scene};
 
 use super::super::TinyD10;
 use super::{pc, with};
@@ -1174,7 +1175,10 @@ fn explosive_power_adds_pp_to_a_failed_melee_roll_after_it() {
             ),
             S::Prompt(true),
             // The goblin's toughness is the GM's, not in what her seat is asked.
-            S::Said("\"toughness\": Int(5)"),
+            S::Check(Box::new(|p: &Played<'_>| {
+                let step = p.state.encounter().pending.last().expect(p.at);
+                assert_eq!(step.secret_int("toughness"), Some(5), "{}", p.at);
+            })),
             S::PlayerNeverHears("\"toughness\": Int(5)"),
             // One PP: 5 reaches T5; flail 2 + 1 against goblins.
             S::AnswerWith("add", vec![("points", n(1))], &[]),
