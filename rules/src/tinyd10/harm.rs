@@ -29,7 +29,17 @@ pub fn damage(
     let t = ctx.combatant(target)?;
     let (temp, hp) = (t.resource(TEMP_HP), t.resource(HP));
     let (temp_after, hp_after) = checks::take_damage(temp, hp, amount);
-    let account = tell::moved(ctx, target, "damage", "HP", steps, hp, hp_after);
+    // Told as the source's doing ("the goblin deals damage to Brenna"), or as happening to
+    // the target when nothing dealt it (a ruling).
+    let told = ctx.telling.take();
+    ctx.telling = Some(told.clone().unwrap_or_else(|| crate::account::Telling {
+        actor: source.cloned(),
+        verb: "deals damage to".into(),
+        target: Some(target.clone()),
+        instrument: None,
+    }));
+    let account = tell::moved(ctx, target, "damage", "HP", steps, amount, hp, hp_after);
+    ctx.telling = told;
     ctx.emit(Event::public(Fact::Told(Box::new(account))))?;
     ctx.set_resource(target, TEMP_HP, temp_after)?;
     ctx.set_resource(target, HP, hp_after)?;
@@ -111,7 +121,7 @@ pub fn heal(
     let max = stats_of(&t)?.hp_max;
     let hp = t.resource(HP);
     let after = checks::healed(hp, amount, max);
-    let account = tell::moved(ctx, target, "healing", "HP", steps, hp, after);
+    let account = tell::moved(ctx, target, "healing", "HP", steps, amount, hp, after);
     ctx.emit(Event::public(Fact::Told(Box::new(account))))?;
     ctx.set_resource(target, HP, after)?;
     if after > 0 {

@@ -136,14 +136,16 @@ fn telling_or(ctx: &Ctx<'_>, who: &EntityId) -> Telling {
     })
 }
 
-/// The sentence of a resource moved on `target`: how the amount was built and the value before
-/// and after.
+/// The sentence of a resource moved on `target`: how the amount was built, the amount (all of
+/// it, even past 0 or the maximum, so it matches its steps) and the value before and after.
+#[allow(clippy::too_many_arguments)]
 pub fn moved(
     ctx: &Ctx<'_>,
     target: &EntityId,
     what: &str,
     resource: &str,
     steps: Vec<Modifier>,
+    amount: i64,
     before: i64,
     after: i64,
 ) -> Account {
@@ -158,7 +160,7 @@ pub fn moved(
             entity: target.clone(),
             what: what.to_owned(),
             steps,
-            amount: Some((after - before).abs()),
+            amount: Some(amount),
             resource: Some(resource.to_owned()),
             before: Some(before),
             after: Some(after),
