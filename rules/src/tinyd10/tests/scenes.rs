@@ -152,7 +152,10 @@ fn power_strike(options: &'static [(&'static str, &'static str)], pp_after: i64)
             S::Res("g1", "hp", 0),
             S::Has("g1", "dead"),
             S::HiddenFromPlayers("g1", "hp"),
-            // The GM's sentence says the goblin went from 3 HP to 0; the player's does not.
+            // The GM's sentence: Brenna dealt the goblin all 4, from 3 HP to 0; the player's
+            // copy holds no such number.
+            S::Said("verb: \"deals damage to\""),
+            S::Said("amount: Some(4)"),
             S::Said("before: Some(3)"),
             S::PlayerNeverHears("before: Some(3)"),
             S::Res("brenna", "pp", pp_after),
