@@ -1497,3 +1497,53 @@ fn legendary_presence_challenges_a_foes_first_attack_and_a_loss_costs_it_2() {
         ],
     });
 }
+
+#[test]
+fn rapid_regeneration_doubles_the_hp_a_potion_gives() {
+    let rogue = json!({
+        "id": "wren", "name": "Wren", "kind": "pc", "owner": "p1",
+        "race": "elf", "class": "rogue", "level": 2, "hp": 1,
+        "points": {"power": 2, "reflex": 1, "hp": 5, "pp": 5},
+        "advance": [{"attribute": "reflex", "points": "pp", "extra": "toughness"}],
+        "skills": ["spot"],
+        "abilities": ["deflect_projectiles", "evade", "feint", "rapid_regeneration"],
+        "items": ["healing_potion"]
+    });
+    play(Scene {
+        name: "rapid regeneration",
+        options: &[],
+        cast: vec![rogue],
+        steps: vec![
+            // 1d5 a 3, doubled: 6, from 1 HP to 7 (of 5 + 1 + 2 = 8).
+            S::Act("wren", "potion", vec![], &[3]),
+            S::Res("wren", "hp", 7),
+        ],
+    });
+}
+
+#[test]
+fn magical_disruption_takes_one_off_a_spell_attack_on_its_bearer() {
+    let warded = json!({
+        "id": "adept", "name": "adept", "kind": "npc", "abilities": ["magical_disruption"],
+        "stats": {"reflex": -1, "toughness": 8, "hp_max": 5}
+    });
+    play(Scene {
+        name: "magical disruption",
+        options: &[],
+        cast: vec![mira(), warded],
+        steps: vec![
+            S::Start(&[]),
+            // Fireball I: 4 + intellect 4 - 1 = 7 misses T8 (8 would have hit). 2 MP less 1
+            // for Arcane knowledge.
+            S::Act(
+                "mira",
+                "cast",
+                vec![("spell", t("fireball_1")), ("target", t("adept"))],
+                &[4],
+            ),
+            S::Said("magical disruption"),
+            S::Res("adept", "hp", 5),
+            S::Res("mira", "mp", 12),
+        ],
+    });
+}
