@@ -1547,3 +1547,26 @@ fn magical_disruption_takes_one_off_a_spell_attack_on_its_bearer() {
         ],
     });
 }
+
+#[test]
+fn spell_adept_doubles_the_mp_standard_healing_gives() {
+    let adept = json!({
+        "id": "ysolde", "name": "Ysolde", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "wizard", "level": 2, "mp": 5,
+        "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+        "advance": [{"attribute": "intellect", "points": "mp", "extra": "spells"}],
+        "skills": ["craft", "spot"],
+        "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "spell_adept"],
+        "spells": ["fireball_1", "heal"]
+    });
+    play(Scene {
+        name: "spell adept",
+        options: &[],
+        cast: vec![adept, aldric()],
+        steps: vec![
+            // Aldric's heal skill makes it sure; a d2 of 2: MP 5 + 2 x 2 = 9 (of 3 + 6 + 2 = 11).
+            S::Act("aldric", "heal", vec![("target", t("ysolde"))], &[2]),
+            S::Res("ysolde", "mp", 9),
+        ],
+    });
+}
