@@ -33,6 +33,7 @@ pub mod system;
 pub mod tenacity;
 #[cfg(test)]
 mod testing;
+pub mod tinyd10;
 pub mod toolkit;
 pub mod turns;
 pub mod upgrade;

@@ -1,0 +1,309 @@
+//! What a seat may send: the specs of Tiny d10's actions, and the catalogue of those offered
+//! now. The rules still judge every action sent (a spec is the shape, not the permission).
+
+use crate::action::{ActionSpec, ArgKind, ArgSpec};
+use crate::ids::{EntityId, Seat};
+use crate::state::StateView;
+use crate::toolkit::{controlled, start_spec, turns};
+
+use super::{ACTION, MOVE, cannot_act, stats_of};
+
+fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) -> ActionSpec {
+    ActionSpec {
+        name: name.to_owned(),
+        help: help.to_owned(),
+        actor: actor.cloned(),
+        args,
+        costs: Vec::new(),
+    }
+}
+
+/// Actions only the GM takes, with no actor.
+pub const GM_ACTIONS: [&str; 7] = [
+    "start_encounter",
+    "end_encounter",
+    "challenge",
+    "save",
+    "morale",
+    "reaction",
+    "rest",
+];
+
+const ATTRIBUTES: [&str; 4] = ["aspect", "intellect", "power", "reflex"];
+
+fn pp() -> ArgSpec {
+    ArgSpec::new(
+        "pp",
+        ArgKind::Int,
+        false,
+        "power points added to the roll, declared before it (+1 each)",
+    )
+    .range(0, 100)
+}
+
+/// The spec of `name` for `actor` (its shape only; `now` hints are the catalogue's).
+pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
+    let target = |required| ArgSpec::new("target", ArgKind::Entity, required, "whom");
+    let attribute = |n: &str, required| {
+        ArgSpec::new(n, ArgKind::Text, required, "the attribute").choices(&ATTRIBUTES)
+    };
+    let what = || ArgSpec::new("what", ArgKind::Text, false, "what it is for, in words");
+    Some(match name {
+        "start_encounter" => action(
+            name,
+            None,
+            "Start the fight: the order is by reflex, equal reflex rolled.",
+            vec![],
+        ),
+        "end_encounter" => action(name, None, "End the fight.", vec![]),
+        "challenge" => action(
+            name,
+            None,
+            "A challenge: both roll d10 + an attribute, the higher wins.",
+            vec![
+                ArgSpec::new("starter", ArgKind::Entity, true, "who tries"),
+                ArgSpec::new("resister", ArgKind::Entity, true, "who opposes"),
+                attribute("attribute", true),
+                attribute("resister_attribute", false),
+                pp(),
+                what(),
+            ],
+        ),
+        "save" => action(
+            name,
+            None,
+            "A save: d10 + an attribute against a toughness (5 unless given).",
+            vec![
+                target(true),
+                attribute("attribute", true),
+                ArgSpec::new("toughness", ArgKind::Int, false, "the save's toughness")
+                    .range(0, 100),
+                what(),
+            ],
+        ),
+        "morale" => action(
+            name,
+            None,
+            "A morale roll for the side of a creature: falters on 2 or less (yours alone).",
+            vec![ArgSpec::new(
+                "of",
+                ArgKind::Entity,
+                true,
+                "a member of the side",
+            )],
+        ),
+        "reaction" => action(
+            name,
+            None,
+            "Roll a wandering monster's reaction (yours alone).",
+            vec![],
+        ),
+        "rest" => action(
+            name,
+            None,
+            "Out of combat, a day's rest: 1d5 + 2 HP, MP and PP for every character.",
+            vec![],
+        ),
+        "check" => action(
+            name,
+            actor,
+            "A check: d10 + attribute + 1 per skill against a toughness.",
+            vec![
+                attribute("attribute", false),
+                ArgSpec::new(
+                    "perception",
+                    ArgKind::Flag,
+                    false,
+                    "a perception check (intellect)",
+                ),
+                ArgSpec::new(
+                    "skills",
+                    ArgKind::Text,
+                    false,
+                    "the skills that apply, comma-separated",
+                ),
+                ArgSpec::new(
+                    "toughness",
+                    ArgKind::Int,
+                    false,
+                    "the check's toughness (5 unless given)",
+                )
+                .range(0, 100),
+                ArgSpec::new(
+                    "hidden",
+                    ArgKind::Flag,
+                    false,
+                    "the toughness is the GM's secret",
+                )
+                .gm_only(),
+                pp(),
+                what(),
+            ],
+        ),
+        "attack" => action(
+            name,
+            actor,
+            "Attack: d10 + power (melee) or reflex (ranged, small weapons) + bonuses against toughness.",
+            vec![
+                target(true),
+                ArgSpec::new(
+                    "weapon",
+                    ArgKind::Text,
+                    false,
+                    "a weapon id (bare hands without)",
+                ),
+                pp(),
+                ArgSpec::new(
+                    "power_strike",
+                    ArgKind::Int,
+                    false,
+                    "Power strike: PP for +1 damage each, spent on a hit",
+                )
+                .range(0, 100),
+                ArgSpec::new(
+                    "feint",
+                    ArgKind::Flag,
+                    false,
+                    "Feint: a missed melee attack is rolled again (2 PP)",
+                ),
+                ArgSpec::new(
+                    "nonlethal",
+                    ArgKind::Flag,
+                    false,
+                    "to subdue: a power challenge too, 1 damage",
+                ),
+                ArgSpec::new(
+                    "advantage",
+                    ArgKind::Int,
+                    false,
+                    "combat advantage the GM grants",
+                )
+                .range(-5, 5)
+                .gm_only(),
+            ],
+        ),
+        "cast" => action(
+            name,
+            actor,
+            "Cast a spell for its MP: it works unless it rolls an attack.",
+            vec![
+                ArgSpec::new("spell", ArgKind::Text, true, "the spell's id"),
+                target(false),
+                pp(),
+                ArgSpec::new(
+                    "sure",
+                    ArgKind::Flag,
+                    false,
+                    "pay the dearer cost to strike without a roll",
+                ),
+                ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent")
+                    .range(1, 100),
+            ],
+        ),
+        "ability" => action(
+            name,
+            actor,
+            "A striking class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP), with an attack roll.",
+            vec![
+                ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
+                    "smite",
+                    "hail_of_daggers",
+                    "stunning_blow",
+                ]),
+                target(true),
+                pp(),
+            ],
+        ),
+        "words" => action(
+            name,
+            actor,
+            "Words of healing (1 PP, +2 temporary HP) or of strength (2 PP, +1 power for 1d5 rounds) to allies within earshot.",
+            vec![
+                ArgSpec::new("of", ArgKind::Text, true, "which words")
+                    .choices(&["healing", "strength"]),
+            ],
+        ),
+        "heal" => action(
+            name,
+            actor,
+            "Standard healing: a T6 intellect check (sure with the heal skill), 1-2 HP, MP and PP; takes the whole turn.",
+            vec![target(false), pp()],
+        ),
+        "potion" => action(
+            name,
+            actor,
+            "Drink or give a healing potion: 1d5 HP.",
+            vec![target(false)],
+        ),
+        "move" => action(
+            name,
+            actor,
+            "The turn's movement sequence, up to the speed (half when standing up).",
+            vec![ArgSpec::new("to", ArgKind::Cell, true, "where to")],
+        ),
+        "end_turn" => action(name, actor, "End the turn.", vec![]),
+        _ => return None,
+    })
+}
+
+pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
+    let mut out: Vec<ActionSpec> = start_spec(state, seat).into_iter().collect();
+    let enc = state.encounter();
+    if seat.is_gm() {
+        let names: &[&str] = if enc.active {
+            &["end_encounter", "challenge", "save", "morale"]
+        } else {
+            &["challenge", "save", "reaction", "rest"]
+        };
+        out.extend(names.iter().filter_map(|n| spec(n, None)));
+    }
+    let now = turns::may_act(enc);
+    let others: Vec<String> = state.combatant_ids().into_iter().map(|t| t.0).collect();
+    for c in controlled(state, seat) {
+        let Ok(stats) = stats_of(&c) else {
+            continue;
+        };
+        let mut names = vec!["check"];
+        if !enc.active {
+            names.extend(["heal", "potion"]);
+        } else if now.contains(&c.id) && cannot_act(&c).is_none() {
+            if c.resource(ACTION) > 0 {
+                names.push("attack");
+                if !stats.spells.is_empty() {
+                    names.push("cast");
+                }
+                if super::strike::STRIKES
+                    .iter()
+                    .any(|(id, ..)| stats.has_ability(id))
+                {
+                    names.push("ability");
+                }
+                if stats.has_ability("words_of_healing") || stats.has_ability("words_of_strength") {
+                    names.push("words");
+                }
+                names.push("potion");
+                if c.resource(MOVE) > 0 {
+                    names.push("heal");
+                }
+            }
+            if c.resource(MOVE) > 0 {
+                names.push("move");
+            }
+            names.push("end_turn");
+        }
+        for name in names {
+            if let Some(mut s) = spec(name, Some(&c.id)) {
+                for a in &mut s.args {
+                    match a.name.as_str() {
+                        "target" => a.now.clone_from(&others),
+                        "weapon" => a.now = stats.attacks.iter().map(|w| w.id.clone()).collect(),
+                        "spell" => a.now.clone_from(&stats.spells),
+                        _ => {}
+                    }
+                }
+                out.push(s);
+            }
+        }
+    }
+    out
+}

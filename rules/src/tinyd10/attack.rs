@@ -1,0 +1,623 @@
+//! Attacks: d10 + the attribute the attack's kind calls for (power in melee, reflex for ranged
+//! and small weapons) + the weapon's bonus + PP declared before the roll, against the target's
+//! toughness, equal or higher hitting. No skill ever adds to an attack. A hit deals 1 unless
+//! the weapon says more, plus the race's +1 against its foes and Power strike's PP. A
+//! non-lethal attack must also win a power challenge and then deals exactly 1. Feint rolls a
+//! missed melee attack again; Pummel knocks prone on a 10; Deflect projectiles turns a ranged
+//! hit into a reflex challenge. A hit on a rogue who can Evade or a
+//! warrior who can Withstand asks that character's seat first.
+
+use std::collections::BTreeMap;
+
+use crate::account::Telling;
+use crate::action::Args;
+use crate::decision::{Closing, PendingStep, StepValue};
+use crate::engine::{Ctx, DecideError};
+use crate::event::Modifier;
+use crate::refusal::Refusal;
+use crate::state::StateView;
+use crate::state::{Combatant, Status};
+use crate::toolkit::deciders;
+
+use super::checks::{self, Winner};
+use super::content::Attribute;
+use super::dice::roll_amount;
+use super::options::d5;
+use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
+use super::round::{spend, toughness_of};
+use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
+use super::tell::{self, Check};
+use super::{ACTION, DEAD, PP, PRONE, cannot_act, harm, stats_of};
+
+pub const STEP_HIT: &str = "tinyd10.hit";
+
+fn malformed(step: &PendingStep, what: &str) -> DecideError {
+    DecideError::BadStep {
+        prompt_id: step.prompt_id,
+        rule: step.rule.clone(),
+        problem: format!("the step has no {what}"),
+    }
+}
+
+/// What the attacker asked for besides the target and weapon.
+struct Declared {
+    pp: i64,
+    power_strike: i64,
+    feint: bool,
+    nonlethal: bool,
+    advantage: i64,
+}
+
+fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refusal> {
+    let d = Declared {
+        pp: args.int("pp")?.unwrap_or(0),
+        power_strike: args.int("power_strike")?.unwrap_or(0),
+        feint: args.flag("feint")?,
+        nonlethal: args.flag("nonlethal")?,
+        advantage: args.int("advantage")?.unwrap_or(0),
+    };
+    for (used, ability) in [(d.power_strike > 0, "power_strike"), (d.feint, "feint")] {
+        if used && !stats.has_ability(ability) {
+            return Err(Refusal::Rule(format!("{} does not have {ability}", c.id)));
+        }
+    }
+    if d.power_strike < 0 {
+        return Err(Refusal::bad_argument("power_strike", "is not negative"));
+    }
+    Ok(d)
+}
+
+/// The attack's own bonuses: the attribute, the weapon, PP, Brawl, and what the target's race
+/// and the GM's combat advantage add.
+fn modifiers(stats: &Stats, w: &AttackStats, target: &Stats, d: &Declared) -> Vec<Modifier> {
+    let attribute = w.kind.attribute();
+    let mut out = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
+    let mut push = |label: &str, v: i64| {
+        if v != 0 {
+            out.push(Modifier::new(label, v));
+        }
+    };
+    push(&w.name, w.attack);
+    if (d.nonlethal || w.id == UNARMED) && stats.has_ability("brawl") {
+        push("brawl", 2);
+    }
+    if w.kind == AttackKind::Ranged {
+        push("target's race: ranged", target.ranged_against);
+    }
+    if stats.has_ability("raised_by_the_sword") && target.tags.iter().any(|t| t == "sword") {
+        push("raised by the sword", 1);
+    }
+    push("combat advantage", d.advantage);
+    out
+}
+
+pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let t = ctx.combatant(&args.require_entity("target")?)?;
+    if t.has_status(DEAD) {
+        return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
+    }
+    let weapon_id = args.text("weapon")?.unwrap_or(UNARMED);
+    let w = stats
+        .attack(weapon_id)
+        .cloned()
+        .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
+    let d = declared(args, &stats, c)?;
+    let t_stats = stats_of(&t)?;
+    if w.kind == AttackKind::Ranged {
+        super::round::within_range(ctx, c, &t, w.range_ft, &w.name)?;
+    }
+    // Everything the attack may cost (Feint's 2 PP included, in case it misses) is checked
+    // before anything is spent or rolled.
+    let feint_reserve = if d.feint { 2 } else { 0 };
+    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve)?;
+    spend(ctx, c, ACTION)?;
+    let mut bonuses = modifiers(&stats, &w, &t_stats, &d);
+    if w.kind.attribute() == Attribute::Power
+        && let Some(s) = c.statuses.get(super::care::STRENGTH)
+    {
+        bonuses.push(Modifier::new("words of strength", s.magnitude));
+    }
+    if let Some(m) = declare_pp(ctx, c, d.pp, d.power_strike)? {
+        bonuses.push(m);
+    }
+    if let Some(m) = legendary_presence(ctx, c, &t, &t_stats)? {
+        bonuses.push(m);
+    }
+    let (toughness, _) = toughness_of(&t)?;
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: if d.nonlethal {
+            "strikes to subdue"
+        } else {
+            "attacks"
+        }
+        .into(),
+        target: Some(t.id.clone()),
+        instrument: Some(w.name.clone()),
+    });
+    let hidden = crate::redact::gm_only_numbers(&t);
+    let (mut hit, mut roll_nat) =
+        roll_attack(ctx, c, &stats, "attack", bonuses.clone(), toughness, hidden)?;
+    if !hit && d.feint && w.kind.is_melee() {
+        spend_pp(ctx, &c.id, 2, "feint")?;
+        (hit, roll_nat) = roll_attack(
+            ctx,
+            c,
+            &stats,
+            "feint: attack again",
+            bonuses,
+            toughness - 1,
+            hidden,
+        )?;
+    }
+    if !hit {
+        ctx.telling = None;
+        let pool = ctx.combatant(&c.id)?.resource(PP);
+        if w.kind.is_melee() && stats.has_ability("explosive_power") && pool > 0 {
+            let total = last_total(ctx).unwrap_or(0);
+            return ask_explosive(ctx, c, &t, &w, &d, total, toughness, pool);
+        }
+        return Ok(());
+    }
+    after_hit(ctx, c, &t, &w, &d, roll_nat)
+}
+
+/// Legendary presence: the first time a foe attacks a legend in a fight, an aspect challenge;
+/// a foe who loses attacks at -2 (that attack only: A18).
+fn legendary_presence(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    t_stats: &Stats,
+) -> Result<Option<Modifier>, DecideError> {
+    if !t_stats.legendary_presence || c.side == t.side {
+        return Ok(None);
+    }
+    let key = format!("presence.{}.{}", t.id, c.id);
+    if ctx.state.encounter().values.get(&key).copied().unwrap_or(0) > 0 {
+        return Ok(None);
+    }
+    ctx.set_encounter_value(&key, 1)?;
+    let won = rolls::challenge(
+        ctx,
+        Side {
+            who: c,
+            attribute: Attribute::Aspect,
+            extra: Vec::new(),
+        },
+        Side {
+            who: t,
+            attribute: Attribute::Aspect,
+            extra: Vec::new(),
+        },
+        "legendary presence",
+    )?;
+    Ok((won == Winner::Resister).then(|| Modifier::new("legendary presence", -2)))
+}
+
+/// The total of the last check recorded in this command.
+fn last_total(ctx: &Ctx<'_>) -> Option<i64> {
+    ctx.emitted().iter().rev().find_map(|e| {
+        e.facts().find_map(|f| match f {
+            crate::event::Fact::Checked(r) => Some(r.total),
+            _ => None,
+        })
+    })
+}
+
+pub const STEP_EXPLOSIVE: &str = "tinyd10.explosive_power";
+
+/// Explosive power: after a failed melee roll the attacker may add PP to it, 1 each. The
+/// toughness stays secret (an NPC's is the GM's): the attacker knows only their total.
+#[allow(clippy::too_many_arguments)]
+fn ask_explosive(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    total: i64,
+    toughness: i64,
+    pool: i64,
+) -> Result<(), DecideError> {
+    let data = BTreeMap::from([
+        ("target".to_owned(), StepValue::Entity(t.id.clone())),
+        ("weapon".to_owned(), StepValue::Text(w.id.clone())),
+        ("total".to_owned(), StepValue::Int(total)),
+        ("power_strike".to_owned(), StepValue::Int(d.power_strike)),
+        ("nonlethal".to_owned(), StepValue::Flag(d.nonlethal)),
+    ]);
+    let secret = BTreeMap::from([("toughness".to_owned(), StepValue::Int(toughness))]);
+    ctx.ask(PendingStep {
+        rule: STEP_EXPLOSIVE.into(),
+        actor: Some(c.id.clone()),
+        seats: deciders(c),
+        question: format!(
+            "{}'s attack on {} totals {total} and misses: add power points to it (Explosive power, 1 each)?",
+            c.id, t.id
+        ),
+        options: vec!["add".into(), "keep".into()],
+        default: "keep".into(),
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        data,
+        secret,
+        args: vec![
+            crate::action::ArgSpec::new(
+                "points",
+                crate::action::ArgKind::Int,
+                false,
+                "PP added to the failed roll",
+            )
+            .range(1, pool),
+        ],
+        ..PendingStep::default()
+    })?;
+    Ok(())
+}
+
+/// The attacker answered Explosive power's question.
+pub fn resume_explosive(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    if closing.choice != "add" {
+        return Ok(());
+    }
+    let c = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let t = ctx.combatant(
+        step.entity("target")
+            .ok_or_else(|| malformed(step, "target"))?,
+    )?;
+    let total = step.int("total").ok_or_else(|| malformed(step, "total"))?;
+    let toughness = step
+        .secret_int("toughness")
+        .ok_or_else(|| malformed(step, "toughness"))?;
+    let weapon = step
+        .text("weapon")
+        .ok_or_else(|| malformed(step, "weapon"))?;
+    let stats = stats_of(&c)?;
+    let w = stats
+        .attack(weapon)
+        .cloned()
+        .ok_or_else(|| malformed(step, "the weapon on the sheet"))?;
+    let points = closing
+        .args
+        .int("points")?
+        .ok_or_else(|| Refusal::bad_argument("points", "how many PP to add"))?;
+    spend_pp(ctx, &c.id, points, "explosive power")?;
+    let now = total + points;
+    let hit = checks::attack_hits(now, toughness);
+    ctx.note_about(
+        &c.id,
+        format!(
+            "{} adds {points} PP to the failed roll (explosive power): {now}, and {}",
+            c.id,
+            if hit { "hits" } else { "still misses" }
+        ),
+    )?;
+    if !hit {
+        return Ok(());
+    }
+    let d = Declared {
+        pp: 0,
+        power_strike: step.int("power_strike").unwrap_or(0),
+        feint: false,
+        nonlethal: step.flag("nonlethal").unwrap_or(false),
+        advantage: 0,
+    };
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: "attacks".into(),
+        target: Some(t.id.clone()),
+        instrument: Some(w.name.clone()),
+    });
+    // The roll's face was not a 10 (it failed): nothing reacts to it.
+    after_hit(ctx, &c, &t, &w, &d, None)
+}
+
+/// What follows a hit: Deflect projectiles, Pummel, the non-lethal challenge, then damage.
+fn after_hit(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    roll_nat: Option<i64>,
+) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let t_stats = stats_of(t)?;
+    let (t, w) = (t.clone(), w.clone());
+    if roll_nat == Some(10) && w.kind.is_melee() && stats.has_ability("pummel") {
+        ctx.set_status(
+            &t.id,
+            PRONE,
+            Some(Status {
+                source: "pummel".into(),
+                magnitude: checks::PRONE_TOUGHNESS,
+                rounds_left: None,
+            }),
+        )?;
+        ctx.note_about(
+            &t.id,
+            format!("{} rolls a 10: pummel knocks {} prone", c.id, t.id),
+        )?;
+    }
+    if w.kind == AttackKind::Ranged
+        && t_stats.has_ability("deflect_projectiles")
+        && cannot_act(&t).is_none()
+    {
+        // The projectile that hit is a reflex challenge the target resists (A11: it follows
+        // the hit rather than replacing the attack roll).
+        let won = rolls::challenge(
+            ctx,
+            Side {
+                who: c,
+                attribute: Attribute::Reflex,
+                extra: Vec::new(),
+            },
+            Side {
+                who: &t,
+                attribute: Attribute::Reflex,
+                extra: Vec::new(),
+            },
+            "deflect projectiles",
+        )?;
+        if won == Winner::Resister {
+            ctx.telling = None;
+            return ctx.note_about(&t.id, format!("{} deflects the projectile", t.id));
+        }
+    }
+    if d.nonlethal {
+        let won = rolls::challenge(
+            ctx,
+            Side {
+                who: c,
+                attribute: Attribute::Power,
+                extra: Vec::new(),
+            },
+            Side {
+                who: &t,
+                attribute: Attribute::Power,
+                extra: Vec::new(),
+            },
+            "non-lethal blow",
+        )?;
+        ctx.telling = None;
+        if won != Winner::Starter {
+            return ctx.note_about(&t.id, format!("{} is struck but not hurt", t.id));
+        }
+        let ranged = w.kind == AttackKind::Ranged;
+        return land(
+            ctx,
+            c,
+            &t,
+            1,
+            vec![Modifier::new("non-lethal", 1)],
+            true,
+            ranged,
+        );
+    }
+    let rolled = roll_amount(w.damage, stats.level, d5(ctx.state.options()), ctx.dice)?;
+    let mut steps = vec![Modifier::new(&w.name, rolled.value)];
+    let mut amount = rolled.value;
+    if let Some(tag) = &stats.damage_vs
+        && t_stats.tags.contains(tag)
+    {
+        steps.push(Modifier::new(format!("race: against {tag}"), 1));
+        amount += 1;
+    }
+    if d.power_strike > 0 {
+        spend_pp(ctx, &c.id, d.power_strike, "power strike")?;
+        steps.push(Modifier::new("power strike", d.power_strike));
+        amount += d.power_strike;
+    }
+    ctx.telling = None;
+    land(
+        ctx,
+        c,
+        &t,
+        amount,
+        steps,
+        false,
+        w.kind == AttackKind::Ranged,
+    )
+}
+
+/// Refuses an attack whose declared PP the pool cannot pay.
+fn declare_check(ctx: &Ctx<'_>, c: &Combatant, pp: i64) -> Result<(), Refusal> {
+    let have = ctx.combatant(&c.id)?.resource(PP);
+    if pp > have {
+        return Err(Refusal::InsufficientResource {
+            resource: "power points".into(),
+            needed: pp,
+            available: have,
+        });
+    }
+    Ok(())
+}
+
+/// One attack roll; returns whether it hit and the number "rolls a 10" reads.
+fn roll_attack(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    label: &str,
+    bonuses: Vec<Modifier>,
+    toughness: i64,
+    hidden: bool,
+) -> Result<(bool, Option<i64>), DecideError> {
+    let roll = d10_for(ctx, &c.id, stats)?;
+    let bonus: i64 = bonuses.iter().map(|m| m.value).sum();
+    let nat = natural(ctx, &roll, bonus);
+    let total = tell::total(&roll, &bonuses);
+    let hit = checks::attack_hits(total, toughness);
+    tell::check(
+        ctx,
+        Check {
+            who: &c.id,
+            label: label.to_owned(),
+            roll,
+            modifiers: bonuses,
+            against: Some((toughness, "toughness")),
+            success: Some(hit),
+            words: ("hits", "misses"),
+            because: None,
+            hidden,
+            gm_only: false,
+        },
+    )?;
+    Ok((hit, nat))
+}
+
+/// A hit lands: the target's seat is asked first when it can Evade or Withstand.
+/// A hit lands: an ally with Defensive rush may step in first; then the target's seat is asked
+/// when it can Evade or Withstand.
+fn land(
+    ctx: &mut Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    amount: i64,
+    steps: Vec<Modifier>,
+    nonlethal: bool,
+    ranged: bool,
+) -> Result<(), DecideError> {
+    if super::rush::offer(ctx, a, t, amount, &steps, nonlethal, ranged)? {
+        return Ok(());
+    }
+    react(ctx, a, t, amount, steps, nonlethal)
+}
+
+/// How the damage was built, kept in a step's secret: it names the attacker's weapon and
+/// bonuses, the GM's for an NPC.
+pub(super) fn steps_secret(steps: &[Modifier]) -> BTreeMap<String, StepValue> {
+    steps
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| {
+            [
+                (format!("step{i}.label"), StepValue::Text(m.label.clone())),
+                (format!("step{i}.value"), StepValue::Int(m.value)),
+            ]
+        })
+        .collect()
+}
+
+/// The damage steps a step's secret holds.
+pub(super) fn steps_of(step: &PendingStep) -> Vec<Modifier> {
+    let mut steps = Vec::new();
+    for i in 0.. {
+        let (Some(StepValue::Text(label)), Some(value)) = (
+            step.secret.get(&format!("step{i}.label")),
+            step.secret_int(&format!("step{i}.value")),
+        ) else {
+            break;
+        };
+        steps.push(Modifier::new(label, value));
+    }
+    steps
+}
+
+/// The target's own answer to a hit: asked when it can Evade or Withstand.
+pub(super) fn react(
+    ctx: &mut Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    amount: i64,
+    steps: Vec<Modifier>,
+    nonlethal: bool,
+) -> Result<(), DecideError> {
+    let stats = stats_of(t)?;
+    let pp = t.resource(PP);
+    let mut options = Vec::new();
+    if cannot_act(t).is_none() && pp >= 1 {
+        if stats.has_ability("evade") {
+            options.push("evade".to_owned());
+        }
+        if stats.has_ability("withstand") {
+            options.push("withstand".to_owned());
+        }
+    }
+    if options.is_empty() {
+        return harm::damage(ctx, &t.id, amount, steps, Some(&a.id), nonlethal);
+    }
+    options.push("take".into());
+    let data = BTreeMap::from([
+        ("attacker".to_owned(), StepValue::Entity(a.id.clone())),
+        ("amount".to_owned(), StepValue::Int(amount)),
+        ("nonlethal".to_owned(), StepValue::Flag(nonlethal)),
+    ]);
+    let secret = steps_secret(&steps);
+    ctx.ask(PendingStep {
+        rule: STEP_HIT.into(),
+        actor: Some(t.id.clone()),
+        seats: deciders(t),
+        question: format!(
+            "{} hits {} for {amount} damage: evade it (1 PP), withstand it (1 PP a point) or take it?",
+            a.id, t.id
+        ),
+        options,
+        default: "take".into(),
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        data,
+        secret,
+        args: vec![
+            crate::action::ArgSpec::new(
+                "points",
+                crate::action::ArgKind::Int,
+                false,
+                "withstand: PP spent, 1 per point of damage",
+            )
+            .range(0, amount.max(0)),
+        ],
+        ..PendingStep::default()
+    })?;
+    Ok(())
+}
+
+/// The hit's target answered: evade (1 PP, no damage), withstand (PP off the damage) or take.
+pub fn resume_hit(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    let t = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let attacker = step
+        .entity("attacker")
+        .ok_or_else(|| malformed(step, "attacker"))?
+        .clone();
+    let amount = step
+        .int("amount")
+        .ok_or_else(|| malformed(step, "amount"))?;
+    let nonlethal = step.flag("nonlethal").unwrap_or(false);
+    let mut steps = steps_of(step);
+    match closing.choice {
+        "evade" => {
+            spend_pp(ctx, &t.id, 1, "evade")?;
+            ctx.note_about(&t.id, format!("{} evades the blow of {attacker}", t.id))
+        }
+        "withstand" => {
+            let points = closing.args.int("points")?.unwrap_or(1).clamp(0, amount);
+            spend_pp(ctx, &t.id, points, "withstand")?;
+            steps.push(Modifier::new("withstand", -points));
+            harm::damage(
+                ctx,
+                &t.id,
+                amount - points,
+                steps,
+                Some(&attacker),
+                nonlethal,
+            )
+        }
+        _ => harm::damage(ctx, &t.id, amount, steps, Some(&attacker), nonlethal),
+    }
+}

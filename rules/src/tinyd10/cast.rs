@@ -1,0 +1,279 @@
+//! Spells: the caster must know the spell and be of its type, and have the MP (the cost the
+//! text gives, its second cost where that applies, less one with Arcane knowledge but never
+//! to 0). A spell works unless its text says it rolls: then d10 + the casting attribute (+ the
+//! spell's bonus, + PP declared) against the target's toughness. Damage lands only on targets
+//! of the tag it names; a save against the caster's spell save negates or halves; healing
+//! never passes the maximum. What the server does not count is told for the GM to rule.
+
+use crate::account::Telling;
+use crate::action::Args;
+use crate::engine::{Ctx, DecideError};
+use crate::event::Modifier;
+use crate::refusal::Refusal;
+use crate::state::Combatant;
+use crate::state::StateView;
+
+use super::checks;
+use super::content::{AltCost, OnSave, Spell, content};
+use super::dice::roll_amount;
+use super::options::{HALVING, d5, is};
+use super::rolls::{declare_pp, save};
+use super::round::toughness_of;
+use super::sheet::Stats;
+use super::tell::{self, Check};
+use super::{ACTION, DEAD, MP, PP, harm, stats_of};
+
+/// Tags that make a creature "evil, undead, or otherwise unholy".
+const UNHOLY: [&str; 3] = ["unholy", "undead", "evil"];
+
+/// Whether `t` is of the kind a spell's damage needs.
+fn is_of(tags: &[String], only: &str) -> bool {
+    if only == "unholy" {
+        tags.iter().any(|t| UNHOLY.contains(&t.as_str()))
+    } else {
+        tags.iter().any(|t| t == only)
+    }
+}
+
+/// The MP a casting costs.
+pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<i64, Refusal> {
+    let base = spell.mp.ok_or_else(|| {
+        Refusal::Rule(format!(
+            "the text gives {} no cost: the GM rules it (set MP by ruling)",
+            spell.name
+        ))
+    })?;
+    let alt = match (spell.alt, spell.mp_alt) {
+        (Some(AltCost::HealSkill), Some(n)) if stats.has_skill("heal") => n,
+        (Some(AltCost::Other), Some(n)) if on_other => n,
+        (Some(AltCost::Sure), Some(n)) if sure => n,
+        _ => base,
+    };
+    if sure && spell.alt != Some(AltCost::Sure) {
+        return Err(Refusal::bad_argument(
+            "sure",
+            "only a spell with a cost to strike surely takes it",
+        ));
+    }
+    // Arcane knowledge: one less, but a spell that cost something still costs at least 1.
+    Ok(if stats.has_ability("arcane_knowledge") && alt > 1 {
+        alt - 1
+    } else {
+        alt
+    })
+}
+
+pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
+    let id = args.require_text("spell")?;
+    let spell = data
+        .spell(id)
+        .ok_or_else(|| Refusal::bad_argument("spell", "is not a spell of the text"))?;
+    if !stats.knows_spell(id) {
+        return Err(Refusal::Rule(format!("{} does not know {}", c.id, spell.name)).into());
+    }
+    let kind = stats
+        .casting
+        .ok_or_else(|| Refusal::Rule(format!("{} casts no spells", c.id)))?;
+    if kind != spell.kind {
+        return Err(Refusal::Rule(format!("{} cannot cast {}", c.id, spell.name)).into());
+    }
+    let target = match args.entity("target")? {
+        Some(t) => ctx.combatant(&t)?,
+        None => c.clone(),
+    };
+    if target.has_status(DEAD) {
+        return Err(Refusal::Rule(format!("{} is dead", target.id)).into());
+    }
+    super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
+    let sure = args.flag("sure")?;
+    let on_other = target.id != c.id;
+    let mut mp = cost(spell, &stats, on_other, sure)?;
+    // Inflict wounds: a point of damage for each MP, the caster says how many.
+    let extra_mp = if spell.id == "inflict_wounds" {
+        let n = args.int("mp")?.unwrap_or(1);
+        if n < 1 {
+            return Err(Refusal::bad_argument("mp", "at least 1").into());
+        }
+        mp = n;
+        n
+    } else {
+        0
+    };
+    let have = ctx.combatant(&c.id)?.resource(MP);
+    if have < mp {
+        return Err(Refusal::InsufficientResource {
+            resource: format!("magic points for {}", spell.name),
+            needed: mp,
+            available: have,
+        }
+        .into());
+    }
+    let pp = args.int("pp")?.unwrap_or(0);
+    if pp > 0 && (!spell.attack || sure) {
+        return Err(
+            Refusal::bad_argument("pp", "adds to a roll, and this casting rolls nothing").into(),
+        );
+    }
+    let pool = ctx.combatant(&c.id)?.resource(PP);
+    if pp > pool {
+        return Err(Refusal::InsufficientResource {
+            resource: "power points".into(),
+            needed: pp,
+            available: pool,
+        }
+        .into());
+    }
+    super::round::spend_in_combat(ctx, c, ACTION)?;
+    ctx.set_resource(&c.id, MP, have - mp)?;
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: "casts".into(),
+        target: Some(target.id.clone()),
+        instrument: Some(spell.name.clone()),
+    });
+    ctx.note_about(&c.id, format!("{} spends {mp} MP on {}", c.id, spell.name))?;
+    if spell.attack && !sure {
+        let attribute = kind.attribute();
+        let t_stats = stats_of(&target)?;
+        let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
+        if spell.attack_bonus != 0 {
+            bonuses.push(Modifier::new(&spell.name, spell.attack_bonus));
+        }
+        if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
+            bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
+        }
+        if t_stats.has_ability("magical_disruption") {
+            bonuses.push(Modifier::new("magical disruption", -1));
+        }
+        if let Some(m) = declare_pp(ctx, c, pp, 0)? {
+            bonuses.push(m);
+        }
+        let (toughness, _) = toughness_of(&target)?;
+        let roll = super::rolls::d10_for(ctx, &c.id, &stats)?;
+        let total = tell::total(&roll, &bonuses);
+        let hit = checks::attack_hits(total, toughness);
+        tell::check(
+            ctx,
+            Check {
+                who: &c.id,
+                label: format!("{} attack", spell.name),
+                roll,
+                modifiers: bonuses,
+                against: Some((toughness, "toughness")),
+                success: Some(hit),
+                words: ("hits", "misses"),
+                because: None,
+                hidden: crate::redact::gm_only_numbers(&target),
+                gm_only: false,
+            },
+        )?;
+        if !hit {
+            ctx.telling = None;
+            return Ok(());
+        }
+    }
+    effect(ctx, c, &stats, spell, &target, extra_mp)
+}
+
+/// What the spell does to `target` once it has struck (or simply worked).
+fn effect(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    spell: &Spell,
+    target: &Combatant,
+    inflict: i64,
+) -> Result<(), DecideError> {
+    let t_stats = stats_of(target)?;
+    if let Some(only) = &spell.only_vs
+        && !is_of(&t_stats.tags, only)
+    {
+        ctx.telling = None;
+        return ctx.note_about(
+            &target.id,
+            format!(
+                "{} is not {only}: {} does nothing to it",
+                target.id, spell.name
+            ),
+        );
+    }
+    let mut saved = None;
+    if !spell.save.is_empty() {
+        let against = stats.spell_save.unwrap_or(checks::STANDARD_SAVE);
+        ctx.telling = Some(Telling {
+            actor: Some(target.id.clone()),
+            verb: "resists".into(),
+            target: Some(c.id.clone()),
+            instrument: Some(spell.name.clone()),
+        });
+        saved = Some(save(
+            ctx,
+            target,
+            &spell.save,
+            against,
+            &format!("{}'s spell save", c.id),
+        )?);
+    }
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: "casts".into(),
+        target: Some(target.id.clone()),
+        instrument: Some(spell.name.clone()),
+    });
+    if saved == Some(true) && spell.on_save == Some(OnSave::Negates) {
+        ctx.telling = None;
+        return ctx.note_about(
+            &target.id,
+            format!("{} saves: {} has no effect", target.id, spell.name),
+        );
+    }
+    let d5 = d5(ctx.state.options());
+    if let Some(amount) = spell.damage {
+        let rolled = roll_amount(amount, stats.level, d5, ctx.dice)?;
+        let mut steps = vec![Modifier::new(&spell.name, rolled.value)];
+        let mut value = rolled.value;
+        if inflict > 0 {
+            value = inflict;
+            steps = vec![Modifier::new("1 a magic point", inflict)];
+        }
+        if saved == Some(true) && spell.on_save == Some(OnSave::Halves) {
+            let up = is(ctx.state.options(), HALVING, "up");
+            let half = checks::halve(value, up);
+            steps.push(Modifier::new("saved: half", half - value));
+            value = half;
+        }
+        harm::damage(ctx, &target.id, value, steps, Some(&c.id), false)?;
+    }
+    if let Some(amount) = spell.heals {
+        let rolled = roll_amount(amount, stats.level, d5, ctx.dice)?;
+        harm::heal(
+            ctx,
+            &target.id,
+            rolled.value,
+            vec![Modifier::new(&spell.name, rolled.value)],
+        )?;
+        if spell.restores_pp_mp {
+            for (key, max) in [(PP, t_stats.pp_max), (MP, t_stats.mp_max)] {
+                let now = ctx.combatant(&target.id)?.resource(key);
+                ctx.set_resource(&target.id, key, checks::healed(now, rolled.value, max))?;
+            }
+        }
+    }
+    if let Some(effect) = &spell.effect {
+        let saved = match (saved, spell.on_save) {
+            (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
+            _ => "",
+        };
+        ctx.note_about(
+            &target.id,
+            format!(
+                "{}: {effect}{saved}; the GM applies it by ruling",
+                spell.name
+            ),
+        )?;
+    }
+    ctx.telling = None;
+    Ok(())
+}

@@ -1,0 +1,330 @@
+//! The encounter's clock: the order by reflex (ties rolled), a turn each in that order with
+//! one attack, ability or spell and one movement sequence, the end of a round (when dying
+//! characters come a round closer to death), and moving.
+
+use std::cmp::Reverse;
+
+use crate::action::Args;
+use crate::engine::{Ctx, DecideError};
+use crate::event::{Event, Fact, Modifier};
+use crate::grid::distance;
+use crate::ids::EntityId;
+use crate::refusal::Refusal;
+use crate::state::StateView;
+use crate::state::{Combatant, Status};
+
+use super::checks;
+use super::content::Attribute;
+use super::options::{DYING_COUNT, INITIATIVE_TIES, is};
+use super::tell::{self, Check};
+use super::{ACTION, DEAD, DYING, GRID, MOVE, PRONE, UNCONSCIOUS, cannot_act, stats_of};
+
+/// How many times a tie-break is rolled again while still tied (then the order is by id).
+const TIE_DEPTH: usize = 10;
+
+pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let ids = crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
+    let mut entries = Vec::new();
+    for id in ids {
+        let c = ctx.combatant(&id)?;
+        entries.push((id, stats_of(&c)?.attribute(Attribute::Reflex)));
+    }
+    // Highest reflex first; equal reflex kept together (in id order) for the tie-break.
+    entries.sort_by_key(|(id, reflex)| (Reverse(*reflex), id.clone()));
+    let mut order = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let reflex = entries[i].1;
+        let tied: Vec<EntityId> = entries[i..]
+            .iter()
+            .take_while(|(_, r)| *r == reflex)
+            .map(|(id, _)| id.clone())
+            .collect();
+        i += tied.len();
+        if tied.len() == 1 {
+            order.extend(tied);
+        } else {
+            order.extend(tie_break(ctx, tied, 0)?);
+        }
+    }
+    ctx.emit(Event::public(Fact::OrderSet { order }))?;
+    ctx.emit(Event::public(Fact::RoundStarted { round: 1 }))?;
+    advance(ctx, 0)
+}
+
+/// Orders creatures of equal reflex by a d10 each (higher or lower first, as the table
+/// rules); those tied again roll again.
+fn tie_break(
+    ctx: &mut Ctx<'_>,
+    tied: Vec<EntityId>,
+    depth: usize,
+) -> Result<Vec<EntityId>, DecideError> {
+    if depth >= TIE_DEPTH {
+        return Ok(tied);
+    }
+    let lower_first = is(ctx.state.options(), INITIATIVE_TIES, "lower_first");
+    let mut rolled = Vec::new();
+    for id in tied {
+        let roll = super::dice::d10(ctx.dice)?;
+        let face = roll.total;
+        ctx.telling = None;
+        tell::check(
+            ctx,
+            Check {
+                who: &id,
+                label: "tie-break for the combat order".into(),
+                roll,
+                modifiers: Vec::new(),
+                against: None,
+                success: None,
+                words: ("", ""),
+                because: None,
+                hidden: false,
+                gm_only: false,
+            },
+        )?;
+        rolled.push((id, face));
+    }
+    rolled.sort_by_key(|(id, face)| (if lower_first { *face } else { -*face }, id.clone()));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rolled.len() {
+        let face = rolled[i].1;
+        let same: Vec<EntityId> = rolled[i..]
+            .iter()
+            .take_while(|(_, f)| *f == face)
+            .map(|(id, _)| id.clone())
+            .collect();
+        i += same.len();
+        if same.len() == 1 {
+            out.extend(same);
+        } else {
+            out.extend(tie_break(ctx, same, depth + 1)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Opens the turn of the first creature from `at` in the order that can act; one that cannot
+/// (dying, unconscious, dead) is passed over. Past the end of the order the round ends and
+/// the next begins.
+pub fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
+    let order = ctx.state.encounter().order.clone();
+    let n = order.len();
+    for _ in 0..=2 * n + 1 {
+        if at >= n {
+            end_of_round(ctx)?;
+            let round = ctx.state.encounter().round + 1;
+            ctx.emit(Event::public(Fact::RoundStarted { round }))?;
+            at = 0;
+            continue;
+        }
+        let Some(id) = order.get(at).cloned() else {
+            break;
+        };
+        let c = ctx.combatant(&id)?;
+        if cannot_act(&c).is_none() {
+            ctx.set_resource(&id, ACTION, 1)?;
+            ctx.set_resource(&id, MOVE, 1)?;
+            return ctx.emit(Event::public(Fact::TurnStarted { entity: Some(id) }));
+        }
+        at += 1;
+    }
+    ctx.emit(Event::public(Fact::TurnStarted { entity: None }))
+}
+
+/// The end of a round: each dying character is a round nearer death; at none left, it dies.
+fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let round = i64::from(ctx.state.encounter().round);
+    let counts = is(ctx.state.options(), DYING_COUNT, "drop_counts");
+    for id in ctx.state.encounter().order.clone() {
+        let c = ctx.combatant(&id)?;
+        if let Some(s) = c.statuses.get(super::care::STRENGTH).cloned() {
+            let left = s.rounds_left.unwrap_or(1).saturating_sub(1);
+            let to = (left > 0).then_some(Status {
+                rounds_left: Some(left),
+                ..s
+            });
+            ctx.set_status(&id, super::care::STRENGTH, to)?;
+        }
+        // A knock-out with a count (Stunning blow) wears off; one from 0 HP does not.
+        if let Some(out) = c.statuses.get(UNCONSCIOUS).cloned()
+            && let Some(left) = out.rounds_left
+        {
+            let left = left.saturating_sub(1);
+            let to = (left > 0).then_some(Status {
+                rounds_left: Some(left),
+                ..out
+            });
+            ctx.set_status(&id, UNCONSCIOUS, to)?;
+        }
+        let Some(dying) = c.statuses.get(DYING).cloned() else {
+            continue;
+        };
+        let left = dying.rounds_left.map_or(checks::DYING_ROUNDS, i64::from);
+        match checks::dying_tick(left, dying.magnitude == round, counts) {
+            Some(left) => {
+                let rounds_left = u32::try_from(left).ok();
+                ctx.set_status(
+                    &id,
+                    DYING,
+                    Some(Status {
+                        rounds_left,
+                        ..dying
+                    }),
+                )?;
+            }
+            None => super::harm::dies(ctx, &id, "after five rounds dying")?,
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an action outside the actor's turn, or from a creature that cannot act.
+pub fn require_turn(ctx: &Ctx<'_>, c: &Combatant) -> Result<(), Refusal> {
+    let enc = ctx.state.encounter();
+    if !enc.active {
+        return Err(Refusal::NoEncounter);
+    }
+    if let Some(why) = cannot_act(c) {
+        return Err(Refusal::CannotAct {
+            actor: c.id.clone(),
+            reason: why.to_owned(),
+        });
+    }
+    crate::toolkit::turns::check_turn(&ctx.state, &c.id)
+}
+
+/// Takes the turn's `slot` (attack/ability/spell, or movement), refused when it is spent.
+pub fn spend(ctx: &mut Ctx<'_>, c: &Combatant, slot: &str) -> Result<(), DecideError> {
+    require_turn(ctx, c)?;
+    if ctx.combatant(&c.id)?.resource(slot) < 1 {
+        let what = if slot == ACTION {
+            "attack, ability or spell"
+        } else {
+            "movement"
+        };
+        return Err(Refusal::NoneLeft {
+            actor: c.id.clone(),
+            slot: what.into(),
+        }
+        .into());
+    }
+    ctx.set_resource(&c.id, slot, 0)
+}
+
+/// Takes the turn's `slot` in a fight; out of one (a spell after the battle) there is no turn
+/// to spend.
+pub fn spend_in_combat(ctx: &mut Ctx<'_>, c: &Combatant, slot: &str) -> Result<(), DecideError> {
+    if ctx.state.encounter().active {
+        spend(ctx, c, slot)
+    } else {
+        Ok(())
+    }
+}
+
+pub fn end_turn_action(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    require_turn(ctx, c)?;
+    end_turn(ctx, &c.id)
+}
+
+pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let at = ctx
+        .state
+        .encounter()
+        .order
+        .iter()
+        .position(|id| id == who)
+        .unwrap_or(0);
+    ctx.set_resource(who, ACTION, 0)?;
+    ctx.set_resource(who, MOVE, 0)?;
+    advance(ctx, at + 1)
+}
+
+pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    if !ctx.state.encounter().active {
+        return Err(Refusal::NoEncounter.into());
+    }
+    for id in ctx.state.encounter().order.clone() {
+        ctx.set_resource(&id, ACTION, 0)?;
+        ctx.set_resource(&id, MOVE, 0)?;
+    }
+    ctx.emit(Event::public(Fact::EncounterEnded))
+}
+
+/// Feet a movement sequence covers: the speed, half of it when standing up from prone.
+pub fn move_feet(speed: i64, prone: bool) -> i64 {
+    if prone { speed / 2 } else { speed }
+}
+
+pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let to = args
+        .cell("to")?
+        .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
+    let from = c
+        .position
+        .ok_or_else(|| Refusal::Rule(format!("{} is not on the grid", c.id)))?;
+    let prone = c.has_status(PRONE);
+    let limit = move_feet(stats_of(c)?.speed_ft, prone);
+    let cells = distance(from, to, ctx.state.options().diagonal());
+    let feet = i64::try_from(cells)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(i64::from(GRID.cell_size));
+    if feet > limit {
+        return Err(Refusal::OutOfRange {
+            what: format!("cell ({}, {})", to.x, to.y),
+            distance: feet,
+            limit,
+            unit: GRID.unit.into(),
+        }
+        .into());
+    }
+    spend(ctx, c, MOVE)?;
+    if prone {
+        ctx.set_status(&c.id, PRONE, None)?;
+        ctx.note_about(&c.id, format!("{} stands up: half movement", c.id))?;
+    }
+    ctx.emit(Event::public(Fact::Moved {
+        entity: c.id.clone(),
+        from: Some(from),
+        to: Some(to),
+    }))
+}
+
+/// The toughness an attack on `t` must reach, with what changed it.
+pub fn toughness_of(t: &Combatant) -> Result<(i64, Vec<Modifier>), Refusal> {
+    let stats = stats_of(t)?;
+    let mut parts = vec![Modifier::new("toughness", stats.toughness)];
+    if t.has_status(PRONE) {
+        parts.push(Modifier::new("prone", checks::PRONE_TOUGHNESS));
+    }
+    Ok((parts.iter().map(|m| m.value).sum(), parts))
+}
+
+/// Refuses a shot or a spell at a target past its range, when both stand on the grid: the
+/// text gives ranges and no rule for beyond them (A14), so beyond is out of reach. Off the
+/// grid the GM judges.
+pub fn within_range(
+    ctx: &Ctx<'_>,
+    a: &Combatant,
+    t: &Combatant,
+    range_ft: Option<i64>,
+    what: &str,
+) -> Result<(), Refusal> {
+    let (Some(range), Some(from), Some(to)) = (range_ft, a.position, t.position) else {
+        return Ok(());
+    };
+    let cells = distance(from, to, ctx.state.options().diagonal());
+    let feet = i64::try_from(cells)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(i64::from(GRID.cell_size));
+    if feet > range {
+        return Err(Refusal::OutOfRange {
+            what: format!("{} for {what}", t.id),
+            distance: feet,
+            limit: range,
+            unit: GRID.unit.into(),
+        });
+    }
+    Ok(())
+}

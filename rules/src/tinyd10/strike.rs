@@ -1,0 +1,187 @@
+//! The class abilities that strike a foe (`ability`): Smite (3 PP, 1d10 to an unholy
+//! creature), Hail of daggers (3 PP, 1d5 + L daggers of 1 damage each) and Stunning blow
+//! (2 PP, +1 to hit, 2 damage, and the target wins a power challenge or lies prone and
+//! unconscious for 1d5 rounds). An ability that targets a foe needs an attack roll against its
+//! toughness; the text names no attribute for these, so Smite rolls aspect (the cleric's divine
+//! attribute), Hail of daggers reflex (thrown, one roll for the volley) and Stunning blow power
+//! (a melee blow): rulings written in `docs/tinyd10.md`.
+
+use crate::account::Telling;
+use crate::action::Args;
+use crate::engine::{Ctx, DecideError};
+use crate::event::Modifier;
+use crate::refusal::Refusal;
+use crate::state::{Combatant, StateView, Status};
+
+use super::checks::{self, Winner};
+use super::content::Attribute;
+use super::dice::{Amount, Die, roll_amount};
+use super::options::d5;
+use super::rolls::{self, Side, d10_for, declare_pp, spend_pp};
+use super::round::{spend, toughness_of};
+use super::tell::{self, Check};
+use super::{ACTION, DEAD, PP, PRONE, UNCONSCIOUS, harm, stats_of};
+
+/// The striking abilities: id, PP cost, attribute, attack bonus.
+pub const STRIKES: [(&str, i64, Attribute, i64); 3] = [
+    ("smite", 3, Attribute::Aspect, 0),
+    ("hail_of_daggers", 3, Attribute::Reflex, 0),
+    ("stunning_blow", 2, Attribute::Power, 1),
+];
+
+pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let name = args.require_text("name")?;
+    let (id, cost, attribute, bonus) = STRIKES
+        .into_iter()
+        .find(|(id, ..)| *id == name)
+        .ok_or_else(|| Refusal::bad_argument("name", "smite, hail_of_daggers or stunning_blow"))?;
+    if !stats.has_ability(id) {
+        return Err(Refusal::Rule(format!("{} does not have {id}", c.id)).into());
+    }
+    let t = ctx.combatant(&args.require_entity("target")?)?;
+    if t.has_status(DEAD) {
+        return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
+    }
+    let pp = args.int("pp")?.unwrap_or(0);
+    let pool = c.resource(PP);
+    if pp + cost > pool {
+        return Err(Refusal::InsufficientResource {
+            resource: format!("power points for {id}"),
+            needed: pp + cost,
+            available: pool,
+        }
+        .into());
+    }
+    spend(ctx, c, ACTION)?;
+    spend_pp(ctx, &c.id, cost, id)?;
+    let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
+    if bonus != 0 {
+        bonuses.push(Modifier::new(id.replace('_', " "), bonus));
+    }
+    if let Some(m) = declare_pp(ctx, c, pp, 0)? {
+        bonuses.push(m);
+    }
+    let (toughness, _) = toughness_of(&t)?;
+    ctx.telling = Some(Telling {
+        actor: Some(c.id.clone()),
+        verb: "uses".into(),
+        target: Some(t.id.clone()),
+        instrument: Some(id.replace('_', " ")),
+    });
+    let roll = d10_for(ctx, &c.id, &stats)?;
+    let total = tell::total(&roll, &bonuses);
+    let hit = checks::attack_hits(total, toughness);
+    tell::check(
+        ctx,
+        Check {
+            who: &c.id,
+            label: format!("{} attack", id.replace('_', " ")),
+            roll,
+            modifiers: bonuses,
+            against: Some((toughness, "toughness")),
+            success: Some(hit),
+            words: ("hits", "misses"),
+            because: None,
+            hidden: crate::redact::gm_only_numbers(&t),
+            gm_only: false,
+        },
+    )?;
+    if !hit {
+        ctx.telling = None;
+        return Ok(());
+    }
+    let d5 = d5(ctx.state.options());
+    match id {
+        "smite" => {
+            let unholy = ["evil", "undead", "unholy"];
+            if !stats_of(&t)?
+                .tags
+                .iter()
+                .any(|g| unholy.contains(&g.as_str()))
+            {
+                ctx.telling = None;
+                return ctx
+                    .note_about(&t.id, format!("{} is not unholy: smite does nothing", t.id));
+            }
+            let r = roll_amount(Amount::die(Die::D10), stats.level, d5, ctx.dice)?;
+            ctx.telling = None;
+            harm::damage(
+                ctx,
+                &t.id,
+                r.value,
+                vec![Modifier::new("smite", r.value)],
+                Some(&c.id),
+                false,
+            )
+        }
+        "hail_of_daggers" => {
+            let daggers = Amount {
+                die: Some(Die::D5),
+                flat: 0,
+                plus_level: true,
+            };
+            let r = roll_amount(daggers, stats.level, d5, ctx.dice)?;
+            ctx.telling = None;
+            harm::damage(
+                ctx,
+                &t.id,
+                r.value,
+                vec![Modifier::new("daggers, 1 each", r.value)],
+                Some(&c.id),
+                false,
+            )
+        }
+        _ => {
+            ctx.telling = None;
+            harm::damage(
+                ctx,
+                &t.id,
+                2,
+                vec![Modifier::new("stunning blow", 2)],
+                Some(&c.id),
+                false,
+            )?;
+            let t = ctx.combatant(&t.id)?;
+            if t.has_status(DEAD) {
+                return Ok(());
+            }
+            let won = rolls::challenge(
+                ctx,
+                Side {
+                    who: c,
+                    attribute: Attribute::Power,
+                    extra: Vec::new(),
+                },
+                Side {
+                    who: &t,
+                    attribute: Attribute::Power,
+                    extra: Vec::new(),
+                },
+                "stunning blow",
+            )?;
+            if won == Winner::Resister {
+                return Ok(());
+            }
+            let rounds = roll_amount(Amount::die(Die::D5), stats.level, d5, ctx.dice)?.value;
+            let stunned = |source: &str| Status {
+                source: source.into(),
+                magnitude: 0,
+                rounds_left: u32::try_from(rounds).ok(),
+            };
+            ctx.set_status(
+                &t.id,
+                PRONE,
+                Some(Status {
+                    rounds_left: None,
+                    ..stunned("stunning blow")
+                }),
+            )?;
+            ctx.set_status(&t.id, UNCONSCIOUS, Some(stunned("stunning blow")))?;
+            ctx.note_about(
+                &t.id,
+                format!("{} is knocked prone and out for {rounds} rounds", t.id),
+            )
+        }
+    }
+}

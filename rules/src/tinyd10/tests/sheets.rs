@@ -1,0 +1,367 @@
+//! Sheets: the shipped examples load in both formats with the totals their comments derive,
+//! and each broken choice is refused with the field and the rule named.
+
+use serde_json::{Value, json};
+
+use crate::sheet::SheetError;
+use crate::state::Kind;
+
+use super::super::content::Attribute;
+use super::super::sheet::{Sheet, from_json, from_toml};
+use super::super::{HP, MP, PP, TEMP_HP};
+use super::{pc, with};
+
+const EXAMPLES: [(&str, &str); 5] = [
+    (
+        "brenna",
+        include_str!("../../../../docs/examples/tinyd10/brenna.toml"),
+    ),
+    (
+        "aldric",
+        include_str!("../../../../docs/examples/tinyd10/aldric.toml"),
+    ),
+    (
+        "goblin",
+        include_str!("../../../../docs/examples/tinyd10/goblin.toml"),
+    ),
+    (
+        "goblin-archer",
+        include_str!("../../../../docs/examples/tinyd10/goblin-archer.toml"),
+    ),
+    (
+        "skeleton",
+        include_str!("../../../../docs/examples/tinyd10/skeleton.toml"),
+    ),
+];
+
+fn sheet_of(text: &str) -> Sheet {
+    toml::from_str(text).unwrap()
+}
+
+#[test]
+fn the_example_sheets_load_with_the_totals_their_comments_derive() {
+    // (id, hp, pp, mp, toughness, spell save)
+    let want = [
+        ("brenna", 10, 5, 0, 9, None),
+        ("aldric", 6, 7, 6, 7, Some(7)),
+        ("goblin", 3, 0, 0, 5, None),
+        ("goblin-archer", 2, 0, 0, 4, None),
+        ("skeleton", 6, 0, 0, 7, None),
+    ];
+    for ((id, text), (wid, hp, pp, mp, t, save)) in EXAMPLES.into_iter().zip(want) {
+        assert_eq!(id, wid);
+        let c = from_toml(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(c.id.0, id);
+        let stats = sheet_of(text).stats().unwrap();
+        assert_eq!(
+            (
+                c.resource(HP),
+                c.resource(PP),
+                c.resource(MP),
+                c.resource(TEMP_HP)
+            ),
+            (hp, pp, mp, 0),
+            "{id}"
+        );
+        assert_eq!((stats.toughness, stats.spell_save), (t, save), "{id}");
+        let json = serde_json::to_value(sheet_of(text)).unwrap();
+        assert_eq!(from_json(&json).unwrap().resources, c.resources, "{id}");
+    }
+    let pcs = EXAMPLES
+        .iter()
+        .filter(|(_, t)| from_toml(t).unwrap().kind == Kind::Pc)
+        .count();
+    assert_eq!(
+        (pcs, EXAMPLES.len() - pcs),
+        (2, 3),
+        "two PCs and three NPCs"
+    );
+}
+
+#[test]
+fn race_bonuses_come_on_top_of_the_three_points() {
+    // An elf puts all 3 points in power: intellect 0 + 1 (elf) = 1, power 3; the split still
+    // adds to 3, the totals to 4 (rules/tinyd10.md C1).
+    let elf = with(pc("rogue", "elf"), |v| {
+        v["points"] = json!({"power": 3, "hp": 5, "pp": 5});
+        v["skills"] = json!([]);
+    });
+    let s: Sheet = serde_json::from_value(elf).unwrap();
+    let stats = s.stats().unwrap();
+    assert_eq!(stats.attribute(Attribute::Intellect), 1);
+    assert_eq!(stats.attribute(Attribute::Power), 3);
+    // Rogue: HP 5 + 1, PP 5 + 2, T 6.
+    assert_eq!((stats.hp_max, stats.pp_max, stats.toughness), (6, 7, 6));
+}
+
+#[test]
+fn the_magic_point_roll_gives_4_5_or_6_on_top_of_the_class() {
+    // Cleric MP = 1 + (faces 1-5: 4, 6-9: 5, 10: 6); wizard 3 + the same.
+    for face in 1..=10u32 {
+        let band = match face {
+            1..=5 => 4,
+            6..=9 => 5,
+            _ => 6,
+        };
+        for (class, base) in [("cleric", 1), ("wizard", 3)] {
+            let v = with(pc(class, "dwarf"), |v| v["points"]["mp_roll"] = json!(face));
+            let c = from_json(&v).unwrap_or_else(|e| panic!("{class} {face}: {e}"));
+            assert_eq!(c.resource(MP), base + band, "{class} face {face}");
+        }
+    }
+}
+
+#[test]
+fn a_level_three_wizard_is_built_from_its_advances() {
+    // Points: intellect 3, hp 6 pp 4, MP roll 10 (+6). Level 2: +1 intellect, +2 MP, 2 spells
+    // (+2 HP always). Level 3: +1 reflex, +2 MP, +1 toughness, 1 spell.
+    // Intellect 3 + 1 = 4; reflex 1; HP 6 + 2 = 8; PP 4; MP 3 + 6 + 2 + 2 = 13;
+    // T 5 + 1 = 6; spells 3 + 2 + 1 = 6; spell save 3 + 4 + 3 = 10. Two abilities past
+    // level 1 and two skills (one at each level).
+    let v = json!({
+        "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "wizard", "level": 3, "xp": 10,
+        "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+        "advance": [
+            {"attribute": "intellect", "points": "mp", "extra": "spells"},
+            {"attribute": "reflex", "points": "mp", "extra": "toughness"}
+        ],
+        "skills": ["craft", "spot", "listen"],
+        "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge"],
+        "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"],
+        "weapons": ["dagger"],
+        "armour": "mithril"
+    });
+    let s: Sheet = serde_json::from_value(v).unwrap();
+    let stats = s.stats().unwrap();
+    // Swift adds +1 reflex on top of the level 3 raise; dwarf +3 HP at level 3; mithril +2 HP +1 T.
+    assert_eq!(stats.attribute(Attribute::Intellect), 4);
+    assert_eq!(stats.attribute(Attribute::Reflex), 2);
+    assert_eq!(stats.hp_max, 6 + 2 + 3 + 2);
+    assert_eq!((stats.pp_max, stats.mp_max), (4, 13));
+    assert_eq!((stats.toughness, stats.spell_save), (5 + 1 + 1, Some(10)));
+}
+
+/// A broken sheet: what is changed, and the field and a piece of the rule the error names.
+type Case = (&'static str, fn(&mut Value), &'static str, &'static str);
+
+#[test]
+fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
+    let cases: [Case; 24] = [
+        (
+            "unknown race",
+            |v| v["race"] = json!("orc"),
+            "race",
+            "not a race",
+        ),
+        (
+            "no class",
+            |v| v["class"] = Value::Null,
+            "class",
+            "has a class",
+        ),
+        (
+            "points over 3",
+            |v| v["points"]["reflex"] = json!(2),
+            "points",
+            "add up to 3",
+        ),
+        (
+            "negative point",
+            |v| {
+                v["points"]["power"] = json!(-1);
+                v["points"]["reflex"] = json!(4);
+            },
+            "points.power",
+            "none negative",
+        ),
+        (
+            "hp+pp not 10",
+            |v| v["points"]["hp"] = json!(6),
+            "points",
+            "add up to 10",
+        ),
+        (
+            "mp roll missing",
+            |v| {
+                v["points"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("mp_roll")
+                    .map(drop)
+                    .unwrap_or(())
+            },
+            "points.mp_roll",
+            "rolls 1d10",
+        ),
+        (
+            "mp roll 11",
+            |v| v["points"]["mp_roll"] = json!(11),
+            "points.mp_roll",
+            "1 to 10",
+        ),
+        (
+            "warrior rolls mp",
+            |v| {
+                v["class"] = json!("warrior");
+                v["abilities"] = json!(["defensive_rush", "withstand"]);
+                v["spells"] = json!([]);
+            },
+            "points.mp_roll",
+            "only magic-users",
+        ),
+        (
+            "race skill missing",
+            |v| v["skills"] = json!([]),
+            "skills",
+            "has the craft skill",
+        ),
+        (
+            "extra skill at level 1",
+            |v| v["skills"] = json!(["craft", "spot"]),
+            "skills",
+            "0 skill(s)",
+        ),
+        (
+            "unknown skill",
+            |v| v["skills"] = json!(["craft", "juggling"]),
+            "skills[1]",
+            "no skill",
+        ),
+        (
+            "both words",
+            |v| {
+                v["abilities"] = json!([
+                    "spell_casting_divine",
+                    "words_of_healing",
+                    "words_of_strength"
+                ])
+            },
+            "abilities",
+            "exactly one of",
+        ),
+        (
+            "start ability missing",
+            |v| v["abilities"] = json!(["words_of_healing"]),
+            "abilities",
+            "starts with spell_casting_divine",
+        ),
+        (
+            "another class's ability",
+            |v| v["abilities"] = json!(["spell_casting_divine", "words_of_healing", "evade"]),
+            "abilities[2]",
+            "rogue ability",
+        ),
+        (
+            "later ability at level 1",
+            |v| v["abilities"] = json!(["spell_casting_divine", "words_of_healing", "smite"]),
+            "abilities",
+            "past level 1",
+        ),
+        (
+            "three spells",
+            |v| v["spells"] = json!(["burning_touch", "clearsight", "deathwatch"]),
+            "spells",
+            "at most 2",
+        ),
+        (
+            "magical spell for a cleric",
+            |v| v["spells"] = json!(["fireball_1"]),
+            "spells[0]",
+            "casts divine",
+        ),
+        (
+            "advanced at level 1",
+            |v| v["spells"] = json!(["sunburst"]),
+            "spells[0]",
+            "level 3",
+        ),
+        (
+            "heavy weapon for a cleric",
+            |v| v["weapons"] = json!(["greatsword"]),
+            "weapons[0]",
+            "middleweight weapons and lighter",
+        ),
+        (
+            "heavy armour for a cleric",
+            |v| v["armour"] = json!("platemail"),
+            "armour",
+            "middleweight armour",
+        ),
+        (
+            "wealth not x10",
+            |v| v["wealth"] = json!({"gp": 15, "sp": 10, "cp": 10}),
+            "wealth.gp",
+            "1d10 x 10",
+        ),
+        (
+            "advance at level 1",
+            |v| v["advance"] = json!([{"attribute": "power"}]),
+            "advance",
+            "one entry for each level",
+        ),
+        ("hp over max", |v| v["hp"] = json!(99), "hp", "the maximum"),
+        (
+            "no owner",
+            |v| {
+                v.as_object_mut()
+                    .unwrap()
+                    .remove("owner")
+                    .map(drop)
+                    .unwrap_or(())
+            },
+            "owner",
+            "names the seat",
+        ),
+    ];
+    for (name, edit, field, rule) in cases {
+        let v = with(pc("cleric", "dwarf"), edit);
+        match from_json(&v) {
+            Err(SheetError::Invalid { field: f, rule: r }) => {
+                assert_eq!(f, field, "{name}: {r}");
+                assert!(r.contains(rule), "{name}: `{r}` lacks `{rule}`");
+            }
+            other => panic!("{name}: expected a refusal of {field}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn class_weight_limits_read_only_as_only() {
+    // A wizard: lightweight weapons only (a dagger yes, a featherweight-free flail no), and
+    // featherweight armour only (mithril yes, light leather no). A rogue: light armour only.
+    let cases = [
+        ("wizard", "weapons", json!(["dagger"]), true),
+        ("wizard", "weapons", json!(["flail"]), false),
+        ("wizard", "armour", json!("mithril"), true),
+        ("wizard", "armour", json!("light_leather"), false),
+        ("rogue", "armour", json!("light_leather"), true),
+        ("rogue", "armour", json!("mithril"), false),
+        ("rogue", "armour", json!("heavy_leather"), false),
+        ("warrior", "weapons", json!(["greatsword", "polearm"]), true),
+    ];
+    for (class, field, value, ok) in cases {
+        let v = with(pc(class, "dwarf"), |v| v[field] = value.clone());
+        assert_eq!(
+            from_json(&v).is_ok(),
+            ok,
+            "{class} {field} {value}: {:?}",
+            from_json(&v).err()
+        );
+    }
+}
+
+#[test]
+fn an_npc_states_its_numbers_and_may_not_use_creation_fields() {
+    let npc =
+        json!({"id": "orc", "name": "orc", "kind": "npc", "stats": {"toughness": 8, "hp_max": 7}});
+    assert!(from_json(&npc).is_ok());
+    let no_stats = json!({"id": "orc", "name": "orc", "kind": "npc"});
+    assert!(
+        matches!(from_json(&no_stats), Err(SheetError::Invalid { field, .. }) if field == "stats")
+    );
+    let with_race = with(npc, |v| v["race"] = json!("human"));
+    assert!(
+        matches!(from_json(&with_race), Err(SheetError::Invalid { field, .. }) if field == "race")
+    );
+}
