@@ -1258,6 +1258,67 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
             S::Lacks("thug-a", "held"),
         ],
     });
+    // Each round's contest after the catch: Markus holds with 1 + Body 3 + Athletics 2 = 6.
+    // (name, the captive's Brawl, a ruling before round 2, the round's faces, still held)
+    let rounds: [(&str, i64, Option<(&str, &str)>, &'static [u32], bool); 4] = [
+        // 4 + Body 2 + Athletics 0 = 6: a tie keeps the hold.
+        ("a tie keeps the hold", 0, None, &[1, 4], true),
+        // A captive struggles with Brawl when it is the better skill: 2 + 2 + Brawl 3 = 7
+        // beats 6 (with Athletics 0 it would be 4).
+        ("the captive's Brawl", 3, None, &[1, 2], false),
+        (
+            "the captive's Athletics when Brawl is no better",
+            0,
+            None,
+            &[1, 2],
+            true,
+        ),
+        // A captor who cannot act lets go at once: no contest is rolled.
+        (
+            "a downed captor lets go",
+            0,
+            Some(("markus", "unconscious")),
+            &[],
+            false,
+        ),
+    ];
+    for (name, brawl, ruling, faces, held) in rounds {
+        let mut steps = vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "markus",
+                "grab",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[6],
+            ),
+            // Caught: 6 + 3 + 2 = 11 against at most 1 + 2 + 3 = 6.
+            S::Answer("take", &[6, 1]),
+            S::Magnitude("thug-a", "held", 0),
+            S::Act("beatrix", "act", vec![("what", t("watches"))], &[]),
+            S::Act("thug-a", "act", vec![("what", t("struggles"))], &[]),
+        ];
+        if let Some((who, status)) = ruling {
+            steps.push(S::Give(who, status, 8));
+        }
+        steps.push(S::Act("thug-b", "act", vec![("what", t("shouts"))], faces));
+        steps.push(S::Round(2));
+        steps.push(if held {
+            S::Magnitude("thug-a", "held", 0)
+        } else {
+            S::Lacks("thug-a", "held")
+        });
+        play(Scene {
+            name,
+            options: &[],
+            cast: vec![
+                beatrix(),
+                with(markus(), |v| v["skills"]["athletics"] = json!(2)),
+                with(thug("thug-a"), |v| v["skills"] = json!({ "brawl": brawl })),
+                thug("thug-b"),
+            ],
+            steps,
+        });
+    }
     play(Scene {
         name: "release",
         options: &[],
