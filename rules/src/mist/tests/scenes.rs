@@ -1260,7 +1260,14 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
     });
     // Each round's contest after the catch: Markus holds with 1 + Body 3 + Athletics 2 = 6.
     // (name, the captive's Brawl, a ruling before round 2, the round's faces, still held)
-    let rounds: [(&str, i64, Option<(&str, &str)>, &'static [u32], bool); 4] = [
+    type Round = (
+        &'static str,
+        i64,
+        Option<(&'static str, &'static str)>,
+        &'static [u32],
+        bool,
+    );
+    let rounds: [Round; 4] = [
         // 4 + Body 2 + Athletics 0 = 6: a tie keeps the hold.
         ("a tie keeps the hold", 0, None, &[1, 4], true),
         // A captive struggles with Brawl when it is the better skill: 2 + 2 + Brawl 3 = 7
