@@ -176,6 +176,14 @@ impl PendingStep {
         }
     }
 
+    /// GM-only text (see `secret`), `None` when absent or of another type.
+    pub fn secret_text(&self, key: &str) -> Option<&str> {
+        match self.secret.get(key) {
+            Some(StepValue::Text(s)) => Some(s),
+            _ => None,
+        }
+    }
+
     /// GM-only data (see `secret`), `None` when absent or of another type.
     pub fn secret_int(&self, key: &str) -> Option<i64> {
         match self.secret.get(key) {

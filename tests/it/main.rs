@@ -12,4 +12,5 @@ mod mist_encounter;
 mod security;
 mod server;
 mod tui;
+mod vigor_encounter;
 mod watch;

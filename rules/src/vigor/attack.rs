@@ -248,30 +248,43 @@ pub fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
         return follow_with_off_hand(ctx, &s);
     }
     let cost = defense_cost(&target);
-    let mut data = BTreeMap::from([
+    // The attacker's weapons (and what it strikes with next) are the GM's when it is an NPC:
+    // they go in the window's GM-only part, and the question names only the kind of weapon.
+    let mut secret = BTreeMap::from([("weapon".to_owned(), StepValue::Text(s.weapon.id.clone()))]);
+    let data = BTreeMap::from([
         ("attacker".to_owned(), StepValue::Entity(s.attacker.clone())),
         ("attack_total".to_owned(), StepValue::Int(total)),
-        ("weapon".to_owned(), StepValue::Text(s.weapon.id.clone())),
         ("off_hand".to_owned(), StepValue::Flag(s.off_hand)),
         ("charges".to_owned(), StepValue::Int(s.charges)),
         ("challenges".to_owned(), StepValue::Int(s.challenges)),
         ("from_behind".to_owned(), StepValue::Flag(s.from_behind)),
     ]);
     if let Some(next) = &s.then {
-        data.insert("then".to_owned(), StepValue::Text(next.id.clone()));
+        secret.insert("then".to_owned(), StepValue::Text(next.id.clone()));
     }
+    let attacker = ctx.combatant(&s.attacker)?;
+    let weapon = if crate::redact::gm_only_numbers(&attacker) {
+        if s.weapon.ranged {
+            "a ranged weapon".to_owned()
+        } else {
+            "a melee weapon".to_owned()
+        }
+    } else {
+        s.weapon.name.clone()
+    };
     ctx.ask(PendingStep {
         rule: STEP_DEFENSE.into(),
         actor: Some(s.target.clone()),
         seats: deciders(&target),
         question: format!(
-            "{} hits {} with {}: defend (Dodge, Deflect or Block) for {cost} Vigor?",
-            s.attacker, s.target, s.weapon.name
+            "{} hits {} with {weapon}: defend (Dodge, Deflect or Block) for {cost} Vigor?",
+            s.attacker, s.target
         ),
         options: vec!["defend".into(), "take".into()],
         default: "take".into(),
         timeout_ms: ctx.state.options().decision_timeout_ms(),
         data,
+        secret,
         ..PendingStep::default()
     })?;
     Ok(())
@@ -360,7 +373,10 @@ pub fn resume_defense(
         .ok_or_else(|| malformed(step, "attack_total"))?;
     let a = ctx.combatant(&attacker)?;
     let a_sheet = sheet_of(&a)?.clone();
-    let weapon_of = |key: &str| step.text(key).and_then(|id| a_sheet.weapon(Some(id)));
+    let weapon_of = |key: &str| {
+        step.secret_text(key)
+            .and_then(|id| a_sheet.weapon(Some(id)))
+    };
     let weapon = weapon_of("weapon").ok_or_else(|| malformed(step, "weapon"))?;
     let s = Strike {
         attacker: attacker.clone(),
