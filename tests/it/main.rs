@@ -11,6 +11,7 @@ mod load;
 mod mist_encounter;
 mod security;
 mod server;
+mod tenacity_encounter;
 mod tui;
 mod vigor_encounter;
 mod watch;

@@ -612,28 +612,41 @@ pub fn resume_critical(
 ) -> Result<(), DecideError> {
     let mut p = Pending::from_step(step)?;
     let count = step.int("extra").unwrap_or(1).max(1);
-    if closing.choice == "hero_die" {
+    // The pool's dice were shown, with their draws, before the choice: the check now shows
+    // only what this event draws (the extra hero dice, or nothing), and the pool's best as a
+    // number (every die of a log is shown in the event that drew it; FAIRNESS.md).
+    let fresh = if closing.choice == "hero_die" {
         let r = roll(&expr(&format!("{count}d10"))?, ctx.dice)?;
         p.extra_hero = r.dice.iter().map(|d| i64::from(d.face)).collect();
-        tell::rolled(
-            ctx,
-            Some(&p.actor),
-            "critical: extra hero die".into(),
-            r,
-            false,
-        )?;
+        r
     } else {
         p.extra_d4 = count;
-    }
-    judge(ctx, p)
+        roll(&expr("0")?, ctx.dice)?
+    };
+    judge_after(ctx, p, Some(fresh))
 }
 
 /// Compares, moves Spin, and either applies the success or offers the push.
 fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
+    judge_after(ctx, p, None)
+}
+
+/// [`judge`], with `fresh` the dice drawn after the pool was shown (a critical's answer): the
+/// check's roll is then those dice, and the pool's best die counts as a number beside them.
+fn judge_after(ctx: &mut Ctx<'_>, p: Pending, fresh: Option<Roll>) -> Result<(), DecideError> {
     let reading = read_pool(&p.faces());
-    let mut modifiers = vec![Modifier::new(&p.skill, p.rank)];
-    for f in &p.extra_hero {
-        modifiers.push(Modifier::new("critical hero die", *f));
+    let mut modifiers = Vec::new();
+    if fresh.is_some() {
+        modifiers.push(Modifier::new(
+            "best hero die, rolled before",
+            reading.highest,
+        ));
+    }
+    modifiers.push(Modifier::new(&p.skill, p.rank));
+    if fresh.is_none() {
+        for f in &p.extra_hero {
+            modifiers.push(Modifier::new("critical hero die", *f));
+        }
     }
     if p.adjust != 0 {
         modifiers.push(Modifier::new("situation", p.adjust));
@@ -647,10 +660,15 @@ fn judge(ctx: &mut Ctx<'_>, p: Pending) -> Result<(), DecideError> {
         ctx,
         tell::Check {
             who: &p.actor,
-            verb: format!("makes a {} check", p.kind.replace('_', "/")),
+            // "makes a damage check against pirate: ranged 3+2=5 ...": the skill is the
+            // roll's label, not something held in the hand.
+            verb: match &p.target {
+                Some(_) => format!("makes a {} check against", p.kind.replace('_', "/")),
+                None => format!("makes a {} check", p.kind.replace('_', "/")),
+            },
             target: p.target.clone(),
             label: p.skill.clone(),
-            roll: p.pool.clone(),
+            roll: fresh.unwrap_or_else(|| p.pool.clone()),
             modifiers,
             total: p.total(),
             against: p.challenge,

@@ -38,7 +38,7 @@ pub fn check(ctx: &mut Ctx<'_>, c: Check<'_>) -> Result<Outcome, DecideError> {
         actor: Some(c.who.clone()),
         verb: c.verb,
         target: c.target,
-        instrument: Some(c.label.clone()),
+        instrument: None,
         roll: Some(RollTold {
             by: None,
             label: c.label.clone(),
