@@ -1273,12 +1273,14 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
         // A captive struggles with Brawl when it is the better skill: 2 + 2 + Brawl 3 = 7
         // beats 6 (with Athletics 0 it would be 4).
         ("the captive's Brawl", 3, None, &[1, 2], false),
+        // Athletics 3 against Brawl 0: 2 + 2 + 3 = 7 beats 6 (with Brawl it would be 4). A
+        // negative entry stands for that much Athletics instead of Brawl.
         (
             "the captive's Athletics when Brawl is no better",
-            0,
+            -3,
             None,
             &[1, 2],
-            true,
+            false,
         ),
         // A captor who cannot act lets go at once: no contest is rolled.
         (
@@ -1320,7 +1322,13 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
             cast: vec![
                 beatrix(),
                 with(markus(), |v| v["skills"]["athletics"] = json!(2)),
-                with(thug("thug-a"), |v| v["skills"] = json!({ "brawl": brawl })),
+                with(thug("thug-a"), |v| {
+                    v["skills"] = if brawl < 0 {
+                        json!({ "athletics": -brawl })
+                    } else {
+                        json!({ "brawl": brawl })
+                    }
+                }),
                 thug("thug-b"),
             ],
             steps,
