@@ -12,6 +12,7 @@ mod mist_encounter;
 mod security;
 mod server;
 mod tenacity_encounter;
+mod tinyd10_encounter;
 mod tui;
 mod vigor_encounter;
 mod watch;
