@@ -330,6 +330,7 @@ fn speed_roll(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<Speed, DecideError> {
             words: ("", ""),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;
@@ -374,6 +375,7 @@ fn attack_roll(
             words: ("hits", "misses"),
             because: by_ten.then(|| "natural 10".to_owned()),
             hidden: crate::redact::gm_only_numbers(target),
+            gm_only: false,
         },
     )?;
     Ok((hit, total))
@@ -532,6 +534,7 @@ pub fn resume_dodge(
                 // An NPC's attack total less its face would tell its bonus for every later
                 // attack: the table learns whether the dodge beat it, the GM the number.
                 hidden: crate::redact::gm_only_numbers(&attacker),
+                gm_only: false,
             },
         )?;
         ctx.telling = None;
@@ -757,6 +760,7 @@ pub fn consciousness(ctx: &mut Ctx<'_>, id: &EntityId) -> Result<(), DecideError
             words: ("stays conscious", "falls unconscious"),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;

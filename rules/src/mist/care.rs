@@ -91,6 +91,7 @@ pub fn revive(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result
             words: ("revives", "fails to revive"),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;
@@ -138,6 +139,7 @@ pub fn medicine_heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<()
             words: ("heals", "heals nothing"),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;

@@ -59,6 +59,7 @@ fn roll_side(
             words: ("", ""),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;

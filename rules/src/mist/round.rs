@@ -87,6 +87,7 @@ fn roll_group(ctx: &mut Ctx<'_>, group: &str, ids: &[EntityId]) -> Result<i64, D
             words: ("", ""),
             because: None,
             hidden: false,
+            gm_only: false,
         },
     )?;
     ctx.telling = None;

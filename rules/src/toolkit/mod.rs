@@ -3,6 +3,7 @@
 //! catalogue before any rule reads it. A system module then holds only its rules.
 
 pub mod sheets;
+pub mod told;
 pub mod turns;
 
 use crate::action::{ActionSpec, Args};
