@@ -185,6 +185,107 @@ pub fn distance(a: Cell, b: Cell, rule: Diagonal) -> u64 {
     }
 }
 
+/// Whether the straight line between the centres of `a` and `b` is clear of every cell that
+/// `obstacle` picks out of `terrain`. The line is blocked by an obstacle it passes through
+/// (more than touching its edge or corner), and by two obstacles that meet corner to corner
+/// where the line slips between them: a diagonal gap between two wall cells is sealed, while a
+/// creature may still reach round the corner of a single wall. The cells of `a` and `b`
+/// themselves never block.
+///
+/// The cost is one test per marked cell, never one per cell of the line: positions are a
+/// client's numbers and may be far apart, while the terrain is only what the GM has set.
+pub fn path_clear(
+    a: Cell,
+    b: Cell,
+    terrain: &BTreeMap<Cell, Terrain>,
+    obstacle: impl Fn(&Terrain) -> bool,
+) -> bool {
+    let seg = Segment::new(a, b);
+    let blocked = |c: &Cell| *c != a && *c != b && terrain.get(c).is_some_and(&obstacle);
+    !terrain
+        .iter()
+        .any(|(c, t)| obstacle(t) && blocked(c) && (seg.enters(*c) || seg.pinched_at(*c, &blocked)))
+}
+
+/// A segment between two cell centres, in doubled coordinates so that centres are even and
+/// cell corners odd: every test below is exact integer arithmetic.
+struct Segment {
+    from: (i128, i128),
+    to: (i128, i128),
+}
+
+impl Segment {
+    fn new(a: Cell, b: Cell) -> Self {
+        Segment {
+            from: (2 * i128::from(a.x), 2 * i128::from(a.y)),
+            to: (2 * i128::from(b.x), 2 * i128::from(b.y)),
+        }
+    }
+
+    fn delta(&self) -> (i128, i128) {
+        (self.to.0 - self.from.0, self.to.1 - self.from.1)
+    }
+
+    /// Which side of the line a point lies on: positive, negative, or 0 on it.
+    fn side(&self, p: (i128, i128)) -> i128 {
+        let (dx, dy) = self.delta();
+        dx * (p.1 - self.from.1) - dy * (p.0 - self.from.0)
+    }
+
+    /// Whether some point of the segment lies strictly inside the cell `c`.
+    fn enters(&self, c: Cell) -> bool {
+        // The parameters t in [0, 1] of the segment's points, as fractions num/den with
+        // den > 0; the open square narrows [0, 1] to (lower, upper) on each axis.
+        let mut lower = (0i128, 1i128);
+        let mut upper = (1i128, 1i128);
+        let (dx, dy) = self.delta();
+        for (start, d, centre) in [
+            (self.from.0, dx, 2 * i128::from(c.x)),
+            (self.from.1, dy, 2 * i128::from(c.y)),
+        ] {
+            let (lo, hi) = (centre - 1 - start, centre + 1 - start);
+            if d == 0 {
+                if lo >= 0 || hi <= 0 {
+                    return false;
+                }
+                continue;
+            }
+            let (t1, t2) = if d > 0 {
+                ((lo, d), (hi, d))
+            } else {
+                ((-hi, -d), (-lo, -d))
+            };
+            if t1.0 * lower.1 > lower.0 * t1.1 {
+                lower = t1;
+            }
+            if t2.0 * upper.1 < upper.0 * t2.1 {
+                upper = t2;
+            }
+        }
+        lower.0 * upper.1 < upper.0 * lower.1
+    }
+
+    /// Whether the segment passes exactly through a corner of `c` (which it only touches
+    /// there) and the cell across that corner from `c` is also `blocked`.
+    fn pinched_at(&self, c: Cell, blocked: &impl Fn(&Cell) -> bool) -> bool {
+        let centre = (2 * i128::from(c.x), 2 * i128::from(c.y));
+        if self.side(centre) == 0 {
+            return false;
+        }
+        [(-1i32, -1i32), (-1, 1), (1, -1), (1, 1)]
+            .into_iter()
+            .any(|(sx, sy)| {
+                let corner = (centre.0 + i128::from(sx), centre.1 + i128::from(sy));
+                let within = |p: i128, a: i128, b: i128| a.min(b) < p && p < a.max(b);
+                let on_segment = self.side(corner) == 0
+                    && (within(corner.0, self.from.0, self.to.0)
+                        || within(corner.1, self.from.1, self.to.1));
+                // The cell across the corner: the centre mirrored through it.
+                on_segment && blocked(&Cell::new(c.x.saturating_add(sx), c.y.saturating_add(sy)))
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +370,73 @@ mod tests {
             assert_eq!(Diagonal::parse(name), Some(rule));
         }
         assert_eq!(Diagonal::parse("diagonal"), None);
+    }
+
+    #[test]
+    fn a_path_is_blocked_by_what_it_crosses_and_by_a_sealed_diagonal_only() {
+        let wall = |cells: &[(i32, i32)]| -> BTreeMap<Cell, Terrain> {
+            cells
+                .iter()
+                .map(|&(x, y)| {
+                    let t = Terrain {
+                        blocking: true,
+                        ..Terrain::default()
+                    };
+                    (Cell::new(x, y), t)
+                })
+                .collect()
+        };
+        let is_wall = |t: &Terrain| t.blocking;
+        // (from, to, walls, clear?)
+        type Case = ((i32, i32), (i32, i32), &'static [(i32, i32)], bool);
+        let cases: &[Case] = &[
+            // Neighbours side by side: nothing lies between them.
+            ((0, 0), (1, 0), &[(0, 1), (1, 1)], true),
+            // Two cells apart with a wall in the middle.
+            ((0, 0), (2, 0), &[(1, 0)], false),
+            // A wall beside the line, not on it.
+            ((0, 0), (2, 0), &[(1, 1)], true),
+            // Diagonal neighbours round the corner of one wall: reachable.
+            ((0, 0), (1, 1), &[(1, 0)], true),
+            // The same with walls on both sides of the corner: sealed.
+            ((0, 0), (1, 1), &[(1, 0), (0, 1)], false),
+            // A long diagonal through a corner where two walls meet.
+            ((0, 0), (3, 3), &[(2, 1), (1, 2)], false),
+            // The line (0,0)-(3,1) crosses the cell (1,0) (at t in 0..0.5 it has y < 0.5).
+            ((0, 0), (3, 1), &[(1, 0)], false),
+            // ... and (2,1), but not (1,1) (y at x=1 is 1/3, not above 0.5) nor (2,0).
+            ((0, 0), (3, 1), &[(2, 1)], false),
+            ((0, 0), (3, 1), &[(1, 1)], true),
+            ((0, 0), (3, 1), &[(2, 0)], true),
+            // It slips through the corner (1.5, 0.5) that (1,1) and (2,0) share: both sealed.
+            ((0, 0), (3, 1), &[(1, 1), (2, 0)], false),
+            // A wall beyond the far end does not count; nor the endpoints' own cells.
+            ((0, 0), (2, 0), &[(3, 0), (0, 0), (2, 0)], true),
+            // Far apart, from a client's extreme coordinates: no overflow, one test per wall.
+            ((i32::MIN, i32::MIN), (i32::MAX, i32::MAX), &[(0, 0)], false),
+            ((i32::MIN, 0), (i32::MAX, 0), &[(0, 1)], true),
+        ];
+        for (from, to, walls, clear) in cases {
+            let (a, b) = (Cell::new(from.0, from.1), Cell::new(to.0, to.1));
+            let terrain = wall(walls);
+            assert_eq!(
+                path_clear(a, b, &terrain, is_wall),
+                *clear,
+                "{from:?} to {to:?} past {walls:?}"
+            );
+            assert_eq!(path_clear(b, a, &terrain, is_wall), *clear, "reversed");
+        }
+        // Only what the predicate picks blocks: a difficult cell is no wall.
+        let mut rough = wall(&[(1, 0)]);
+        if let Some(t) = rough.get_mut(&Cell::new(1, 0)) {
+            t.blocking = false;
+            t.difficult = true;
+        }
+        assert!(path_clear(
+            Cell::new(0, 0),
+            Cell::new(2, 0),
+            &rough,
+            is_wall
+        ));
     }
 }

@@ -4,7 +4,8 @@
 //! one as the GM holds it and one as the player Ines does (the game of
 //! `fairness::a_seat_adds_entropy_and_every_export_verifies_and_replays`), once in event format 3
 //! and once in format 4, whose hidden dice are committed to and opened. They are never regenerated: every later release must read, verify
-//! and replay them to the same figures, through the library and through the binary.
+//! and replay them to the same figures, through the library and through the binary. Beside
+//! them, one export pair per rule system from its end-to-end encounter on the test seed.
 
 use std::path::PathBuf;
 
@@ -184,4 +185,63 @@ fn the_fixture_logs_read_the_same_to_the_gm_and_to_the_player() {
         !player.contains("SECRET-7f3a") && !player.contains("9137"),
         "{player}"
     );
+}
+
+/// The vigor pair: the end-to-end encounter of `vigor_encounter` (test seed), as the GM and as
+/// Ines exported it. Mid-fight, just after Bryn's critical hit (event 44), the GM's copy holds
+/// the raider's emptied Durability and the player's holds none of its numbers; both verify.
+#[test]
+fn the_vigor_fixture_logs_verify_and_replay_the_fight_as_each_seat_saw_it() {
+    for (name, viewer, digests, at_44) in [
+        (
+            "vigor-gm-test-seed.json",
+            "gm",
+            25,
+            "35dda941ff78e0053d87a0aee6505132bdaef63d684e2b8a76bc625381c3754c",
+        ),
+        (
+            "vigor-ines-test-seed.json",
+            "seat:ines",
+            10,
+            "1f1e652ba1ad91dd5e621f51a393fd02afa9873ead9396b5e78288879f0c770c",
+        ),
+    ] {
+        let file = LogFile::read(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.header.viewer, viewer);
+        let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(report.test_seed, "{name}");
+        assert_eq!(
+            (report.events, report.epochs, report.dice_checked),
+            (83, 1, 36),
+            "{name}"
+        );
+        assert_eq!(
+            replay(&file, None).map(|r| r.digests_checked).ok(),
+            Some(digests)
+        );
+        let out = run(
+            &[
+                "replay",
+                &fixture(name).display().to_string(),
+                "--at",
+                "44",
+                "--json",
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        assert_eq!(state["digest"], at_44, "{name}");
+        assert_eq!(state["encounter"]["current"], "bryn");
+        let raider = &state["combatants"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["id"] == "raider"))
+            .expect("the raider")["resources"];
+        let durability = raider.get("durability").and_then(Value::as_i64);
+        assert_eq!(
+            durability,
+            (viewer == "gm").then_some(0),
+            "{name}: {raider}"
+        );
+    }
 }

@@ -84,7 +84,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "spring_ready" => action(
             name,
             None,
-            "The condition a creature readied for has come: its readied attack is made now.",
+            "The condition a creature readied for has come: it takes its readied action now, as a reaction.",
             vec![target()],
         ),
         "knock_down" => action(
@@ -119,31 +119,51 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             "Use an item you carry (the GM rules what it does). 1 action.",
             vec![ArgSpec::new("item", ArgKind::Text, true, "the item's id")],
         ),
-        "ready" => action(
-            name,
-            actor,
-            "Ready an attack for a condition before your next turn. 1 action.",
-            vec![
+        "ready" => {
+            // The readied action's own arguments, each optional here: which it needs is
+            // checked against that action's spec when it is readied.
+            let mut args = vec![
                 ArgSpec::new("trigger", ArgKind::Text, true, "the condition, in words"),
-                target(),
                 ArgSpec::new(
-                    "weapon",
+                    "action",
                     ArgKind::Text,
                     false,
-                    "weapon id (the first if left out)",
-                ),
-            ],
-        ),
+                    "what to do then (attack if left out)",
+                )
+                .choices(&super::ready::READYABLE),
+            ];
+            for readied in super::ready::READYABLE {
+                for mut a in spec(readied, actor).map(|s| s.args).unwrap_or_default() {
+                    if args.iter().all(|b| b.name != a.name) {
+                        a.required = false;
+                        args.push(a);
+                    }
+                }
+            }
+            action(
+                name,
+                actor,
+                "Ready an action (an attack unless you name another) for a condition before your next turn; the GM springs it and you take it as a reaction. 1 action.",
+                args,
+            )
+        }
         "use_skill" => {
             let mut args = vec![
                 ArgSpec::new("skill", ArgKind::Text, true, "the skill, e.g. awareness"),
                 ArgSpec::new("target", ArgKind::Entity, false, "on whom, if anyone"),
+                ArgSpec::new(
+                    "vs",
+                    ArgKind::Int,
+                    false,
+                    "the victory sum, if known (the GM reads the total otherwise)",
+                )
+                .range(1, 200),
             ];
             args.extend(steps_args());
             action(
                 name,
                 actor,
-                "Use a skill: d20 + its bonus dice, for the GM to read. 1 action.",
+                "Use a skill: d20 + its bonus dice, against a VS when one is given. 1 action.",
                 args,
             )
         }

@@ -10,7 +10,6 @@ use crate::action::Args;
 use crate::decision::{PendingStep, StepValue};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Against, Outcome};
-use crate::grid::distance;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Kind, StateView};
@@ -18,6 +17,7 @@ use crate::toolkit::deciders;
 
 use super::bonus_dice::{Steps, action_roll, bursting};
 use super::guard::{Cover, Situation, guard};
+use super::reach::{clear_path, feet_between};
 use super::round::{label, spend};
 use super::sheet::Weapon;
 use super::tell::{self, Check};
@@ -104,19 +104,8 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     )
 }
 
-/// Feet between two creatures on the grid, if both stand on it.
-fn feet_between(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant) -> Option<i64> {
-    let (a, b) = (c.position?, t.position?);
-    let cells = distance(a, b, ctx.state.options().diagonal());
-    Some(
-        i64::try_from(cells)
-            .unwrap_or(i64::MAX)
-            .saturating_mul(i64::from(GRID.cell_size)),
-    )
-}
-
-/// A melee weapon reaches only within its reach, a ranged one within what visibility allows,
-/// when both stand on the grid.
+/// A melee weapon reaches only within its reach and along a clear path, a ranged one within
+/// what visibility allows, when both stand on the grid.
 fn in_reach(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant, w: &Weapon) -> Result<(), Refusal> {
     let Some(feet) = feet_between(ctx, c, t) else {
         return Ok(());
@@ -128,7 +117,6 @@ fn in_reach(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant, w: &Weapon) -> Result<(
         .get(super::visibility::VISIBILITY)
         .copied()
         .unwrap_or(0);
-    // A cell's distance is its far edge: 5 ft is the next cell, within a 6 ft reach.
     let limit = if w.ranged {
         super::visibility::range_cap(level)
     } else {
@@ -141,6 +129,10 @@ fn in_reach(ctx: &Ctx<'_>, c: &Combatant, t: &Combatant, w: &Weapon) -> Result<(
             limit,
             unit: GRID.unit.into(),
         }),
+        _ if !w.ranged && !clear_path(ctx, c, t) => Err(Refusal::Rule(format!(
+            "{} cannot reach {} with a melee weapon: a wall, cover or obstacle stands between them",
+            c.id, t.id
+        ))),
         _ => Ok(()),
     }
 }

@@ -81,8 +81,10 @@ pub fn resistance(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     Ok(())
 }
 
-/// Use Skill: one action, the skill's bonus dice (none for a skill the sheet lacks), an open
-/// total for the GM to read.
+/// Use Skill: one action, the skill's bonus dice (none for a skill the sheet lacks). With a
+/// VS the server judges it; without one the total is open for the GM to read. Driving,
+/// navigating and piloting by sight also pay the scene's visibility on the VS (+5, +10, +15),
+/// said on the check either way.
 pub fn use_skill(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let skill = args
         .text("skill")?
@@ -92,27 +94,57 @@ pub fn use_skill(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), De
         Some(_) => Some(ctx.combatant(&args.require_entity("target")?)?.id),
         None => None,
     };
+    let vs = args.int("vs")?;
     spend(ctx, c, 1)?;
     let dice = sheet_of(c)?.skill(&skill);
     let steps = steps(c, args)?;
     let burst = bursting(ctx.state.options());
     let roll = crate::dice::roll(&action_roll(dice, steps.die(), burst), ctx.dice)?;
+    let level = ctx
+        .state
+        .encounter()
+        .values
+        .get(super::visibility::VISIBILITY)
+        .copied()
+        .unwrap_or(0);
+    let sight = if super::visibility::by_sight(&skill) {
+        super::visibility::penalty(level, None)
+    } else {
+        0
+    };
+    let because = (sight > 0).then(|| {
+        format!(
+            "{} visibility: {sight:+} to the VS",
+            super::visibility::LEVELS
+                .get(usize::try_from(level).unwrap_or(0))
+                .copied()
+                .unwrap_or("poor")
+        )
+    });
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
         verb: "uses a skill on".into(),
         target,
         instrument: Some(skill.clone()),
     });
+    let (against, compared, words) = match vs {
+        Some(vs) => (
+            against_vs(ctx.state.options(), vs.saturating_add(sight)),
+            "VS".to_owned(),
+            ("succeeds", "fails"),
+        ),
+        None => (Against::Nothing, String::new(), ("", "")),
+    };
     tell::check(
         ctx,
         Check {
             who: &c.id,
             label: label(&skill, steps, dice > 0),
             roll,
-            against: Against::Nothing,
-            compared: String::new(),
-            words: ("", ""),
-            because: None,
+            against,
+            compared,
+            words,
+            because,
             hidden: false,
         },
     )?;

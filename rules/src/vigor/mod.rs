@@ -16,6 +16,7 @@ mod harm;
 mod item;
 mod opening;
 mod options;
+mod reach;
 mod ready;
 mod round;
 pub mod sheet;
@@ -160,7 +161,7 @@ impl RuleSystem for Vigor {
                 "start_encounter" => round::start(ctx),
                 "end_encounter" => round::end(ctx),
                 "visibility" => visibility::set(ctx, args),
-                "spring_ready" => ready::spring(ctx, args),
+                "spring_ready" => ready::spring(ctx, args, seat),
                 "knock_down" => round::knock_down(ctx, args),
                 _ => checks::resistance(ctx, args),
             };
@@ -174,24 +175,7 @@ impl RuleSystem for Vigor {
             return round::end_turn(ctx, &c.id);
         }
         round::require_turn(ctx, &c)?;
-        match action {
-            "attack" => attack::attack(ctx, &c, args),
-            "defend" => round::defend(ctx, &c),
-            "move" => round::movement(ctx, &c, args),
-            "stand" => round::stand(ctx, &c),
-            "escape" => opening::escape(ctx, &c),
-            "use_skill" => checks::use_skill(ctx, &c, args),
-            "ready" => ready::ready(ctx, &c, args),
-            "use_ability" => ability::use_ability(ctx, &c, args),
-            "use_item" => item::use_item(ctx, &c, args),
-            "emergency_aid" => care::emergency_aid(ctx, &c, args),
-            "stabilise" => care::stabilise(ctx, &c, args),
-            _ => Err(Refusal::UnknownAction {
-                system: ID.into(),
-                action: action.to_owned(),
-            }
-            .into()),
-        }
+        take(ctx, &c, action, args, seat)
     }
 
     fn resume(
@@ -281,4 +265,33 @@ pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
     .into_iter()
     .find(|(s, _)| c.has_status(s))
     .map(|(_, why)| why)
+}
+
+/// Carries out one of a creature's own actions, paid from its actions: in its turn, or at once
+/// as the reaction its readied action became.
+fn take(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    action: &str,
+    args: &Args,
+    seat: &Seat,
+) -> Result<(), DecideError> {
+    match action {
+        "attack" => attack::attack(ctx, c, args),
+        "defend" => round::defend(ctx, c),
+        "move" => round::movement(ctx, c, args),
+        "stand" => round::stand(ctx, c),
+        "escape" => opening::escape(ctx, c),
+        "use_skill" => checks::use_skill(ctx, c, args),
+        "ready" => ready::ready(ctx, c, args, seat),
+        "use_ability" => ability::use_ability(ctx, c, args),
+        "use_item" => item::use_item(ctx, c, args),
+        "emergency_aid" => care::emergency_aid(ctx, c, args),
+        "stabilise" => care::stabilise(ctx, c, args),
+        _ => Err(Refusal::UnknownAction {
+            system: ID.into(),
+            action: action.to_owned(),
+        }
+        .into()),
+    }
 }

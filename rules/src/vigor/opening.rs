@@ -6,15 +6,15 @@ use std::collections::BTreeMap;
 
 use crate::decision::{PendingStep, StepValue};
 use crate::engine::{Ctx, DecideError};
-use crate::grid::distance;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView};
 use crate::toolkit::deciders;
 
 use super::attack::{cannot_react, first_weapon, strike_once};
+use super::reach::reaches;
 use super::round::spend;
-use super::{GRID, VIGOR, settle, sheet_of};
+use super::{VIGOR, settle, sheet_of};
 
 pub const STEP_OPENING: &str = "vigor.opening";
 /// Vigor a Take Opening costs.
@@ -22,9 +22,9 @@ pub const OPENING_COST: i64 = 5;
 
 /// Foes of `c` whose weapon reaches it and who could react now, in id order.
 pub fn takers(ctx: &Ctx<'_>, c: &Combatant) -> Vec<EntityId> {
-    let Some(at) = c.position else {
+    if c.position.is_none() {
         return Vec::new();
-    };
+    }
     ctx.state
         .combatant_ids()
         .into_iter()
@@ -35,13 +35,7 @@ pub fn takers(ctx: &Ctx<'_>, c: &Combatant) -> Vec<EntityId> {
                 .ok()
                 .and_then(first_weapon)
                 .map_or(6, |w| w.reach_ft);
-            o.position.is_some_and(|p| {
-                let cells = distance(p, at, ctx.state.options().diagonal());
-                i64::try_from(cells)
-                    .unwrap_or(i64::MAX)
-                    .saturating_mul(i64::from(GRID.cell_size))
-                    <= reach
-            })
+            o.position.is_some() && reaches(ctx, o, c, reach)
         })
         .map(|o| o.id)
         .collect()

@@ -1,5 +1,6 @@
 //! Visibility: reduced, low or zero visibility caps the range of ranged attacks and adds to
-//! what they must beat (+5, +10, +15). Zero visibility spares point-blank shots, under 3 m
+//! what they must beat (+5, +10, +15), and the same to the VS of driving, navigating and
+//! piloting. Zero visibility spares point-blank shots, under 3 m
 //! (10 ft). The GM sets the level for the scene; it is kept as an encounter value.
 
 use crate::action::Args;
@@ -31,6 +32,16 @@ pub fn penalty(level: i64, feet: Option<i64>) -> i64 {
         3 => 15,
         _ => 0,
     }
+}
+
+/// Whether a skill is one the text makes pay for poor visibility: driving, navigating,
+/// piloting "or similar" (the craft a creature steers by sight). Matched on the start of the
+/// skill's name, so `piloting`, `pilot_starship`, `driving` and `navigation` all count.
+pub fn by_sight(skill: &str) -> bool {
+    let s = skill.to_ascii_lowercase();
+    ["pilot", "driv", "navig", "steer", "sail"]
+        .iter()
+        .any(|p| s.starts_with(p))
 }
 
 pub fn set(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {

@@ -5,8 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod pure;
+mod reach;
+mod readied;
 mod scenes;
 mod sheets;
+mod skills;
 
 use serde_json::{Value, json};
 
