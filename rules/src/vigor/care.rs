@@ -136,7 +136,7 @@ pub fn stabilise(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), De
     if medical_check(ctx, c, &target, "tries to stabilise", dice, args)? != Outcome::Success {
         return Ok(());
     }
-    ctx.set_status(&target.id, SHOCK, None)?;
+    super::end_shock(ctx, &ctx.combatant(&target.id)?)?;
     ctx.set_status(
         &target.id,
         STABILISED,

@@ -15,9 +15,7 @@ use super::guard::Cover;
 use super::options::{ARMOUR_QUALITY, EPIC_DIE, FEEBLE_DIE, LEGENDARY_DIE, OVERFLOW, choice_of};
 use super::sheet::Quality;
 use super::tell::{self, Moved};
-use super::{
-    COVER, DEAD, DURABILITY, HEALTH, OFF_HAND_CHALLENGES, SHOCK, WOUNDED, settle, sheet_of,
-};
+use super::{COVER, DEAD, DURABILITY, HEALTH, OFF_HAND_CHALLENGES, WOUNDED, settle, sheet_of};
 
 /// Sides of the damage die of a quality: ordinary d8 and heroic d10 by the text, the others
 /// by table option.
@@ -177,7 +175,7 @@ pub fn hurt(
     ctx.set_resource(id, DURABILITY, after.durability)?;
     ctx.set_resource(id, HEALTH, after.health)?;
     if after.killed {
-        ctx.set_status(id, SHOCK, None)?;
+        super::end_shock(ctx, &ctx.combatant(id)?)?;
         ctx.set_status(
             id,
             DEAD,

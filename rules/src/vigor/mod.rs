@@ -54,6 +54,9 @@ pub const VIGOR: &str = "vigor";
 pub const DURABILITY: &str = "durability";
 pub const HEALTH: &str = "health";
 pub const MANA: &str = "mana";
+/// Rounds left before Shock kills: a number, so that an NPC's (its Stamina) stays the GM's as
+/// every other number of an NPC does; the `shock` status itself is what the table sees.
+pub const SHOCK_ROUNDS: &str = "shock_rounds";
 /// Actions left this turn.
 pub const ACTIONS: &str = "actions";
 pub const INITIATIVE: &str = "initiative";
@@ -112,6 +115,7 @@ impl RuleSystem for Vigor {
             spec(HEALTH, 10_000),
             spec(MANA, 10_000),
             spec(ACTIONS, 20),
+            spec(SHOCK_ROUNDS, 10_000),
         ]
     }
 
@@ -240,15 +244,27 @@ pub fn settle(ctx: &mut Ctx<'_>, id: &EntityId, source: &str) -> Result<(), Deci
     }
     let health = c.resource(HEALTH);
     if health == 0 && !c.has_status(SHOCK) && !c.has_status(STABILISED) {
-        let rounds = u32::try_from(stamina).unwrap_or(u32::MAX);
-        ctx.set_status(id, SHOCK, status(source, Some(rounds)))?;
+        ctx.set_resource(id, SHOCK_ROUNDS, stamina.max(0))?;
+        ctx.set_status(id, SHOCK, status(source, None))?;
         ctx.set_status(id, UNCONSCIOUS, status(source, None))?;
     } else if health > 0 {
-        for s in [SHOCK, STABILISED, UNCONSCIOUS] {
+        end_shock(ctx, &c)?;
+        for s in [STABILISED, UNCONSCIOUS] {
             if c.has_status(s) {
                 ctx.set_status(id, s, None)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Shock is over (healed, stabilised, or dead of it): the status goes, and its count with it.
+pub fn end_shock(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    if c.has_status(SHOCK) {
+        ctx.set_status(&c.id, SHOCK, None)?;
+    }
+    if c.resource(SHOCK_ROUNDS) != 0 {
+        ctx.set_resource(&c.id, SHOCK_ROUNDS, 0)?;
     }
     Ok(())
 }

@@ -20,8 +20,8 @@ use super::options::{INITIATIVE_TIES, choice_of};
 use super::tell::{self, Check};
 use super::{
     ACTIONS, AMBUSHED, AMBUSHER, DEAD, DEFENDING, DURABILITY, GRID, HEALTH, INITIATIVE, MANA,
-    OVER_WATCH, PRONE, SHOCK, STABILISED, STAMINA_PER_VIGOR, VIGOR, WOUNDED, cannot_act, settle,
-    sheet_of,
+    OVER_WATCH, PRONE, SHOCK, SHOCK_ROUNDS, STABILISED, STAMINA_PER_VIGOR, VIGOR, WOUNDED,
+    cannot_act, settle, sheet_of,
 };
 
 /// How many actions `c` has for a turn of `round`.
@@ -170,12 +170,10 @@ fn recovery(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         }
         settle(ctx, &id, "recovery")?;
         let c = ctx.combatant(&id)?;
-        if let Some(shock) = c.statuses.get(SHOCK)
-            && !c.has_status(STABILISED)
-        {
-            let left = shock.rounds_left.unwrap_or(0).saturating_sub(1);
+        if c.has_status(SHOCK) && !c.has_status(STABILISED) {
+            let left = c.resource(SHOCK_ROUNDS).saturating_sub(1).max(0);
             if left == 0 {
-                ctx.set_status(&id, SHOCK, None)?;
+                super::end_shock(ctx, &c)?;
                 ctx.set_status(
                     &id,
                     DEAD,
@@ -187,14 +185,7 @@ fn recovery(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
                 )?;
                 ctx.note_about(&id, format!("{id} dies of shock"))?;
             } else {
-                ctx.set_status(
-                    &id,
-                    SHOCK,
-                    Some(Status {
-                        rounds_left: Some(left),
-                        ..shock.clone()
-                    }),
-                )?;
+                ctx.set_resource(&id, SHOCK_ROUNDS, left)?;
             }
         }
     }

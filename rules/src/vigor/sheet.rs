@@ -14,7 +14,10 @@ use crate::sheet::{Sheet as CoreSheet, SheetError};
 use crate::state::{Combatant, Kind, Status};
 use crate::toolkit::sheets::{self, Identity, SystemSheet};
 
-use super::{ACTIONS, DEAD, DURABILITY, HEALTH, MANA, SHOCK, UNCONSCIOUS, VIGOR, WINDED, WOUNDED};
+use super::{
+    ACTIONS, DEAD, DURABILITY, HEALTH, MANA, SHOCK, SHOCK_ROUNDS, UNCONSCIOUS, VIGOR, WINDED,
+    WOUNDED,
+};
 
 /// Guard before armour and abilities.
 pub const BASE_GUARD: i64 = 15;
@@ -612,8 +615,8 @@ impl Sheet {
         if self.kind == Kind::Object && durability == 0 {
             statuses.insert(DEAD.to_owned(), from_sheet(None));
         } else if health == 0 && self.kind != Kind::Object {
-            let stamina = u32::try_from(self.abilities.stamina).unwrap_or(u32::MAX);
-            statuses.insert(SHOCK.to_owned(), from_sheet(Some(stamina)));
+            resources.insert(SHOCK_ROUNDS.to_owned(), self.abilities.stamina.max(0));
+            statuses.insert(SHOCK.to_owned(), from_sheet(None));
             statuses.insert(UNCONSCIOUS.to_owned(), from_sheet(None));
         }
         let who = Identity {

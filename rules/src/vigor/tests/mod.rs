@@ -9,6 +9,7 @@ mod reach;
 mod readied;
 mod scenes;
 mod sheets;
+mod shock;
 mod skills;
 
 use serde_json::{Value, json};

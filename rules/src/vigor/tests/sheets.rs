@@ -170,5 +170,6 @@ fn a_sheet_written_at_zero_comes_with_the_conditions_its_numbers_mean() {
         v["health"] = json!(0);
     });
     let c = Vigor.sheet_from_json(&v).unwrap();
-    assert_eq!(c.statuses["shock"].rounds_left, Some(25));
+    assert_eq!(c.resource("shock_rounds"), 25);
+    assert_eq!(c.statuses["shock"].rounds_left, None);
 }
