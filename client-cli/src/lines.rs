@@ -257,9 +257,13 @@ pub fn account_text(a: &Account) -> String {
     out
 }
 
-/// `a crossbow`, `an axe`: names read as common nouns in a sentence.
+/// `a crossbow`, `an axe`: names read as common nouns in a sentence. A plural name takes
+/// none (`bare hands`, `claws`): one ending in a single `s`, which spares `a cutlass`.
 fn with_article(name: &str) -> String {
     let lower = name.to_lowercase();
+    if lower.ends_with('s') && !lower.ends_with("ss") && !lower.ends_with("us") {
+        return lower;
+    }
     let article = match lower.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
         _ => "a",
@@ -825,5 +829,19 @@ mod account_tests {
             account_text(&fall),
             "goblin-1 takes damage (goblin-1 is bloodied)"
         );
+    }
+
+    #[test]
+    fn weapons_read_with_the_article_a_person_would_use() {
+        for (name, said) in [
+            ("crossbow", "a crossbow"),
+            ("Axe", "an axe"),
+            ("bare hands", "bare hands"),
+            ("claws", "claws"),
+            ("cutlass", "a cutlass"),
+            ("nimbus", "a nimbus"),
+        ] {
+            assert_eq!(with_article(name), said);
+        }
     }
 }

@@ -187,61 +187,128 @@ fn the_fixture_logs_read_the_same_to_the_gm_and_to_the_player() {
     );
 }
 
-/// The vigor pair: the end-to-end encounter of `vigor_encounter` (test seed), as the GM and as
-/// Ines exported it. Mid-fight, just after Bryn's critical hit (event 44), the GM's copy holds
-/// the raider's emptied Durability and the player's holds none of its numbers; both verify.
+/// One export of a rule system's end-to-end encounter (`<system>_encounter`, test seed), and
+/// what it must give: a moment of the fight as its viewer saw it, and one combatant's resource
+/// there (`None`: the viewer does not hold it).
+struct SystemFixture {
+    file: &'static str,
+    viewer: &'static str,
+    events: u64,
+    dice_checked: u64,
+    digests: u64,
+    at: u64,
+    digest_at: &'static str,
+    current: &'static str,
+    looked_at: (&'static str, &'static str, Option<i64>),
+}
+
+const SYSTEM_FIXTURES: [SystemFixture; 4] = [
+    // vigor, just after Bryn's critical hit: the raider's Durability emptied, the GM's number.
+    SystemFixture {
+        file: "vigor-gm-test-seed.json",
+        viewer: "gm",
+        events: 83,
+        dice_checked: 36,
+        digests: 25,
+        at: 44,
+        digest_at: "35dda941ff78e0053d87a0aee6505132bdaef63d684e2b8a76bc625381c3754c",
+        current: "bryn",
+        looked_at: ("raider", "durability", Some(0)),
+    },
+    SystemFixture {
+        file: "vigor-ines-test-seed.json",
+        viewer: "seat:ines",
+        events: 83,
+        dice_checked: 36,
+        digests: 10,
+        at: 44,
+        digest_at: "1f1e652ba1ad91dd5e621f51a393fd02afa9873ead9396b5e78288879f0c770c",
+        current: "bryn",
+        looked_at: ("raider", "durability", None),
+    },
+    // tinyd10, just after the goblin's blow: Brenna dying at 0 HP, seen by both; the goblin's
+    // HP the GM's alone.
+    SystemFixture {
+        file: "tinyd10-gm-test-seed.json",
+        viewer: "gm",
+        events: 127,
+        dice_checked: 14,
+        digests: 55,
+        at: 31,
+        digest_at: "35aade926fe3b2370ebec43527924f631b9178a139b00ef118bc1b5beccc31ac",
+        current: "goblin",
+        looked_at: ("goblin", "hp", Some(3)),
+    },
+    SystemFixture {
+        file: "tinyd10-ines-test-seed.json",
+        viewer: "seat:ines",
+        events: 127,
+        dice_checked: 12,
+        digests: 22,
+        at: 31,
+        digest_at: "070e37603056f52acddab5ddb4370d4697778997b666d058ee9c938df701bb7c",
+        current: "goblin",
+        looked_at: ("goblin", "hp", None),
+    },
+];
+
 #[test]
-fn the_vigor_fixture_logs_verify_and_replay_the_fight_as_each_seat_saw_it() {
-    for (name, viewer, digests, at_44) in [
-        (
-            "vigor-gm-test-seed.json",
-            "gm",
-            25,
-            "35dda941ff78e0053d87a0aee6505132bdaef63d684e2b8a76bc625381c3754c",
-        ),
-        (
-            "vigor-ines-test-seed.json",
-            "seat:ines",
-            10,
-            "1f1e652ba1ad91dd5e621f51a393fd02afa9873ead9396b5e78288879f0c770c",
-        ),
-    ] {
+fn the_system_fixture_logs_verify_and_replay_the_fight_as_each_seat_saw_it() {
+    for f in SYSTEM_FIXTURES {
+        let name = f.file;
         let file = LogFile::read(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(file.header.viewer, viewer);
+        assert_eq!(file.header.viewer, f.viewer);
         let report = verify(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(report.test_seed, "{name}");
         assert_eq!(
             (report.events, report.epochs, report.dice_checked),
-            (83, 1, 36),
+            (f.events, 1, f.dice_checked),
             "{name}"
         );
-        assert_eq!(
-            replay(&file, None).map(|r| r.digests_checked).ok(),
-            Some(digests)
-        );
+        let digests = replay(&file, None).map(|r| r.digests_checked).ok();
+        assert_eq!(digests, Some(f.digests), "{name}");
+        let at = f.at.to_string();
         let out = run(
             &[
                 "replay",
                 &fixture(name).display().to_string(),
                 "--at",
-                "44",
+                &at,
                 "--json",
             ],
             None,
         );
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
-        assert_eq!(state["digest"], at_44, "{name}");
-        assert_eq!(state["encounter"]["current"], "bryn");
-        let raider = &state["combatants"]
+        assert_eq!(state["digest"], f.digest_at, "{name}");
+        assert_eq!(state["encounter"]["current"], f.current, "{name}");
+        let (who, key, value) = f.looked_at;
+        let c = state["combatants"]
             .as_array()
-            .and_then(|cs| cs.iter().find(|c| c["id"] == "raider"))
-            .expect("the raider")["resources"];
-        let durability = raider.get("durability").and_then(Value::as_i64);
+            .and_then(|cs| cs.iter().find(|c| c["id"] == who))
+            .unwrap_or_else(|| panic!("{name}: no {who}"));
         assert_eq!(
-            durability,
-            (viewer == "gm").then_some(0),
-            "{name}: {raider}"
+            c["resources"].get(key).and_then(Value::as_i64),
+            value,
+            "{name}: {c}"
+        );
+    }
+    // The tinyd10 pair at that moment: Brenna dying, for both.
+    for viewer in ["gm", "ines"] {
+        let log = fixture(&format!("tinyd10-{viewer}-test-seed.json"));
+        let out = run(
+            &["replay", &log.display().to_string(), "--at", "31", "--json"],
+            None,
+        );
+        let state: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let brenna = state["combatants"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["id"] == "brenna"))
+            .expect("brenna");
+        assert_eq!(brenna["resources"]["hp"], 0, "{viewer}");
+        assert!(
+            brenna["statuses"].get("dying").is_some(),
+            "{viewer}: {brenna}"
         );
     }
 }

@@ -488,11 +488,34 @@ pub fn run(
     let mut dice = ScriptedDice::new(faces.to_vec());
     let events = decide(system, state, cmd, &mut dice)?;
     assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
+    // Every face drawn must be shown by some die of the events, as `verify` demands of a real
+    // log: a draw no event shows reads there as a discarded roll.
+    assert_eq!(
+        dice_shown(&events),
+        faces.len(),
+        "faces drawn {faces:?}, but the events show a different number of dice: {events:?}"
+    );
     for e in &events {
         crate::apply::apply(state, e)
             .unwrap_or_else(|e| panic!("an event of decide does not apply: {e}"));
     }
     Ok(events)
+}
+
+/// The dice the events show the GM, the way a verifier of the GM's copy counts them: each die
+/// of a rolled or checked roll (bursts included), and each pick.
+fn dice_shown(events: &[Event]) -> usize {
+    events
+        .iter()
+        .flat_map(|e| &e.parts)
+        .filter(|p| p.audience.admits(&Seat::Gm))
+        .map(|p| match &p.fact {
+            Fact::Rolled { roll, .. } => roll.dice.len(),
+            Fact::Checked(c) => c.roll.dice.len(),
+            Fact::Picked { die: Some(_), .. } => 1,
+            _ => 0,
+        })
+        .sum()
 }
 
 fn args(pairs: &[(&'static str, ArgValue)]) -> Args {

@@ -150,7 +150,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "weapon",
                     ArgKind::Text,
                     false,
-                    "a weapon id (bare hands without)",
+                    "a weapon id (the first on the sheet if left out: bare hands only without any)",
                 ),
                 pp(),
                 ArgSpec::new(

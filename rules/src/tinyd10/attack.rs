@@ -21,8 +21,7 @@ use crate::toolkit::deciders;
 
 use super::checks::{self, Winner};
 use super::content::Attribute;
-use super::dice::roll_amount;
-use super::options::d5;
+use super::dice::roll_told;
 use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
 use super::round::{spend, toughness_of};
 use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
@@ -97,11 +96,13 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
-    let weapon_id = args.text("weapon")?.unwrap_or(UNARMED);
-    let w = stats
-        .attack(weapon_id)
-        .cloned()
-        .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
+    // Named, or the first the sheet lists (its weapons and own attacks come before bare hands).
+    let w = match args.text("weapon")? {
+        Some(id) => stats.attack(id),
+        None => stats.attacks.first(),
+    }
+    .cloned()
+    .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
     let t_stats = stats_of(&t)?;
     if w.kind == AttackKind::Ranged {
@@ -403,7 +404,7 @@ fn after_hit(
             ranged,
         );
     }
-    let rolled = roll_amount(w.damage, stats.level, d5(ctx.state.options()), ctx.dice)?;
+    let rolled = roll_told(ctx, &c.id, "damage", w.damage, stats.level)?;
     let mut steps = vec![Modifier::new(&w.name, rolled.value)];
     let mut amount = rolled.value;
     if let Some(tag) = &stats.damage_vs

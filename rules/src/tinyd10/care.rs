@@ -15,8 +15,8 @@ use crate::state::{Combatant, Kind, Status};
 
 use super::checks::{self, HEAL_CHECK};
 use super::content::Attribute;
-use super::dice::{Amount, Die, roll_amount};
-use super::options::{EARSHOT, STANDARD_HEAL, choice_of, d5, is};
+use super::dice::{Amount, Die, roll_told};
+use super::options::{EARSHOT, STANDARD_HEAL, choice_of, is};
 use super::rolls::{against_toughness, declare_pp, spend_pp};
 use super::round::{end_turn, spend};
 use super::{ACTION, DEAD, MOVE, MP, PP, TEMP_HP, harm, stats_of};
@@ -68,11 +68,12 @@ pub fn words(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decide
         instrument: Some(ability.replace('_', " ")),
     });
     let rounds = if which == "strength" {
-        let r = roll_amount(
+        let r = roll_told(
+            ctx,
+            &c.id,
+            "rounds of words of strength",
             Amount::die(Die::D5),
             stats.level,
-            d5(ctx.state.options()),
-            ctx.dice,
         )?;
         ctx.note_about(&c.id, format!("words of strength last {} rounds", r.value))?;
         r.value
@@ -100,7 +101,7 @@ pub fn words(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decide
 }
 
 /// What standard healing restores of each of HP, MP and PP, as the table rules "1-2".
-fn standard_amount(ctx: &mut Ctx<'_>) -> Result<(i64, Vec<Modifier>), DecideError> {
+fn standard_amount(ctx: &mut Ctx<'_>, by: &EntityId) -> Result<(i64, Vec<Modifier>), DecideError> {
     match choice_of(ctx.state.options(), STANDARD_HEAL) {
         "one" => Ok((1, vec![Modifier::new("standard healing", 1)])),
         "two" => Ok((2, vec![Modifier::new("standard healing", 2)])),
@@ -108,7 +109,13 @@ fn standard_amount(ctx: &mut Ctx<'_>) -> Result<(i64, Vec<Modifier>), DecideErro
             let expr =
                 DiceExpr::parse("1d2").map_err(|e| Refusal::Rule(format!("dice `1d2`: {e}")))?;
             let r = roll(&expr, ctx.dice)?;
-            Ok((r.total, vec![Modifier::new("1d2", r.total)]))
+            let total = r.total;
+            ctx.emit(crate::event::Event::public(crate::event::Fact::Rolled {
+                by: Some(by.clone()),
+                purpose: "standard healing".into(),
+                roll: r,
+            }))?;
+            Ok((total, vec![Modifier::new("1d2", total)]))
         }
     }
 }
@@ -164,13 +171,12 @@ pub fn heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             &stats,
             "heal check".into(),
             modifiers,
-            HEAL_CHECK,
-            false,
+            super::rolls::Target::toughness(HEAL_CHECK, false),
             ("succeeds", "fails"),
         )?
     };
     if ok {
-        let (amount, steps) = standard_amount(ctx)?;
+        let (amount, steps) = standard_amount(ctx, &c.id)?;
         restore(ctx, &target, amount, steps)?;
     }
     ctx.telling = None;
@@ -245,11 +251,12 @@ pub fn potion(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         target: Some(target.id.clone()),
         instrument: Some("healing potion".into()),
     });
-    let r = roll_amount(
+    let r = roll_told(
+        ctx,
+        &c.id,
+        "healing potion",
         Amount::die(Die::D5),
         stats.level,
-        d5(ctx.state.options()),
-        ctx.dice,
     )?;
     let t = stats_of(&target)?;
     let amount = if t.has_ability("rapid_regeneration") {
@@ -268,7 +275,6 @@ pub fn rest(ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), DecideError> {
     if ctx.state.encounter().active {
         return Err(Refusal::EncounterRunning.into());
     }
-    let d5 = d5(ctx.state.options());
     for id in ctx.state.combatant_ids() {
         let c = ctx.combatant(&id)?;
         if c.kind != Kind::Pc || c.has_status(DEAD) {
@@ -279,7 +285,7 @@ pub fn rest(ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), DecideError> {
             flat: 2,
             plus_level: false,
         };
-        let r = roll_amount(amount, 1, d5, ctx.dice)?;
+        let r = roll_told(ctx, &id, "a day's rest", amount, 1)?;
         ctx.telling = Some(Telling {
             actor: Some(id.clone()),
             verb: "rests".into(),

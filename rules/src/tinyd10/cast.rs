@@ -15,9 +15,9 @@ use crate::state::StateView;
 
 use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
-use super::dice::roll_amount;
-use super::options::{HALVING, d5, is};
-use super::rolls::{declare_pp, save};
+use super::dice::roll_told;
+use super::options::{HALVING, is};
+use super::rolls::{Target, declare_pp, save};
 use super::round::toughness_of;
 use super::sheet::Stats;
 use super::tell::{self, Check};
@@ -127,12 +127,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
-    ctx.telling = Some(Telling {
-        actor: Some(c.id.clone()),
-        verb: "casts".into(),
-        target: Some(target.id.clone()),
-        instrument: Some(spell.name.clone()),
-    });
+    ctx.telling = Some(cast_on(c, spell, &target));
     ctx.note_about(&c.id, format!("{} spends {mp} MP on {}", c.id, spell.name))?;
     if spell.attack && !sure {
         let attribute = kind.attribute();
@@ -201,27 +196,21 @@ fn effect(
     }
     let mut saved = None;
     if !spell.save.is_empty() {
-        let against = stats.spell_save.unwrap_or(checks::STANDARD_SAVE);
+        // The caster's spell save is the caster's number: the GM's only for the GM's caster.
+        let against = Target {
+            value: stats.spell_save.unwrap_or(checks::STANDARD_SAVE),
+            name: "spell save",
+            hidden: crate::redact::gm_only_numbers(c),
+        };
         ctx.telling = Some(Telling {
             actor: Some(target.id.clone()),
-            verb: "resists".into(),
+            verb: format!("resists the {} of", spell.name.to_lowercase()),
             target: Some(c.id.clone()),
-            instrument: Some(spell.name.clone()),
+            instrument: None,
         });
-        saved = Some(save(
-            ctx,
-            target,
-            &spell.save,
-            against,
-            &format!("{}'s spell save", c.id),
-        )?);
+        saved = Some(save(ctx, target, &spell.save, against, None)?);
     }
-    ctx.telling = Some(Telling {
-        actor: Some(c.id.clone()),
-        verb: "casts".into(),
-        target: Some(target.id.clone()),
-        instrument: Some(spell.name.clone()),
-    });
+    ctx.telling = Some(cast_on(c, spell, target));
     if saved == Some(true) && spell.on_save == Some(OnSave::Negates) {
         ctx.telling = None;
         return ctx.note_about(
@@ -229,9 +218,9 @@ fn effect(
             format!("{} saves: {} has no effect", target.id, spell.name),
         );
     }
-    let d5 = d5(ctx.state.options());
     if let Some(amount) = spell.damage {
-        let rolled = roll_amount(amount, stats.level, d5, ctx.dice)?;
+        let purpose = format!("{} damage", spell.name.to_lowercase());
+        let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
         let mut steps = vec![Modifier::new(&spell.name, rolled.value)];
         let mut value = rolled.value;
         if inflict > 0 {
@@ -247,7 +236,8 @@ fn effect(
         harm::damage(ctx, &target.id, value, steps, Some(&c.id), false)?;
     }
     if let Some(amount) = spell.heals {
-        let rolled = roll_amount(amount, stats.level, d5, ctx.dice)?;
+        let purpose = format!("{} healing", spell.name.to_lowercase());
+        let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
         harm::heal(
             ctx,
             &target.id,
@@ -276,4 +266,14 @@ fn effect(
     }
     ctx.telling = None;
     Ok(())
+}
+
+/// "aldric casts turn undead on skeleton": the spell is what is cast, the target whom on.
+fn cast_on(c: &Combatant, spell: &Spell, target: &Combatant) -> Telling {
+    Telling {
+        actor: Some(c.id.clone()),
+        verb: format!("casts {} on", spell.name.to_lowercase()),
+        target: Some(target.id.clone()),
+        instrument: None,
+    }
 }

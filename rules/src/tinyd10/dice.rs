@@ -157,6 +157,31 @@ pub fn roll_amount(
     })
 }
 
+/// Rolls `amount` for `by` (of `level`) and tells the dice in an event of their own, right
+/// where they were drawn: a draw no event shows is a roll `verify` must refuse as discarded.
+///
+/// # Errors
+///
+/// The dice source ran dry, or the event could not be recorded.
+pub fn roll_told(
+    ctx: &mut crate::engine::Ctx<'_>,
+    by: &crate::ids::EntityId,
+    purpose: &str,
+    amount: Amount,
+    level: i64,
+) -> Result<Rolled, DecideError> {
+    let d5 = super::options::d5(crate::state::StateView::options(&ctx.state));
+    let r = roll_amount(amount, level, d5, ctx.dice)?;
+    if let Some(roll) = &r.roll {
+        ctx.emit(crate::event::Event::public(crate::event::Fact::Rolled {
+            by: Some(by.clone()),
+            purpose: purpose.to_owned(),
+            roll: roll.clone(),
+        }))?;
+    }
+    Ok(r)
+}
+
 /// The core's expression for a fixed notation of this module.
 pub fn expr(notation: &str) -> Result<DiceExpr, Refusal> {
     DiceExpr::parse(notation).map_err(|e| Refusal::Rule(format!("dice `{notation}`: {e}")))

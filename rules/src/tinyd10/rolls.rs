@@ -27,10 +27,13 @@ const REROLL_LIMIT: usize = 10;
 pub fn d10_for(ctx: &mut Ctx<'_>, who: &EntityId, stats: &Stats) -> Result<Roll, DecideError> {
     let first = super::dice::d10(ctx.dice)?;
     if stats.champions_resolve && natural(ctx, &first, 0) == Some(1) {
-        ctx.note_about(
-            who,
-            format!("{who} rolls a 1: champion's resolve rolls it again"),
-        )?;
+        // The 1 is shown with its die, not only said: a draw no event shows is a roll a
+        // verifier must refuse as discarded.
+        ctx.emit(crate::event::Event::public(crate::event::Fact::Rolled {
+            by: Some(who.clone()),
+            purpose: "a 1: champion's resolve rolls it again".into(),
+            roll: first,
+        }))?;
         return super::dice::d10(ctx.dice);
     }
     Ok(first)
@@ -94,6 +97,25 @@ fn ties_succeed(ctx: &Ctx<'_>) -> bool {
     is(ctx.state.options(), CHECK_TIES, "succeeds")
 }
 
+/// What a roll must reach: its number, what the sentence calls it (`toughness`, `spell save`)
+/// and whether it is the GM's to know.
+pub struct Target {
+    pub value: i64,
+    pub name: &'static str,
+    pub hidden: bool,
+}
+
+impl Target {
+    /// A toughness, hidden when it is the GM's creature's.
+    pub fn toughness(value: i64, hidden: bool) -> Self {
+        Target {
+            value,
+            name: "toughness",
+            hidden,
+        }
+    }
+}
+
 /// A check or save of `who` against `toughness`: the d10, its modifiers, the table's tie
 /// ruling. Returns whether it succeeded.
 #[allow(clippy::too_many_arguments)]
@@ -103,16 +125,20 @@ pub fn against_toughness(
     stats: &Stats,
     label: String,
     modifiers: Vec<Modifier>,
-    toughness: i64,
-    hidden: bool,
+    toughness: Target,
     words: (&'static str, &'static str),
 ) -> Result<bool, DecideError> {
+    let Target {
+        value: toughness,
+        name,
+        hidden,
+    } = toughness;
     let roll = d10_for(ctx, who, stats)?;
     let total = tell::total(&roll, &modifiers);
     let ok = checks::passes(total, toughness, ties_succeed(ctx));
     let because = (total == toughness).then(|| {
         format!(
-            "equal to the toughness: the table rules ties {}",
+            "equal to the {name}: the table rules ties {}",
             if ok { "succeed" } else { "fail" }
         )
     });
@@ -123,7 +149,7 @@ pub fn against_toughness(
             label,
             roll,
             modifiers,
-            against: Some((toughness, "toughness")),
+            against: Some((toughness, name)),
             success: Some(ok),
             words,
             because,
@@ -192,21 +218,20 @@ pub fn check_action(
         &stats,
         label,
         modifiers,
-        toughness,
-        hidden,
+        Target::toughness(toughness, hidden),
         ("succeeds", "fails"),
     )?;
     ctx.telling = None;
     Ok(())
 }
 
-/// A save of `who` with the best of `attributes` against `toughness`: divine purpose adds 2.
+/// A save of `who` with the best of `attributes` against `against`: divine purpose adds 2.
 pub fn save(
     ctx: &mut Ctx<'_>,
     who: &Combatant,
     attributes: &[Attribute],
-    toughness: i64,
-    what: &str,
+    against: Target,
+    what: Option<&str>,
 ) -> Result<bool, DecideError> {
     let stats = stats_of(who)?;
     let attribute = attributes
@@ -218,15 +243,17 @@ pub fn save(
     if stats.has_ability("divine_purpose") {
         modifiers.push(Modifier::new("divine purpose", 2));
     }
-    let hidden = crate::redact::gm_only_numbers(who);
+    let label = match what {
+        Some(what) => format!("{} save against {what}", attribute.word()),
+        None => format!("{} save", attribute.word()),
+    };
     against_toughness(
         ctx,
         &who.id,
         &stats,
-        format!("{} save against {what}", attribute.word()),
+        label,
         modifiers,
-        toughness,
-        hidden,
+        against,
         ("saves", "fails to save"),
     )
 }
@@ -244,7 +271,15 @@ pub fn save_action(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         target: None,
         instrument: Some(what.clone()),
     });
-    save(ctx, &who, &[attribute], toughness, &what)?;
+    // The toughness the GM gives is the GM's when the saver's numbers are.
+    let hidden = crate::redact::gm_only_numbers(&who);
+    save(
+        ctx,
+        &who,
+        &[attribute],
+        Target::toughness(toughness, hidden),
+        Some(&what),
+    )?;
     ctx.telling = None;
     Ok(())
 }

@@ -11,12 +11,11 @@ use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::refusal::Refusal;
-use crate::state::{Combatant, StateView, Status};
+use crate::state::{Combatant, Status};
 
 use super::checks::{self, Winner};
 use super::content::Attribute;
-use super::dice::{Amount, Die, roll_amount};
-use super::options::d5;
+use super::dice::{Amount, Die, roll_told};
 use super::rolls::{self, Side, d10_for, declare_pp, spend_pp};
 use super::round::{spend, toughness_of};
 use super::tell::{self, Check};
@@ -91,7 +90,6 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
         ctx.telling = None;
         return Ok(());
     }
-    let d5 = d5(ctx.state.options());
     match id {
         "smite" => {
             let unholy = ["evil", "undead", "unholy"];
@@ -104,7 +102,13 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
                 return ctx
                     .note_about(&t.id, format!("{} is not unholy: smite does nothing", t.id));
             }
-            let r = roll_amount(Amount::die(Die::D10), stats.level, d5, ctx.dice)?;
+            let r = roll_told(
+                ctx,
+                &c.id,
+                "smite damage",
+                Amount::die(Die::D10),
+                stats.level,
+            )?;
             ctx.telling = None;
             harm::damage(
                 ctx,
@@ -121,7 +125,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
                 flat: 0,
                 plus_level: true,
             };
-            let r = roll_amount(daggers, stats.level, d5, ctx.dice)?;
+            let r = roll_told(ctx, &c.id, "daggers", daggers, stats.level)?;
             ctx.telling = None;
             harm::damage(
                 ctx,
@@ -163,7 +167,14 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
             if won == Winner::Resister {
                 return Ok(());
             }
-            let rounds = roll_amount(Amount::die(Die::D5), stats.level, d5, ctx.dice)?.value;
+            let rounds = roll_told(
+                ctx,
+                &c.id,
+                "rounds stunned",
+                Amount::die(Die::D5),
+                stats.level,
+            )?
+            .value;
             let stunned = |source: &str| Status {
                 source: source.into(),
                 magnitude: 0,

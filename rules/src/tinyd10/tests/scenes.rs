@@ -548,6 +548,11 @@ fn a_cleric_spends_mp_on_turn_undead_and_the_undead_fails_its_save() {
             S::Res("skeleton", "hp", 5),
             S::Res("aldric", "mp", 4),
             S::Said("flee"),
+            // What the save was against is named as such (the GM's copy; the players get the
+            // skeleton's die alone, as for any NPC roll that changes nothing itself).
+            S::Said("name: \"spell save\", value: Some(7)"),
+            S::Said("verb: \"resists the turn undead of\", target: Some(EntityId(\"aldric\"))"),
+            S::Said("casts turn undead on"),
             S::Refused(
                 "aldric",
                 "cast",
@@ -1138,7 +1143,10 @@ fn the_gm_grants_combat_advantage_and_rolls_reactions_alone_and_a_days_rest_heal
                 &[2],
             ),
             S::Said("combat advantage"),
-            S::Res("g1", "hp", 7),
+            // No weapon named: her first, the flail: 1 + 1 (flail) + 1 (a dwarf against a
+            // goblin) = 3 off 9.
+            S::Said("instrument: Some(\"flail\")"),
+            S::Res("g1", "hp", 6),
             S::Refused(
                 "brenna",
                 "attack",
@@ -1150,7 +1158,7 @@ fn the_gm_grants_combat_advantage_and_rolls_reactions_alone_and_a_days_rest_heal
             // not a character.
             S::Gm("rest", vec![], &[3]),
             S::Res("brenna", "hp", 8),
-            S::Res("g1", "hp", 7),
+            S::Res("g1", "hp", 6),
         ],
     });
 }
