@@ -239,8 +239,10 @@ pub fn account_text(a: &Account) -> String {
         clauses.push(effect_text(e, named));
     }
     if !clauses.is_empty() {
-        // `aune rolls PER check ...` but `aune attacks mara with a knife: COR attack ...`.
-        let bare = a.target.is_none() && a.instrument.is_none() && a.roll.is_some();
+        // `aune rolls PER check ...` but `aune attacks mara with a knife: COR attack ...` and
+        // `pirate tries to overcome the hinder: endurance ...`: only a plain roll runs on.
+        let bare =
+            a.target.is_none() && a.instrument.is_none() && a.roll.is_some() && a.verb == "rolls";
         if !out.is_empty() {
             out.push_str(if bare { " " } else { ": " });
         }
@@ -292,6 +294,13 @@ fn roll_told_text(r: &RollTold, target: Option<&EntityId>) -> String {
                 .iter()
                 .map(|m| format!("{:+}", m.value))
                 .collect();
+            // A roll of no dice (the numbers alone make it) starts at its first number:
+            // `10+4=14`, not `+10+4=14`.
+            let mods = if faces.is_empty() {
+                mods.strip_prefix('+').unwrap_or(&mods).to_owned()
+            } else {
+                mods
+            };
             let _ = write!(out, " {}{mods}={total}", faces.join("+"));
         }
         None => {
@@ -828,6 +837,42 @@ mod account_tests {
         assert_eq!(
             account_text(&fall),
             "goblin-1 takes damage (goblin-1 is bloodied)"
+        );
+    }
+
+    #[test]
+    fn a_check_of_no_fresh_dice_starts_at_its_first_number() {
+        // A critical answered with an impact die: the pool's best (10) was shown before, and
+        // the check adds it and the rank (4) to no new die.
+        let none: DiceExpr = "0".parse().expect("expr");
+        let told = RollTold {
+            by: None,
+            label: "melee".into(),
+            roll: roll(&none, &mut ScriptedDice::new(vec![])).expect("roll"),
+            modifiers: vec![
+                Modifier::new("best hero die, rolled before", 10),
+                Modifier::new("melee", 4),
+            ],
+            total: Some(14),
+            against: None,
+            result: "succeeds".into(),
+            because: None,
+            margin: None,
+        };
+        assert_eq!(roll_told_text(&told, None), "melee 10+4=14, succeeds");
+        // Only a plain roll runs on into its numbers; any other verb takes a colon.
+        let said = |verb: &str| {
+            account_text(&Account {
+                actor: Some("aune".into()),
+                verb: verb.into(),
+                roll: Some(told.clone()),
+                ..Account::default()
+            })
+        };
+        assert_eq!(said("rolls"), "aune rolls melee 10+4=14, succeeds");
+        assert_eq!(
+            said("tries to overcome the hinder"),
+            "aune tries to overcome the hinder: melee 10+4=14, succeeds"
         );
     }
 

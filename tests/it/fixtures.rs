@@ -203,7 +203,7 @@ struct SystemFixture {
     looked_at: (&'static str, &'static str, Option<i64>),
 }
 
-const SYSTEM_FIXTURES: [SystemFixture; 6] = [
+const SYSTEM_FIXTURES: [SystemFixture; 8] = [
     // vigor, just after Bryn's critical hit: the raider's Durability emptied, the GM's number.
     SystemFixture {
         file: "vigor-gm-test-seed.json",
@@ -249,6 +249,29 @@ const SYSTEM_FIXTURES: [SystemFixture; 6] = [
         digest_at: "f5f3d9968dcdb690f8139fcf45e6ddc722ee1ab89ff212ec9c04dd36df4bfbf2",
         current: None,
         looked_at: ("gunman", "life", None),
+    },
+    // tenacity, just after Missa's pushed check hindered the pirate: its stress the GM's.
+    SystemFixture {
+        file: "tenacity-gm-test-seed.json",
+        viewer: "gm",
+        events: 73,
+        dice_checked: 36,
+        digests: 20,
+        at: 25,
+        digest_at: "a92eb750a6c6b7c985c3336912c03e5175f3eceec56d5f56b1ed4902500b33bf",
+        current: None,
+        looked_at: ("pirate", "stress", Some(0)),
+    },
+    SystemFixture {
+        file: "tenacity-ines-test-seed.json",
+        viewer: "seat:ines",
+        events: 73,
+        dice_checked: 32,
+        digests: 8,
+        at: 25,
+        digest_at: "58ab0aa09b41a4c55fda96c34754042dde5d1ed23aecfb1f803926a8150f3d00",
+        current: None,
+        looked_at: ("pirate", "stress", None),
     },
     // tinyd10, just after the goblin's blow: Brenna dying at 0 HP, seen by both; the goblin's
     // HP the GM's alone.

@@ -95,7 +95,7 @@ fn a_mist_encounter_is_played_through_the_binary() {
     says(
         &quick,
         &[
-            "beatrix makes a Speed check Speed 6+2+3=11",
+            "beatrix makes a Speed check: Speed 6+2+3=11",
             "beatrix is quicker than gunman and acts first",
             "attack 10+3+2=15 vs hidden Evade, hits",
         ],
