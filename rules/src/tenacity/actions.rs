@@ -19,7 +19,7 @@ pub const GM_ACTIONS: [&str; 7] = [
     "bargain",
 ];
 /// Actions a character takes.
-pub const CHARACTER_ACTIONS: [&str; 17] = [
+pub const CHARACTER_ACTIONS: [&str; 18] = [
     "lock",
     "withdraw",
     "hold",
@@ -33,6 +33,7 @@ pub const CHARACTER_ACTIONS: [&str; 17] = [
     "generate_spin",
     "recover_tenacity",
     "end_turn",
+    "pass_first",
     "interact",
     "move",
     "sprint",
@@ -90,12 +91,23 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "end_turn" => action(
             name,
             actor,
-            "End your turn and pass the spotlight: to one you acted on (an opponent first), else an opponent still to act.",
+            "End your turn and pass the spotlight: to one you acted on (an opponent first), else an opponent still to act. When the one you acted on has already acted, it chooses instead: leave `next` out.",
             vec![ArgSpec::new(
                 "next",
                 ArgKind::Entity,
-                true,
+                false,
                 "who takes the spotlight",
+            )],
+        ),
+        "pass_first" => action(
+            name,
+            actor,
+            "At the opening, before anyone has acted, give first place to anyone: you keep your turn for later in the round.",
+            vec![ArgSpec::new(
+                "to",
+                ArgKind::Entity,
+                true,
+                "who takes first place",
             )],
         ),
         "interact" => action(

@@ -353,7 +353,7 @@ pub fn args() -> Vec<ArgSpec> {
             "damage_type",
             ArgKind::Text,
             false,
-            "the damage's type, for resistances",
+            "the damage's or condition's type, for resistances (a condition's: a bonus to the target's defence)",
         ),
         ArgSpec::new(
             "elevated",
@@ -542,6 +542,14 @@ pub fn check(
             (steps, resist)
         }
         None => (0, 0),
+    };
+    // A resistance to a condition's type is a bonus to the roll that avoids it (the target's
+    // defence); to damage of the type it is ignored stress, taken off when the hit lands.
+    let resistance = if kind == "condition" {
+        edge.defence_bonus += resistance;
+        0
+    } else {
+        resistance
     };
     let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref(), edge)?;
     let pool = roll(

@@ -179,6 +179,7 @@ impl RuleSystem for Tenacity {
             "generate_spin" => care::generate_spin(ctx, &c),
             "recover_tenacity" => care::recover_tenacity(ctx, &c),
             "end_turn" => spotlight::end_turn(ctx, &c, args),
+            "pass_first" => spotlight::pass_first(ctx, &c, args),
             "interact" => spotlight::interact(ctx, &c, args),
             "move" => spotlight::movement(ctx, &c, args),
             "sprint" => spotlight::sprint(ctx, &c),
@@ -201,6 +202,7 @@ impl RuleSystem for Tenacity {
             check::STEP_CRITICAL => check::resume_critical(ctx, step, closing),
             check::STEP_PUSH => check::resume_push(ctx, step, closing),
             effects::STEP_OVERFLOW => effects::resume_overflow(ctx, step, closing),
+            spotlight::STEP_NEXT => spotlight::resume_next(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

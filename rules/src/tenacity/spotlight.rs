@@ -181,11 +181,100 @@ pub fn next_open(state: &dyn StateView, holder: &Combatant) -> (Vec<EntityId>, b
     }
 }
 
-/// Ends the holder's turn and hands the spotlight to `next`, within the rule.
+/// The rule step of a brought-in character choosing who acts next.
+pub const STEP_NEXT: &str = "tenacity.next";
+
+/// The one the holder's turn brought into the spotlight, when it is the only one and has
+/// already acted: by the rule it, not the holder, chooses who acts next.
+fn chooser(state: &dyn StateView, holder: &Combatant) -> Option<Combatant> {
+    let acted = &state.encounter().turns.acted;
+    let brought: Vec<Combatant> = state
+        .combatant_ids()
+        .iter()
+        .filter(|id| **id != holder.id && holder.turn_counter(&brought_key(id)) > 0)
+        .filter_map(|id| state.combatant(id).cloned())
+        .collect();
+    match brought.as_slice() {
+        [only] if acted.contains(&only.id) && super::cannot_act(only).is_none() => {
+            Some(only.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Whom a chooser may name: anyone else still to act, or anyone at all when the round is over.
+fn chooser_open(
+    state: &dyn StateView,
+    holder: &EntityId,
+    chooser: &EntityId,
+) -> (Vec<EntityId>, bool) {
+    let acted = &state.encounter().turns.acted;
+    let able: Vec<EntityId> = state
+        .combatant_ids()
+        .into_iter()
+        .filter(|id| id != holder && id != chooser)
+        .filter(|id| {
+            state
+                .combatant(id)
+                .is_some_and(|c| super::cannot_act(c).is_none())
+        })
+        .collect();
+    let to_act: Vec<EntityId> = able
+        .iter()
+        .filter(|id| !acted.contains(id))
+        .cloned()
+        .collect();
+    if to_act.is_empty() {
+        // The round is over: the chooser may also name itself or the holder to open the next.
+        let everyone = state
+            .combatant_ids()
+            .into_iter()
+            .filter(|id| {
+                state
+                    .combatant(id)
+                    .is_some_and(|c| super::cannot_act(c).is_none())
+            })
+            .collect();
+        (everyone, true)
+    } else {
+        (to_act, false)
+    }
+}
+
+/// Ends the holder's turn and hands the spotlight to `next`, within the rule; or, when the one
+/// it brought in has already acted, asks that one whom to hand it to.
 pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     turns::check_turn(&ctx.state, &c.id)?;
-    // A coup de grâce finished this turn takes effect as it ends, before the spotlight moves.
-    super::death::turn_ends(ctx, &c.id)?;
+    if let Some(ch) = chooser(&ctx.state, c) {
+        if args.entity("next")?.is_some() {
+            return Err(Refusal::Rule(format!(
+                "{} was brought into the spotlight and has already acted: it chooses who acts next (end the turn without `next`)",
+                ch.id
+            ))
+            .into());
+        }
+        let (open, round_over) = chooser_open(&ctx.state, &c.id, &ch.id);
+        let Some(default) = open.first().cloned() else {
+            return Err(Refusal::Rule("nobody is left to take the spotlight".into()).into());
+        };
+        finish_turn(ctx, c)?;
+        ctx.ask(crate::decision::PendingStep {
+            rule: STEP_NEXT.into(),
+            actor: Some(ch.id.clone()),
+            seats: crate::toolkit::deciders(&ch),
+            question: format!("{} hands you the spotlight back: who acts next?", c.id),
+            options: open.iter().map(|i| i.0.clone()).collect(),
+            default: default.0,
+            timeout_ms: ctx.state.options().decision_timeout_ms(),
+            data: [(
+                "round_over".to_owned(),
+                crate::decision::StepValue::Flag(round_over),
+            )]
+            .into(),
+            ..crate::decision::PendingStep::default()
+        })?;
+        return Ok(());
+    }
     let next = ctx.combatant(&args.require_entity("next")?)?;
     let (open, round_over) = next_open(&ctx.state, c);
     if !open.contains(&next.id) {
@@ -201,15 +290,28 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         ))
         .into());
     }
+    finish_turn(ctx, c)?;
+    hand_over(ctx, &next, round_over)
+}
+
+/// The end of `c`'s turn: a coup de grâce finished in it takes effect, its turn's counters
+/// clear, and it has acted this round.
+fn finish_turn(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    super::death::turn_ends(ctx, &c.id)?;
     if c.has_status(super::WITHDRAWING) {
         ctx.set_status(&c.id, super::WITHDRAWING, None)?;
     }
-    let keys: Vec<String> = c.turn.keys().cloned().collect();
+    let keys: Vec<String> = ctx.combatant(&c.id)?.turn.keys().cloned().collect();
     for k in keys {
         ctx.set_turn_counter(&c.id, &k, 0)?;
     }
     turns::acted(ctx, &c.id)?;
-    super::hold::lapse(ctx, &next)?;
+    Ok(())
+}
+
+/// `next` takes the spotlight (a new round first, when the last one is over).
+fn hand_over(ctx: &mut Ctx<'_>, next: &Combatant, round_over: bool) -> Result<(), DecideError> {
+    super::hold::lapse(ctx, next)?;
     // Full defence lasts until the defender's own next turn.
     if next.has_status(FULL_DEFENCE) {
         ctx.set_status(&next.id, FULL_DEFENCE, None)?;
@@ -220,6 +322,56 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
     }
     turns::spotlight(ctx, &next.id)?;
     super::conditions::turn_starts(ctx, &next.id)
+}
+
+/// The brought-in character's choice: the one it names takes the spotlight.
+pub fn resume_next(
+    ctx: &mut Ctx<'_>,
+    step: &crate::decision::PendingStep,
+    closing: &crate::decision::Closing<'_>,
+) -> Result<(), DecideError> {
+    let next = ctx.combatant(&EntityId::from(closing.choice))?;
+    let round_over = step.flag("round_over").unwrap_or(false);
+    hand_over(ctx, &next, round_over)
+}
+
+/// Encounter value: first place was passed at the opening (it passes once).
+const OPENING_PASSED: &str = "opening_passed";
+
+/// The opening roll's winner acts first or gives first place to anyone. Only before anyone
+/// has acted in the first round, by a holder who has done nothing yet this turn, and once:
+/// the one who receives it acts. The passer has not acted and is still to come this round.
+pub fn pass_first(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    turns::check_turn(&ctx.state, &c.id)?;
+    let enc = ctx.state.encounter();
+    let opening = enc.round == 1
+        && enc.turns.acted.is_empty()
+        && enc.values.get(OPENING_PASSED).copied().unwrap_or(0) == 0;
+    if !opening {
+        return Err(Refusal::Rule(
+            "first place can be passed only at the opening, before anyone has acted, and once"
+                .into(),
+        )
+        .into());
+    }
+    if c.turn.values().any(|n| *n != 0) {
+        return Err(Refusal::Rule(format!(
+            "{} has already begun its turn: end it to pass the spotlight",
+            c.id
+        ))
+        .into());
+    }
+    let to = ctx.combatant(&args.require_entity("to")?)?;
+    if to.id == c.id {
+        return Err(Refusal::bad_argument("to", "names someone else").into());
+    }
+    if let Some(why) = super::cannot_act(&to) {
+        return Err(Refusal::Rule(format!("{} cannot take first place: {why}", to.id)).into());
+    }
+    ctx.set_encounter_value(OPENING_PASSED, 1)?;
+    ctx.note_about(&c.id, format!("{} passes first place to {}", c.id, to.id))?;
+    turns::spotlight(ctx, &to.id)?;
+    super::conditions::turn_starts(ctx, &to.id)
 }
 
 /// A character who has acted this round, brought back into the spotlight by the holder's

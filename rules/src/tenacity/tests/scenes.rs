@@ -651,6 +651,37 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "the opening roll's winner may pass first place once and still act later",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // Reaction 3: aune 5,2 = 8; bryn 9,1 = 12; raider 4,3 = 7. Bryn holds it.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 4, 3]),
+                spot("bryn"),
+                // Someone else cannot give it away; bryn gives first place to aune.
+                S::Refused(
+                    "aune",
+                    "pass_first",
+                    vec![("to", e("raider"))],
+                    "not_your_turn",
+                ),
+                S::Refused("bryn", "pass_first", vec![("to", e("bryn"))], "bad_request"),
+                S::Act("bryn", "pass_first", vec![("to", e("aune"))], &[]),
+                spot("aune"),
+                // First place passes once: aune must act or end her turn.
+                S::Refused("aune", "pass_first", vec![("to", e("raider"))], "rule"),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                // Bryn has not acted: the raider may hand the spotlight back to bryn.
+                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                spot("bryn"),
+                S::Round(1),
+                // Bryn ends the round; the round reset lets it name the opener of round 2.
+                S::Act("bryn", "end_turn", vec![("next", e("raider"))], &[]),
+                S::Round(2),
+                S::Refused("raider", "pass_first", vec![("to", e("aune"))], "rule"),
+            ],
+        },
+        Scene {
             name: "spotlight initiative, the turn's economy and paying to respond",
             options: &[],
             cast: vec![pc("aune"), pc("bryn"), npc("raider"), npc("wolf")],
@@ -737,9 +768,18 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("melee")), ("cr", n(5))],
                     "not_your_turn",
                 ),
-                // The one it brought in has acted: an opposing character still to act goes: aune.
+                // The only one it brought in, bryn, has acted: bryn, not the raider, chooses
+                // who goes next among those still to act (aune, the wolf): aune.
                 S::Refused("raider", "end_turn", vec![("next", e("wolf"))], "rule"),
-                S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
+                S::Act("raider", "end_turn", vec![], &[]),
+                S::Asked("who acts next?"),
+                S::AnswerRefused(
+                    Some(Seat::Player("aune".into())),
+                    "aune",
+                    vec![],
+                    "forbidden",
+                ),
+                S::Answer("aune", &[]),
                 // Generate Spin takes the whole turn.
                 S::Act("aune", "generate_spin", vec![], &[]),
                 S::Res("aune", "spin", 1),
@@ -891,7 +931,11 @@ fn scenes() -> Vec<Scene> {
                     &[8, 1, 2, 2],
                 ),
                 S::Magnitude("aune", "damage", 4),
-                S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
+                // The raider acted on aune, who has acted: she chooses who goes next, and
+                // names someone still to act; herself she may not.
+                S::Act("raider", "end_turn", vec![], &[]),
+                S::AnswerRefused(None, "aune", vec![], "not_an_option"),
+                S::Answer("bryn", &[]),
                 S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
                 // Round 2: aune's turn starts and the condition deals 4.
                 S::Round(2),
@@ -1045,6 +1089,62 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a resistance to a condition's type adds to the defence against it",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(npc("ogre"), |v| {
+                    v["resistances"] = serde_json::json!({"fire": 2});
+                }),
+            ],
+            steps: vec![
+                // A burning hinder: the ogre defends with reaction 6,2 = 6 + 3 and its fire
+                // resistance 2 = 11; aune's 7,4 = 7 + 4 = 11 ties: the defender keeps it off.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("ogre")),
+                        ("defence", t("reaction")),
+                        ("damage_type", t("fire")),
+                    ],
+                    &[6, 2, 7, 4],
+                ),
+                S::Answer("accept", &[]),
+                S::Lacks("ogre", "hinder"),
+                // The same dice for a hinder of no type: 9 against 11, hindered by 2d4 (1, 1).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("ogre")),
+                        ("defence", t("reaction")),
+                    ],
+                    &[6, 2, 7, 4, 1, 1],
+                ),
+                S::Magnitude("ogre", "hinder", 2),
+                // Fire damage is not avoided by it: 9 against 11 hits; 2d4 (3, 4) = 7, less
+                // the resistance 2 = 5 stress.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("damage")),
+                        ("target", e("ogre")),
+                        ("defence", t("reaction")),
+                        ("damage_type", t("fire")),
+                    ],
+                    &[6, 2, 7, 4, 3, 4],
+                ),
+                S::Res("ogre", "stress", 5),
+            ],
+        },
+        Scene {
             name: "option size_rounding up rounds a halved hit up",
             options: &[("tenacity.size_rounding", "up")],
             cast: vec![
@@ -1152,7 +1252,9 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Lacks("bryn", "coup_de_grace"),
                 S::Res("bryn", "stress", 2),
-                S::Act("wolf", "end_turn", vec![("next", e("aune"))], &[]),
+                // The wolf acted on bryn, who has acted: bryn's seat chooses who opens round 2.
+                S::Act("wolf", "end_turn", vec![], &[]),
+                S::Answer("aune", &[]),
                 S::Round(2),
                 // aune finishes it with this turn's action; the raider perishes as the turn ends.
                 S::Act("aune", "coup_de_grace", vec![("target", e("raider"))], &[]),
@@ -1881,8 +1983,10 @@ fn scene_end_spin_generation_recovery_and_care() {
     play_named(SCENE_END_SPIN_GENERATION_RECOVERY_AND_CARE);
 }
 
-const THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH: &[&str] =
-    &["spotlight initiative, the turn's economy and paying to respond"];
+const THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH: &[&str] = &[
+    "spotlight initiative, the turn's economy and paying to respond",
+    "the opening roll's winner may pass first place once and still act later",
+];
 
 #[test]
 fn the_spotlight_passes_by_the_rule_and_the_turn_has_one_of_each() {
@@ -1910,6 +2014,7 @@ fn conditions_are_overcome_and_characters_come_round() {
 
 const SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS: &[&str] = &[
     "size halves or doubles a hit's stress, then resistance is ignored",
+    "a resistance to a condition's type adds to the defence against it",
     "option size_rounding up rounds a halved hit up",
 ];
 
