@@ -259,11 +259,19 @@ pub fn account_text(a: &Account) -> String {
     out
 }
 
-/// `a crossbow`, `an axe`: names read as common nouns in a sentence. A plural name takes
-/// none (`bare hands`, `claws`): one ending in a single `s`, which spares `a cutlass`.
+/// Body parts and paired things a creature fights with, said in the plural.
+const PLURAL_WEAPONS: [&str; 11] = [
+    "hands", "fists", "claws", "teeth", "jaws", "talons", "horns", "tusks", "fangs", "knuckles",
+    "feet",
+];
+
+/// `a crossbow`, `an axe`: names read as common nouns in a sentence. The plural ones a
+/// creature fights with take none (`bare hands`, `claws`, `brass knuckles`); a singular name
+/// that happens to end in `s` keeps its article (`a kris`, `a cutlass`).
 fn with_article(name: &str) -> String {
     let lower = name.to_lowercase();
-    if lower.ends_with('s') && !lower.ends_with("ss") && !lower.ends_with("us") {
+    let last = lower.split_whitespace().last().unwrap_or("");
+    if PLURAL_WEAPONS.contains(&last) {
         return lower;
     }
     let article = match lower.chars().next() {
@@ -884,7 +892,9 @@ mod account_tests {
             ("bare hands", "bare hands"),
             ("claws", "claws"),
             ("cutlass", "a cutlass"),
-            ("nimbus", "a nimbus"),
+            ("kris", "a kris"),
+            ("Staff of Ages", "a staff of ages"),
+            ("brass knuckles", "brass knuckles"),
         ] {
             assert_eq!(with_article(name), said);
         }

@@ -324,9 +324,13 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 replaces: *replaces,
             })),
             // An NPC's own roll that changes nothing reaches the table as its dice alone (the
-            // stand-in of its `checked`), so its account stays the GM's.
+            // stand-in of its `checked`), so its account stays the GM's; unless it was aimed at
+            // someone whose numbers are the table's (an attack on a player's character that
+            // misses): the table hears that it came, as at a real table, without the NPC's
+            // numbers (the account's general copy below).
             Fact::Told(account)
                 if account.effects.is_empty()
+                    && account.target.as_ref().is_none_or(|t| hidden(state, t))
                     && account.roll.as_ref().is_some_and(|r| {
                         r.by.as_ref()
                             .or(account.actor.as_ref())

@@ -490,10 +490,12 @@ pub fn run(
     assert!(dice.unused().is_empty(), "unused faces {:?}", dice.unused());
     // Every face drawn must be shown by some die of the events, as `verify` demands of a real
     // log: a draw no event shows reads there as a discarded roll.
+    let mut drawn = faces.to_vec();
+    drawn.sort_unstable();
     assert_eq!(
-        dice_shown(&events),
-        faces.len(),
-        "faces drawn {faces:?}, but the events show a different number of dice: {events:?}"
+        faces_shown(&events),
+        drawn,
+        "faces drawn {faces:?}, but the events' dice show others: {events:?}"
     );
     for e in &events {
         crate::apply::apply(state, e)
@@ -502,20 +504,25 @@ pub fn run(
     Ok(events)
 }
 
-/// The dice the events show the GM, the way a verifier of the GM's copy counts them: each die
-/// of a rolled or checked roll (bursts included), and each pick.
-fn dice_shown(events: &[Event]) -> usize {
-    events
+/// The faces of the dice the events show the GM, the way a verifier of the GM's copy reads
+/// them (each die of a rolled or checked roll, bursts included, and each pick), sorted: a die
+/// shown twice while another is never shown does not add up to the faces drawn.
+fn faces_shown(events: &[Event]) -> Vec<u32> {
+    let mut faces: Vec<u32> = events
         .iter()
         .flat_map(|e| &e.parts)
         .filter(|p| p.audience.admits(&Seat::Gm))
-        .map(|p| match &p.fact {
-            Fact::Rolled { roll, .. } => roll.dice.len(),
-            Fact::Checked(c) => c.roll.dice.len(),
-            Fact::Picked { die: Some(_), .. } => 1,
-            _ => 0,
+        .flat_map(|p| match &p.fact {
+            Fact::Rolled { roll, .. } => roll.dice.iter().map(|d| d.face).collect(),
+            Fact::Checked(c) => c.roll.dice.iter().map(|d| d.face).collect(),
+            Fact::Picked {
+                die: Some(_), face, ..
+            } => vec![*face],
+            _ => Vec::new(),
         })
-        .sum()
+        .collect();
+    faces.sort_unstable();
+    faces
 }
 
 fn args(pairs: &[(&'static str, ArgValue)]) -> Args {

@@ -153,7 +153,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             ctx,
             Check {
                 who: &c.id,
-                label: format!("{} attack", spell.name),
+                label: format!("{} attack", spell_as_told(c, spell)),
                 roll,
                 modifiers: bonuses,
                 against: Some((toughness, "toughness")),
@@ -204,7 +204,7 @@ fn effect(
         };
         ctx.telling = Some(Telling {
             actor: Some(target.id.clone()),
-            verb: format!("resists the {} of", spell.name.to_lowercase()),
+            verb: format!("resists the {} of", spell_as_told(c, spell)),
             target: Some(c.id.clone()),
             instrument: None,
         });
@@ -272,8 +272,19 @@ fn effect(
 fn cast_on(c: &Combatant, spell: &Spell, target: &Combatant) -> Telling {
     Telling {
         actor: Some(c.id.clone()),
-        verb: format!("casts {} on", spell.name.to_lowercase()),
+        verb: format!("casts {} on", spell_as_told(c, spell)),
         target: Some(target.id.clone()),
         instrument: None,
+    }
+}
+
+/// The spell as the sentence names it: a player's character's by name; the GM's caster's
+/// only as "a spell", since the sentence reaches every seat and what an NPC knows is the GM's
+/// (its cost goes to the GM alone, in a note).
+fn spell_as_told(c: &Combatant, spell: &Spell) -> String {
+    if crate::redact::gm_only_numbers(c) {
+        "a spell".to_owned()
+    } else {
+        spell.name.to_lowercase()
     }
 }

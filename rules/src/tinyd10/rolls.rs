@@ -28,12 +28,27 @@ pub fn d10_for(ctx: &mut Ctx<'_>, who: &EntityId, stats: &Stats) -> Result<Roll,
     let first = super::dice::d10(ctx.dice)?;
     if stats.champions_resolve && natural(ctx, &first, 0) == Some(1) {
         // The 1 is shown with its die, not only said: a draw no event shows is a roll a
-        // verifier must refuse as discarded.
-        ctx.emit(crate::event::Event::public(crate::event::Fact::Rolled {
+        // verifier must refuse as discarded. The GM's creature's is the GM's alone: that it
+        // rolls its 1s again is something on its sheet (the hidden die is still committed to
+        // and opened at the reveal).
+        let fact = crate::event::Fact::Rolled {
             by: Some(who.clone()),
             purpose: "a 1: champion's resolve rolls it again".into(),
             roll: first,
-        }))?;
+        };
+        let hidden = ctx
+            .combatant(who)
+            .is_ok_and(|c| crate::redact::gm_only_numbers(&c));
+        ctx.emit(crate::event::Event {
+            parts: vec![crate::event::Part {
+                audience: if hidden {
+                    crate::event::Audience::GmOnly
+                } else {
+                    crate::event::Audience::Everyone
+                },
+                fact,
+            }],
+        })?;
         return super::dice::d10(ctx.dice);
     }
     Ok(first)

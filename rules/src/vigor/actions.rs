@@ -155,15 +155,23 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "vs",
                     ArgKind::Int,
                     false,
-                    "the victory sum, if known (the GM reads the total otherwise)",
+                    "the victory sum the GM sets (without it the GM reads the total)",
                 )
-                .range(1, 200),
+                .range(1, 200)
+                .gm_only(),
+                ArgSpec::new(
+                    "secret",
+                    ArgKind::Flag,
+                    false,
+                    "keep the VS from the players",
+                )
+                .gm_only(),
             ];
             args.extend(steps_args());
             action(
                 name,
                 actor,
-                "Use a skill: d20 + its bonus dice, against a VS when one is given. 1 action.",
+                "Use a skill: d20 + its bonus dice, against the VS when the GM gives one. 1 action.",
                 args,
             )
         }
@@ -174,7 +182,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "weapon",
                     ArgKind::Text,
                     false,
-                    "weapon id (bare hands if left out)",
+                    "weapon id (the first on the sheet if left out)",
                 ),
                 ArgSpec::new(
                     "off_hand",

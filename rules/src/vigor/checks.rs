@@ -82,7 +82,7 @@ pub fn resistance(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
 }
 
 /// Use Skill: one action, the skill's bonus dice (none for a skill the sheet lacks). With a
-/// VS the server judges it; without one the total is open for the GM to read. Driving,
+/// VS (the GM's to give, and to keep secret) the server judges it; without one the total is open for the GM to read. Driving,
 /// navigating and piloting by sight also pay the scene's visibility on the VS (+5, +10, +15),
 /// said on the check either way.
 pub fn use_skill(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
@@ -145,7 +145,7 @@ pub fn use_skill(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), De
             compared,
             words,
             because,
-            hidden: false,
+            hidden: vs.is_some() && args.flag("secret")?,
         },
     )?;
     Ok(())

@@ -88,6 +88,7 @@ pub fn ready(
     if action == "use_ability" {
         one_action_ability(c, &readied)?;
     }
+    names_on_the_sheet(c, &action, &readied)?;
     if readied_step(ctx, &c.id).is_some() {
         return Err(Refusal::Rule(format!("{} already has an action readied", c.id)).into());
     }
@@ -130,6 +131,35 @@ fn what(action: &str, args: &Args) -> String {
         "escape" => "to flee".to_owned(),
         _ => "to move".to_owned(),
     }
+}
+
+/// What the readied action names from the readier's sheet is there, and an attack does not
+/// aim at the readier itself: those cannot change before the spring, so they are refused now rather
+/// than after an action was paid for nothing. What can change (reach, what is left of an item,
+/// Vigor) is judged at the spring.
+fn names_on_the_sheet(c: &Combatant, action: &str, args: &Args) -> Result<(), Refusal> {
+    let sheet = sheet_of(c)?;
+    let unknown = |what: &str, name: &str| Refusal::UnknownName {
+        system: super::ID.into(),
+        what: format!("{what} on {}'s sheet", c.id),
+        name: name.to_owned(),
+    };
+    for key in ["weapon", "off_hand"] {
+        if let Some(id) = args.text(key)?
+            && sheet.weapon(Some(id)).is_none()
+        {
+            return Err(unknown("a weapon", id));
+        }
+    }
+    if let Some(id) = args.text("item")?
+        && !sheet.items.iter().any(|i| i.id == id)
+    {
+        return Err(unknown("an item", id));
+    }
+    if action == "attack" && args.entity("target")?.as_ref() == Some(&c.id) {
+        return Err(Refusal::bad_argument("target", "names someone else"));
+    }
+    Ok(())
 }
 
 /// An ability set aside must be over in one action: a readied action is a single reaction.
@@ -193,6 +223,11 @@ pub fn spring(ctx: &mut Ctx<'_>, args: &Args, seat: &Seat) -> Result<(), DecideE
         .ok_or_else(|| Refusal::Rule(format!("{who} has no action readied")))?;
     if let Some(why) = cannot_react(ctx, &c) {
         return Err(Refusal::Rule(format!("{who} cannot react now: {why}")).into());
+    }
+    // A readied action is still an action, taken as a reaction: the Winded take none (their
+    // Defense and openings are reactions, not actions, and stay open to them).
+    if let Some(why) = super::cannot_act(&c) {
+        return Err(Refusal::Rule(format!("{who} cannot take its readied action: {why}")).into());
     }
     // Steps readied before actions other than attacks could be: a target and a weapon.
     let action = step.text(ACTION).unwrap_or("attack").to_owned();

@@ -170,8 +170,27 @@ fn recovery(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         }
         settle(ctx, &id, "recovery")?;
         let c = ctx.combatant(&id)?;
-        if c.has_status(SHOCK) && !c.has_status(STABILISED) {
-            let left = c.resource(SHOCK_ROUNDS).saturating_sub(1).max(0);
+        if let Some(shock) = c.statuses.get(SHOCK).cloned()
+            && !c.has_status(STABILISED)
+        {
+            // The count is `shock_rounds`. A count in the status itself comes from the GM's
+            // ruling (`rule.set-status --rounds`) or from a log older than the number: it
+            // rules, and moves into the number now.
+            let count = match (c.resource(SHOCK_ROUNDS), shock.rounds_left) {
+                (_, Some(rounds)) => {
+                    ctx.set_status(
+                        &id,
+                        SHOCK,
+                        Some(Status {
+                            rounds_left: None,
+                            ..shock
+                        }),
+                    )?;
+                    i64::from(rounds)
+                }
+                (n, _) => n,
+            };
+            let left = count.saturating_sub(1).max(0);
             if left == 0 {
                 super::end_shock(ctx, &c)?;
                 ctx.set_status(

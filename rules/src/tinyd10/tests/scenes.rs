@@ -1078,6 +1078,9 @@ fn a_dwarf_is_harder_to_hit_with_magic_and_a_halfling_with_arrows() {
                 &[8, 2],
             ),
             S::Said("target's race: magic"),
+            // What the NPC cast is the GM's: the table hears "casts a spell on brenna".
+            S::Said("verb: \"casts a spell on\""),
+            S::PlayerNeverHears("ireball"),
             S::Res("brenna", "hp", 7),
             S::Res("shaman", "mp", 4),
             S::Act("shaman", "end_turn", vec![], &[]),

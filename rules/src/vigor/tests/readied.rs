@@ -87,6 +87,35 @@ fn any_one_action_can_be_readied_and_is_taken_as_a_reaction_when_sprung() {
             ],
         },
         Scene {
+            name: "a Winded readier cannot take its readied action",
+            options: &[],
+            cast: vec![aune(), raider()],
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 4, 0),
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "ready",
+                    readies("move", vec![("to", cell(-3, 0))]),
+                    &[],
+                ),
+                Act("aune", "end_turn", vec![], &[]),
+                Gm(
+                    "rule.set-resource",
+                    vec![
+                        ("target", t("aune")),
+                        ("resource", t("vigor")),
+                        ("value", ArgValue::Int(0)),
+                    ],
+                    &[],
+                ),
+                Has("aune", "winded"),
+                GmRefused("spring_ready", spring(), "rule"),
+                Res("aune", "actions", 0),
+            ],
+        },
+        Scene {
             name: "a readied one-action ability pays its Vigor when sprung",
             options: &[],
             cast: vec![caster(), raider()],
@@ -135,6 +164,29 @@ fn any_one_action_can_be_readied_and_is_taken_as_a_reaction_when_sprung() {
                     "ready",
                     readies("attack", vec![("target", t("ghost"))]),
                     "unknown_entity",
+                ),
+                // A weapon or an item the sheet lacks, or an attack on oneself: refused now,
+                // not after the action was paid.
+                Refused(
+                    "aune",
+                    "ready",
+                    readies(
+                        "attack",
+                        vec![("target", t("raider")), ("weapon", t("nosuch"))],
+                    ),
+                    "unknown_name",
+                ),
+                Refused(
+                    "aune",
+                    "ready",
+                    readies("use_item", vec![("item", t("nosuch"))]),
+                    "unknown_name",
+                ),
+                Refused(
+                    "aune",
+                    "ready",
+                    readies("attack", vec![("target", t("aune"))]),
+                    "bad_request",
                 ),
                 Res("aune", "actions", 2),
                 Prompt(false),

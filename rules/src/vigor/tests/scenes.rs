@@ -220,9 +220,11 @@ fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
             Act("aune", "end_turn", vec![], &[]),
             Turn(Some("raider")),
             // The raider's 12 + 6 = 18 hits; Aune's Defense 15 + 5 = 20 evades for 5 - 2 = 3.
-            // An NPC's roll reaches the players as its dice and its verdict only.
+            // An NPC's attack reaches the players as its dice against Aune's own Guard and its
+            // verdict: never its bonuses or its total.
             Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
-            TargetSeen(false),
+            PlayerHears("verb: \"attacks\", target: Some(EntityId(\"aune\"))"),
+            PlayerNeverHears("total: Some(18)"),
             Answer("defend", &[15, 5]),
             Res("aune", "vigor", 7),
             // Round end: Recovery gives Stamina 25 / 5 = 5 Vigor, up to the maximum of 10.

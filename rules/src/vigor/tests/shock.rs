@@ -49,6 +49,44 @@ fn an_npcs_shock_countdown_is_the_gms_and_ends_with_the_shock() {
             ],
         },
         Scene {
+            name: "a Shock count the GM rules with --rounds counts down from it",
+            options: &[],
+            cast: vec![creature("aune", "pc"), creature("raider", "npc")],
+            steps: vec![
+                Start(&[15, 5]),
+                // The GM rules the raider down to 0 Health (Shock for its Stamina, 25), then
+                // rules that it has 2 rounds left.
+                Gm(
+                    "rule.set-resource",
+                    vec![
+                        ("target", ArgValue::Text("raider".into())),
+                        ("resource", ArgValue::Text("health".into())),
+                        ("value", ArgValue::Int(0)),
+                    ],
+                    &[],
+                ),
+                Res("raider", "shock_rounds", 25),
+                Gm(
+                    "rule.set-status",
+                    vec![
+                        ("target", ArgValue::Text("raider".into())),
+                        ("status", ArgValue::Text("shock".into())),
+                        ("rounds", ArgValue::Int(2)),
+                    ],
+                    &[],
+                ),
+                // In Shock the raider is passed over. The first recovery phase moves the 2 into
+                // the number and counts one off.
+                Act("aune", "end_turn", vec![], &[]),
+                Round(2),
+                Res("raider", "shock_rounds", 1),
+                Lacks("raider", "dead"),
+                Act("aune", "end_turn", vec![], &[]),
+                Round(3),
+                Has("raider", "dead"),
+            ],
+        },
+        Scene {
             name: "a player's character counts down from its Stamina too",
             options: &[],
             cast: vec![dying("aune", "pc"), creature("raider", "npc")],

@@ -81,7 +81,8 @@ fn piloting_by_sight_pays_the_visibility_on_its_vs_and_other_skills_do_not() {
     for (level, name, vs, d20, d10, said) in cases {
         let mut steps = vec![Start(&[15, 5]), visibility(level)];
         let faces: &'static [u32] = Box::leak(vec![*d20, *d10].into_boxed_slice());
-        steps.push(Act("aune", "use_skill", skill(name, *vs), faces));
+        // The VS is the GM's to give: the GM sends the check for Aune's player.
+        steps.push(GmAct("aune", "use_skill", skill(name, *vs), faces));
         steps.extend(
             said.iter()
                 .map(|s| Said(Box::leak(s.to_string().into_boxed_str()))),
@@ -104,4 +105,37 @@ fn piloting_by_sight_pays_the_visibility_on_its_vs_and_other_skills_do_not() {
             },
         );
     }
+}
+
+#[test]
+fn the_vs_of_a_skill_check_is_the_gms_to_give_and_to_keep_secret() {
+    let pilot = || {
+        with(creature("aune", "pc"), |v| {
+            v["skills"] = serde_json::json!({ "piloting": 1 });
+        })
+    };
+    let mut secret = skill("piloting", Some(14));
+    secret.push(("secret", ArgValue::Flag(true)));
+    scene::play(
+        &Vigor,
+        "aune",
+        Scene {
+            name: "the GM's VS",
+            options: &[],
+            cast: vec![pilot(), creature("raider", "npc")],
+            steps: vec![
+                Start(&[15, 5]),
+                // A player cannot set her own VS, nor hide it.
+                Refused("aune", "use_skill", skill("piloting", Some(1)), "forbidden"),
+                // The GM's 14, shown: 10 + 5 = 15 beats it, and the table sees the 14.
+                GmAct("aune", "use_skill", skill("piloting", Some(14)), &[10, 5]),
+                Said("succeeds"),
+                TargetSeen(true),
+                // Kept secret: the table hears the verdict, not the number.
+                GmAct("aune", "use_skill", secret, &[3, 2]),
+                Said("fails"),
+                TargetSeen(false),
+            ],
+        },
+    );
 }
