@@ -301,9 +301,13 @@ impl Model {
         out
     }
 
-    /// Moves the selection `by` places along [`Model::in_order`], wrapping round.
+    /// Moves the selection `by` places down the roster as the pane shows it (the turn order;
+    /// the GM's grouped), wrapping round.
     pub fn select_next(&mut self, by: isize) {
-        let ids: Vec<String> = self.in_order().iter().map(|c| c.id.clone()).collect();
+        let ids: Vec<String> = super::roster::combatants(self)
+            .iter()
+            .map(|c| c.id.clone())
+            .collect();
         if ids.is_empty() {
             return;
         }

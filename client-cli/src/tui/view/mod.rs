@@ -45,7 +45,7 @@ pub fn view(m: &Model, f: &mut Frame) {
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(middle);
     // The turn order takes the rows its combatants need, the sheet the rest (at 80x24 with
     // many combatants, only its first lines: a taller terminal shows it whole).
-    let listed = u16::try_from(m.in_order().len()).unwrap_or(u16::MAX);
+    let listed = u16::try_from(super::roster::rows(m).len()).unwrap_or(u16::MAX);
     let [turns, sheet] = Layout::vertical([
         Constraint::Length(listed.saturating_add(2).max(3)),
         Constraint::Min(4),
