@@ -13,6 +13,7 @@
 //! - `suggest`: "did you mean" for a misspelt action or argument name.
 //! - `demo`: `tablehold demo`, a local server and a table to try a system alone.
 //! - `encounter_file`: an encounter file read and checked, for `encounter load`.
+//! - `examples`: the shipped example sheets, for `demo` and an encounter file's monsters.
 //! - `tui`: the interactive TUI (no subcommand) and the replay viewer (`replay FILE` in a
 //!   terminal).
 
@@ -20,6 +21,7 @@ mod calc;
 mod cli;
 mod demo;
 mod encounter_file;
+mod examples;
 mod lines;
 mod logs;
 mod net;
