@@ -626,3 +626,36 @@ fn the_sheet_says_how_far_each_token_is_and_whether_the_line_is_clear() {
     assert!(screen.contains("│in half cover"), "{screen}");
     assert!(screen.contains("│2 m from aune, clear"), "{screen}");
 }
+
+// See: issue #16 (found playing the demo: a player's screen said YOUR TURN while the GM's
+// decision held every action up, and the way to the GM's seat was only in the header).
+#[test]
+fn someone_elses_blocking_decision_replaces_your_turn_and_names_the_key_to_it() {
+    let step = PendingStep {
+        prompt_id: 0,
+        seats: vec![Seat::Gm],
+        question: "aune hits goblin-1: defend for 5 Vigor?".into(),
+        options: vec!["defend".into(), "take".into()],
+        default: "take".into(),
+        timeout_ms: 50_000,
+        ..Default::default()
+    };
+    let fact = Fact::DecisionRequested {
+        step: Box::new(step),
+    };
+    let mut m = moment("grimwire-ines.json", 30, vec![fact], 1_000, 400);
+    let (screen, _) = render(&m, 80, 24);
+    assert!(
+        row(&screen, 1).starts_with(" WAITING for the GM to decide (prompt 0) · 49.6 s left "),
+        "{screen}"
+    );
+    assert!(!screen.contains("YOUR TURN"), "{screen}");
+    // In the demo, the other seat is one key away.
+    m.switch_to = Some("GM".into());
+    let (screen, _) = render(&m, 80, 24);
+    assert!(
+        row(&screen, 1)
+            .starts_with(" WAITING for the GM to decide (prompt 0) · 49.6 s left · F2: GM "),
+        "{screen}"
+    );
+}
