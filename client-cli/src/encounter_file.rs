@@ -6,13 +6,12 @@
 //! type (`npc add`, then the core's `rule.terrain` and `rule.move` rulings).
 //!
 //! Pure but for reading the sheets the file names (relative to the file); the examples are in
-//! the binary. Every mistake is
-//! reported as `FILE:LINE: FIELD: what is wrong`, the line found from the TOML spans, so that
-//! a GM can fix the file without guessing.
+//! the binary. Every mistake is reported as `FILE:LINE: FIELD: what is wrong`, the line found
+//! from the TOML spans, so that a GM can fix the file without guessing.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-
 use std::str::FromStr as _;
 
 use serde::Deserialize;
@@ -190,14 +189,13 @@ pub fn parse(
         line: e.span().map_or(1, |s| line_of(s.start)),
         message: e.message().to_owned(),
     })?;
-    let invalid = |span: std::ops::Range<usize>, field: String, message: String| {
-        EncounterFileError::Invalid {
+    let invalid =
+        |span: Range<usize>, field: String, message: String| EncounterFileError::Invalid {
             path: path.to_owned(),
             line: line_of(span.start),
             field,
             message,
-        }
-    };
+        };
     let map = doc.map.get_ref();
     if map.width < 1 || map.height < 1 {
         return Err(invalid(
@@ -294,95 +292,15 @@ pub fn parse(
     for (i, entry) in doc.npc.iter().enumerate() {
         let field = format!("npc[{i}]");
         let npc = entry.get_ref();
-        let (sheet, example) = match (&npc.sheet, &npc.monster) {
-            (Some(file), None) => {
-                let sheet = read(file.get_ref()).map_err(|e| {
-                    invalid(
-                        file.span(),
-                        format!("{field}.sheet"),
-                        format!(
-                            "cannot read `{}` (relative to the encounter file): {e}",
-                            file.get_ref()
-                        ),
-                    )
-                })?;
-                (sheet, None)
-            }
-            (None, Some(monster)) => {
-                let at_monster =
-                    |message: String| invalid(monster.span(), format!("{field}.monster"), message);
-                let Some((system, _)) = system else {
-                    let ids: Vec<&str> = SystemId::ALL.iter().map(|s| s.as_str()).collect();
-                    return Err(at_monster(format!(
-                        "a shipped example NPC needs the file to say its system first \
-                         (`system = \"ID\"`, one of {})",
-                        ids.join(", ")
-                    )));
-                };
-                let found = examples::npc(system, monster.get_ref()).map_err(at_monster)?;
-                (found.text.to_owned(), Some(found.name.to_owned()))
-            }
-            (Some(_), Some(_)) => {
-                return Err(invalid(
-                    entry.span(),
-                    field,
-                    "gives both `sheet` and `monster`: an NPC comes from one".into(),
-                ));
-            }
-            (None, None) => {
-                return Err(invalid(
-                    entry.span(),
-                    field,
-                    "gives neither `sheet` (a sheet file) nor `monster` (a shipped example NPC)"
-                        .into(),
-                ));
-            }
-        };
-        let what = match (&npc.sheet, &example) {
-            (Some(file), _) => format!("`{}`", file.get_ref()),
-            (None, Some(name)) => format!("the example `{name}`"),
-            (None, None) => String::new(),
-        };
-        let source = npc.sheet.as_ref().or(npc.monster.as_ref());
-        let at_source = |message: String| {
-            let kind = if npc.sheet.is_some() {
-                "sheet"
-            } else {
-                "monster"
-            };
-            invalid(
-                source.map_or(entry.span(), Spanned::span),
-                format!("{field}.{kind}"),
-                message,
-            )
-        };
-        let mut doc = sheet
-            .parse::<toml::Table>()
-            .map_err(|_| at_source(format!("{what} is not a sheet with an `id`")))?;
-        let id = match &npc.id {
-            Some(id) if id.get_ref().trim().is_empty() => {
-                return Err(invalid(
-                    id.span(),
-                    format!("{field}.id"),
-                    "an id cannot be empty".into(),
-                ));
-            }
-            Some(id) => {
-                doc.insert("id".into(), toml::Value::String(id.get_ref().clone()));
-                id.get_ref().clone()
-            }
-            None => doc
-                .get("id")
-                .and_then(|v| v.as_str())
-                .map(str::to_owned)
-                .ok_or_else(|| at_source(format!("{what} is not a sheet with an `id`")))?,
-        };
-        // A sheet keeps its text as written unless the file renamed it.
-        let sheet = if npc.id.is_some() {
-            toml::to_string(&doc).map_err(|e| at_source(format!("{what}: {e}")))?
-        } else {
-            sheet
-        };
+        let (sheet, example) = npc_sheet(npc, entry.span(), &field, system, read, &invalid)?;
+        let (sheet, id) = npc_id(
+            npc,
+            entry.span(),
+            &field,
+            sheet,
+            example.as_deref(),
+            &invalid,
+        )?;
         if npcs.iter().any(|n: &Npc| n.id == id) {
             return Err(invalid(
                 entry.span(),
@@ -406,6 +324,113 @@ pub fn parse(
         npcs,
         positions,
     })
+}
+
+/// Makes the error at a span of the file, with its field and message.
+type Invalid<'a> = dyn Fn(Range<usize>, String, String) -> EncounterFileError + 'a;
+
+/// An NPC entry's sheet, as TOML text, and the shipped example's name when it names one: from
+/// exactly one of `sheet` (read with `read`) and `monster` (the file's `system`'s example).
+fn npc_sheet(
+    npc: &NpcDoc,
+    entry: Range<usize>,
+    field: &str,
+    system: Option<(SystemId, usize)>,
+    read: &dyn Fn(&str) -> std::io::Result<String>,
+    invalid: &Invalid<'_>,
+) -> Result<(String, Option<String>), EncounterFileError> {
+    match (&npc.sheet, &npc.monster) {
+        (Some(file), None) => {
+            let sheet = read(file.get_ref()).map_err(|e| {
+                invalid(
+                    file.span(),
+                    format!("{field}.sheet"),
+                    format!(
+                        "cannot read `{}` (relative to the encounter file): {e}",
+                        file.get_ref()
+                    ),
+                )
+            })?;
+            Ok((sheet, None))
+        }
+        (None, Some(monster)) => {
+            let at_monster =
+                |message: String| invalid(monster.span(), format!("{field}.monster"), message);
+            let Some((system, _)) = system else {
+                let ids: Vec<&str> = SystemId::ALL.iter().map(|s| s.as_str()).collect();
+                return Err(at_monster(format!(
+                    "a shipped example NPC needs the file to say its system first \
+                     (`system = \"ID\"`, one of {})",
+                    ids.join(", ")
+                )));
+            };
+            let found = examples::npc(system, monster.get_ref()).map_err(at_monster)?;
+            Ok((found.text.to_owned(), Some(found.name.to_owned())))
+        }
+        (Some(_), Some(_)) => Err(invalid(
+            entry,
+            field.to_owned(),
+            "gives both `sheet` and `monster`: an NPC comes from one".into(),
+        )),
+        (None, None) => Err(invalid(
+            entry,
+            field.to_owned(),
+            "gives neither `sheet` (a sheet file) nor `monster` (a shipped example NPC)".into(),
+        )),
+    }
+}
+
+/// The sheet as it joins and the id it joins under: the entry's `id` written into the sheet
+/// when it gives one (the sheet's own text kept otherwise), else the sheet's own `id`.
+fn npc_id(
+    npc: &NpcDoc,
+    entry: Range<usize>,
+    field: &str,
+    sheet: String,
+    example: Option<&str>,
+    invalid: &Invalid<'_>,
+) -> Result<(String, String), EncounterFileError> {
+    let (what, kind, span) = match (&npc.sheet, example) {
+        (Some(file), _) => (format!("`{}`", file.get_ref()), "sheet", file.span()),
+        (None, Some(name)) => (
+            format!("the example `{name}`"),
+            "monster",
+            npc.monster.as_ref().map_or(entry, Spanned::span),
+        ),
+        (None, None) => ("the sheet".to_owned(), "sheet", entry),
+    };
+    let not_a_sheet = || {
+        invalid(
+            span.clone(),
+            format!("{field}.{kind}"),
+            format!("{what} is not a sheet with an `id`"),
+        )
+    };
+    let mut doc = sheet.parse::<toml::Table>().map_err(|_| not_a_sheet())?;
+    let Some(id) = &npc.id else {
+        let id = doc
+            .get("id")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+            .ok_or_else(not_a_sheet)?;
+        return Ok((sheet, id));
+    };
+    if id.get_ref().trim().is_empty() {
+        return Err(invalid(
+            id.span(),
+            format!("{field}.id"),
+            "an id cannot be empty".into(),
+        ));
+    }
+    doc.insert("id".into(), toml::Value::String(id.get_ref().clone()));
+    let renamed = toml::to_string(&doc).map_err(|e| {
+        invalid(
+            span.clone(),
+            format!("{field}.{kind}"),
+            format!("{what}: {e}"),
+        )
+    })?;
+    Ok((renamed, id.get_ref().clone()))
 }
 
 #[cfg(test)]
