@@ -18,6 +18,7 @@ use crate::cli::{
     Command, CreateArgs, DemoArgs, EncounterArgs, EncounterCommand, GlobalArgs, JoinArgs,
     TableArgs, TableCommand,
 };
+use crate::examples;
 use crate::profile::ConfigDir;
 
 /// The demo's player: the name it joins under, and so its seat id.
@@ -106,31 +107,32 @@ fn start_server(scratch: &mut Scratch) -> Result<String> {
     Ok(url)
 }
 
-/// The system's example sheets written out, player characters and the encounter's NPCs.
-fn write_sheets(dir: &Path, system: SystemId) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+/// The system's example characters written out for the player to join with, and the names
+/// of the example NPCs the encounter names (`monster = "NAME"`: the encounter file finds them
+/// among the same shipped examples).
+fn write_sheets(dir: &Path, system: SystemId) -> Result<(Vec<PathBuf>, Vec<&'static str>)> {
     let sheets = dir.join("sheets");
     std::fs::create_dir_all(&sheets)
         .with_context(|| format!("{}: cannot create", sheets.display()))?;
     let mut pcs = Vec::new();
     let mut npcs = Vec::new();
-    for (name, text) in system.examples() {
-        let path = sheets.join(name);
-        let mut doc: toml::Table = text
-            .parse()
-            .with_context(|| format!("the shipped example {name} does not parse"))?;
-        // The examples name their players' seats; the demo's one player plays them all.
-        let text = if doc.contains_key("owner") {
-            doc.insert("owner".into(), toml::Value::String(PLAYER.into()));
-            toml::to_string(&doc)?
-        } else {
-            (*text).to_owned()
-        };
-        std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
-        match doc.get("kind").and_then(|v| v.as_str()) {
-            Some("pc") => pcs.push(path),
-            _ if npcs.len() < NPCS => npcs.push(path),
-            _ => {}
+    for example in examples::all(system) {
+        if !example.pc {
+            if npcs.len() < NPCS {
+                npcs.push(example.name);
+            }
+            continue;
         }
+        let path = sheets.join(example.file);
+        let mut doc: toml::Table = example
+            .text
+            .parse()
+            .with_context(|| format!("the shipped example {} does not parse", example.file))?;
+        // The examples name their players' seats; the demo's one player plays them all.
+        doc.insert("owner".into(), toml::Value::String(PLAYER.into()));
+        std::fs::write(&path, toml::to_string(&doc)?)
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        pcs.push(path);
     }
     if pcs.is_empty() {
         bail!("{system} ships no example character to play");
@@ -145,7 +147,7 @@ async fn set_up(
     url: &str,
     dir: &Path,
     pcs: &[PathBuf],
-    npcs: &[PathBuf],
+    npcs: &[&str],
 ) -> Result<()> {
     let mut sink = |_: &str| Ok(());
     let create = Command::Table(TableArgs {
@@ -205,9 +207,13 @@ async fn set_up(
 }
 
 /// A small scene: each NPC face to face with a player's character (the first blow needs no
-/// move), a wall behind them and a cell of cover when the system has one.
-fn encounter_file(system: SystemId, pcs: &[String], npcs: &[PathBuf]) -> String {
-    let mut out = String::from("name = \"the demo\"\n\n[map]\nwidth = 10\nheight = 7\n\n");
+/// move), a wall behind them and a cell of cover when the system has one. The NPCs are the
+/// system's shipped examples, named as any encounter file names them.
+fn encounter_file(system: SystemId, pcs: &[String], npcs: &[&str]) -> String {
+    let mut out = format!(
+        "name = \"the demo\"\nsystem = \"{}\"\n\n[map]\nwidth = 10\nheight = 7\n\n",
+        system.as_str()
+    );
     out.push_str("[[terrain]]\nat = [6, 2]\nblocking = true\n\n");
     out.push_str("[[terrain]]\nat = [6, 3]\nblocking = true\n\n");
     if let Some(cover) = system.system().grid().covers.first() {
@@ -215,13 +221,9 @@ fn encounter_file(system: SystemId, pcs: &[String], npcs: &[PathBuf]) -> String 
             "[[terrain]]\nat = [5, 5]\ncover = \"{cover}\"\n\n"
         ));
     }
-    for (i, path) in npcs.iter().enumerate() {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
+    for (i, name) in npcs.iter().enumerate() {
         out.push_str(&format!(
-            "[[npc]]\nsheet = \"sheets/{name}\"\nat = [3, {}]\n\n",
+            "[[npc]]\nmonster = \"{name}\"\nat = [3, {}]\n\n",
             1 + 2 * i
         ));
     }

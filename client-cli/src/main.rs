@@ -3,39 +3,17 @@
 //! the exit code: 0 success, 1 an error (printed as `error: ...` with its context chain; a
 //! server's refusal reads `error: CODE: MESSAGE`) or a log that fails `verify` or `replay`,
 //! 2 a command line clap refused (clap exits by itself) or a log file that cannot be read,
-//! 3 a log that verifies but was made with the insecure test seed.
-//!
-//! - `calc`: the offline rules calculator (`tablehold rules ...`).
-//! - `logs`: `verify` and `replay`, over `tablehold_log`.
-//! - `remote`: the network commands, over `net` (the protocol client) and `profile` (saved
-//!   seats).
-//! - `lines`: readable text for facts, shared by both.
-//! - `suggest`: "did you mean" for a misspelt action or argument name.
-//! - `demo`: `tablehold demo`, a local server and a table to try a system alone.
-//! - `encounter_file`: an encounter file read and checked, for `encounter load`.
-//! - `tui`: the interactive TUI (no subcommand) and the replay viewer (`replay FILE` in a
-//!   terminal).
-
-mod calc;
-mod cli;
-mod demo;
-mod encounter_file;
-mod lines;
-mod logs;
-mod net;
-mod profile;
-mod remote;
-mod report;
-mod suggest;
-mod tui;
+//! 3 a log that verifies but was made with the insecure test seed. The commands themselves
+//! are the library's (`lib.rs`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::cli::{Cli, Command, RulesCommand, SheetCommand};
-use crate::report::Report;
+use tablehold::cli::{Cli, Command, RulesCommand, SheetCommand};
+use tablehold::report::Report;
+use tablehold::{calc, demo, logs, remote, suggest, tui};
 
 /// A log file that cannot be read: nothing was checked, which is not the same as a failure.
 const EXIT_UNREADABLE: u8 = 2;

@@ -97,6 +97,19 @@ impl Tui {
         }
     }
 
+    /// F2, then waits until the header names the other seat (`screen` is the one before).
+    fn switch_seat(&self, screen: &str) -> String {
+        let next = screen
+            .lines()
+            .next()
+            .and_then(|header| header.rsplit("F2: ").next())
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
+        self.press("F2");
+        self.until(&format!("demo · {next} · "))
+    }
+
     /// Types `text` and presses Enter.
     fn type_line(&self, text: &str) {
         self.tmux(&["send-keys", "-t", "tui", "-l", text]);
@@ -223,8 +236,7 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
         }
         let Some(actor) = call.strip_prefix("YOUR TURN: ") else {
             // Someone else's turn on this seat's screen: the other seat holds it.
-            tui.press("F2");
-            std::thread::sleep(Duration::from_millis(100));
+            tui.switch_seat(&screen);
             continue;
         };
         let actor = actor
@@ -247,6 +259,12 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
         assert!(!screen.contains("error"), "{screen}");
         break;
     }
+    // The GM's seat groups the GM's NPCs, their numbers marked as the GM's alone.
+    let mut screen = tui.screen();
+    if !screen.contains("demo · GM · ") {
+        screen = tui.switch_seat(&screen);
+    }
+    assert!(screen.contains("· numbers GM only"), "{screen}");
     // Leaving stops the demo's server and removes its directory.
     let dir = std::env::temp_dir().join("tablehold-demo-");
     drop(tui);

@@ -571,8 +571,9 @@ async fn load_encounter(g: &Globals, file: &std::path::Path, check: bool) -> Res
     use tablehold_rules::ArgValue;
     use tablehold_rules::engine::RULING_PREFIX;
     let e = crate::encounter_file::load(file)?;
+    let examples = e.npcs.iter().filter(|n| n.example.is_some()).count();
     let summary = format!(
-        "{}: {}{}x{} map, {} terrain cell(s), {} NPC(s), {} token(s) placed\n",
+        "{}: {}{}x{} map, {} terrain cell(s), {} NPC(s){}, {} token(s) placed\n",
         file.display(),
         e.name
             .as_ref()
@@ -581,14 +582,24 @@ async fn load_encounter(g: &Globals, file: &std::path::Path, check: bool) -> Res
         e.height,
         e.terrain.len(),
         e.npcs.len(),
+        if examples > 0 {
+            format!(" ({examples} from the shipped examples)")
+        } else {
+            String::new()
+        },
         e.positions.len()
     );
     if check {
         return Ok(Report::text(format!("OK: {summary}")));
     }
     let mut s = Session::open(g).await?;
+    // A file for another system is refused before anything is sent.
+    if e.system.is_some() {
+        let table = s.state().await?;
+        e.fits_table(file, &table.system)?;
+    }
     let mut text = s
-        .add_sheets(e.npcs.iter().map(|(sheet, _)| sheet.clone()).collect())
+        .add_sheets(e.npcs.iter().map(|n| n.sheet.clone()).collect())
         .await?;
     let mut rulings: Vec<(&str, Args)> = Vec::new();
     for t in &e.terrain {

@@ -137,25 +137,49 @@ pub struct Completion {
     pub offered: Vec<String>,
 }
 
+/// The ids Tab may offer besides the catalogue's, from the state the seat holds.
+#[derive(Debug, Clone, Default)]
+pub struct Known {
+    /// Every combatant, for `select`.
+    pub ids: Vec<String>,
+    /// The seat's own characters (a player's, the GM's those no player plays), for `--actor`.
+    pub mine: Vec<String>,
+}
+
 /// Completes the last word of `line` (the word being typed, or a new one after a space):
 /// the first word from the actions and the TUI's own words; an argument as `NAME=` or, at
-/// the place of the next value in order, from the values it takes now. Arguments only the GM
-/// may give are offered to the GM only.
-pub fn complete(line: &str, catalogue: &[ActionSpec], ids: &[String], gm: bool) -> Completion {
+/// the place of the next value in order, from the values it takes now (those of the actor
+/// `--actor` names, when it names one); a flag after `--`; after `--actor`, the characters
+/// the catalogue lists for the action and the seat's own. Arguments only the GM may give are
+/// offered to the GM only.
+pub fn complete(line: &str, catalogue: &[ActionSpec], known: &Known, gm: bool) -> Completion {
     let (head, partial) = match line.rfind(' ') {
         Some(i) => (&line[..=i], &line[i + 1..]),
         None => ("", line),
     };
     let words: Vec<&str> = head.split_whitespace().collect();
-    let candidates: Vec<String> = match words.first() {
+    let candidates: Vec<String> = match words.split_first() {
         None => {
             let mut c = act::action_names(catalogue);
             c.extend(OWN_WORDS.iter().map(|w| (*w).to_owned()));
             c
         }
-        Some(&"select") => ids.to_vec(),
-        Some(&"help") => act::action_names(catalogue),
-        Some(action) => arg_candidates(catalogue, action, &words[1..], partial, gm),
+        Some((&"select", _)) => known.ids.clone(),
+        Some((&"help", _)) => act::action_names(catalogue),
+        Some((action, typed)) => {
+            let typed: Vec<String> = typed.iter().map(|w| (*w).to_owned()).collect();
+            match take_flags(&typed) {
+                _ if words.last() == Some(&"--actor") => actors(catalogue, action, &known.mine),
+                // A flag still waiting for its value, one Tab cannot know (`--prompt`).
+                Err(_) => Vec::new(),
+                Ok(_) if partial.starts_with('-') => flag_names(action),
+                Ok((flags, rest)) => {
+                    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+                    let actor = flags.actor.as_deref();
+                    arg_candidates(catalogue, action, actor, &rest, partial, gm)
+                }
+            }
+        }
     };
     let mut fitting: Vec<String> = candidates
         .into_iter()
@@ -183,16 +207,44 @@ pub fn complete(line: &str, catalogue: &[ActionSpec], ids: &[String], gm: bool) 
     }
 }
 
-/// The words that may come next for `action`: after `NAME=`, that argument's values now;
-/// else the values of the next argument in order, and the names of those not typed yet.
+/// Who `--actor` may name for `action`: the characters the catalogue lists it for now, and
+/// the seat's own from the state (an action not open now still goes to the server, which
+/// says why).
+fn actors(catalogue: &[ActionSpec], action: &str, mine: &[String]) -> Vec<String> {
+    catalogue
+        .iter()
+        .filter(|s| s.name == action)
+        .filter_map(|s| s.actor.as_ref().map(ToString::to_string))
+        .chain(mine.iter().cloned())
+        .collect()
+}
+
+/// The flags a line takes after its first word, as `tablehold act` and `answer` take them.
+fn flag_names(action: &str) -> Vec<String> {
+    let flags: &[&str] = if action == "answer" {
+        &["--prompt"]
+    } else {
+        &["--actor", "--end"]
+    };
+    flags.iter().map(|f| (*f).to_owned()).collect()
+}
+
+/// The words that may come next for `action` (done by `actor`, when the line names one):
+/// after `NAME=`, that argument's values now; else the values of the next argument in order,
+/// and the names of those not typed yet.
 fn arg_candidates(
     catalogue: &[ActionSpec],
     action: &str,
+    actor: Option<&str>,
     typed: &[&str],
     partial: &str,
     gm: bool,
 ) -> Vec<String> {
-    let specs: Vec<&ActionSpec> = catalogue.iter().filter(|s| s.name == action).collect();
+    let specs: Vec<&ActionSpec> = catalogue
+        .iter()
+        .filter(|s| s.name == action)
+        .filter(|s| actor.is_none_or(|a| s.actor.as_ref().is_some_and(|x| x.as_str() == a)))
+        .collect();
     let mut out = Vec::new();
     for spec in specs {
         if let Some((name, _)) = partial.split_once('=') {
@@ -404,7 +456,10 @@ mod tests {
     #[test]
     fn tab_completes_actions_then_arguments_in_order() {
         let c = catalogue();
-        let ids = vec!["aune".to_owned(), "goblin-1".to_owned()];
+        let known = Known {
+            ids: vec!["aune".to_owned(), "goblin-1".to_owned()],
+            mine: vec!["aune".to_owned()],
+        };
         let cases: &[(&str, &str, &[&str])] = &[
             ("at", "attack ", &[]),
             ("", "", &["attack", "end_turn", "help", "quit", "select"]),
@@ -423,11 +478,88 @@ mod tests {
             ),
         ];
         for (typed, line, offered) in cases {
-            let got = complete(typed, &c, &ids, false);
+            let got = complete(typed, &c, &known, false);
             assert_eq!(got.line, *line, "for `{typed}`");
             let offered: Vec<String> = offered.iter().map(|s| (*s).to_owned()).collect();
             assert_eq!(got.offered, offered, "for `{typed}`");
         }
+    }
+
+    // See: issue #16 (`--actor` completion).
+    #[test]
+    fn tab_completes_the_actor_and_then_that_actors_values() {
+        // The GM's catalogue: goblin-1 and goblin-2 may both attack now, each whom it reaches.
+        let c = catalogue();
+        let attack = |actor: &str, targets: &[&str]| {
+            let mut a = c[0].clone();
+            a.actor = Some(EntityId(actor.into()));
+            a.args[0].now = targets.iter().map(|t| (*t).to_owned()).collect();
+            a
+        };
+        let gm = vec![
+            attack("goblin-1", &["aune"]),
+            attack("goblin-2", &["aune", "mara"]),
+            c[1].clone(),
+        ];
+        // The GM's own characters in the state: the two goblins and a warden who cannot
+        // attack now (it still may be named: the server says why not).
+        let known = Known {
+            ids: ["aune", "goblin-1", "goblin-2", "mara", "warden"]
+                .map(str::to_owned)
+                .to_vec(),
+            mine: ["goblin-1", "goblin-2", "warden"]
+                .map(str::to_owned)
+                .to_vec(),
+        };
+        let cases: &[(&str, &str, &[&str])] = &[
+            ("attack --a", "attack --actor ", &[]),
+            ("attack --", "attack --", &["--actor", "--end"]),
+            (
+                "attack --actor ",
+                "attack --actor ",
+                &["goblin-1", "goblin-2", "warden"],
+            ),
+            (
+                "attack --actor g",
+                "attack --actor goblin-",
+                &["goblin-1", "goblin-2"],
+            ),
+            ("attack --actor goblin-2", "attack --actor goblin-2 ", &[]),
+            ("attack --actor w", "attack --actor warden ", &[]),
+            // Then the values are that actor's: goblin-2 reaches mara, goblin-1 does not.
+            (
+                "attack --actor goblin-2 m",
+                "attack --actor goblin-2 mara ",
+                &[],
+            ),
+            (
+                "attack --actor goblin-1 m",
+                "attack --actor goblin-1 m",
+                &[],
+            ),
+            // The flag and its value do not count as the first value: the weapon comes next.
+            (
+                "attack --actor goblin-2 mara k",
+                "attack --actor goblin-2 mara knife ",
+                &[],
+            ),
+            ("answer --", "answer --prompt ", &[]),
+            ("answer --prompt ", "answer --prompt ", &[]),
+        ];
+        for (typed, line, offered) in cases {
+            let got = complete(typed, &gm, &known, true);
+            assert_eq!(got.line, *line, "for `{typed}`");
+            let offered: Vec<String> = offered.iter().map(|s| (*s).to_owned()).collect();
+            assert_eq!(got.offered, offered, "for `{typed}`");
+        }
+        // A player's: her one character, from the state, for an action the catalogue lists
+        // for no one now.
+        let ines = Known {
+            ids: known.ids.clone(),
+            mine: vec!["aune".to_owned()],
+        };
+        let got = complete("dodge --actor ", &gm, &ines, false);
+        assert_eq!(got.line, "dodge --actor aune ");
     }
 
     #[test]

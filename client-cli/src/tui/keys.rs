@@ -56,8 +56,16 @@ pub fn on_key(m: &mut Model, key: KeyEvent) -> Option<Order> {
             m.note = None;
         }
         KeyCode::Tab => {
-            let ids: Vec<String> = m.in_order().iter().map(|c| c.id.clone()).collect();
-            let done = command::complete(&m.input.text, &m.catalogue, &ids, m.seat.is_gm());
+            let listed = m.in_order();
+            let known = command::Known {
+                ids: listed.iter().map(|c| c.id.clone()).collect(),
+                mine: listed
+                    .iter()
+                    .filter(|c| m.plays(&c.id))
+                    .map(|c| c.id.clone())
+                    .collect(),
+            };
+            let done = command::complete(&m.input.text, &m.catalogue, &known, m.seat.is_gm());
             m.input.cursor = done.line.chars().count();
             m.input.text = done.line;
             m.input.offered = done.offered;

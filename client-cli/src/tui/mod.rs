@@ -4,6 +4,8 @@
 //!
 //! - `model`: what the screen shows; `keys`: keys to model changes; `command`: the command
 //!   line's parsing, completion and help, over the seat's catalogue.
+//! - `roster`: the combatants as the turn-order pane lists them (the GM's grouped by side).
+//! - `sight`: how far each token is from another and whether the line between them is clear.
 //! - `view`: the screen, a pure function of the model.
 //! - `live`: the connection task (reconnects, resumes after the last event seen).
 //! - `replay`: stepping through a log file, as its viewer saw it.
@@ -12,7 +14,9 @@ mod command;
 mod keys;
 mod live;
 mod model;
-mod replay;
+pub mod replay;
+mod roster;
+mod sight;
 mod view;
 
 use std::time::Duration;

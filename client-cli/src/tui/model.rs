@@ -277,6 +277,23 @@ impl Model {
             .collect()
     }
 
+    /// The open windows that hold up every action and wait for someone else: a seat acts
+    /// only once they close, whoever's turn it is.
+    pub fn blocked_by(&self) -> Vec<&PromptView> {
+        let Some(scene) = &self.scene else {
+            return Vec::new();
+        };
+        let mine = self.asked();
+        let open: Vec<&PromptView> = if scene.prompts.is_empty() {
+            scene.prompt.iter().collect()
+        } else {
+            scene.prompts.iter().collect()
+        };
+        open.into_iter()
+            .filter(|p| p.blocks && !mine.iter().any(|m| m.prompt_id == p.prompt_id))
+            .collect()
+    }
+
     /// Milliseconds left before a window's default applies, by this machine's clock; `None`
     /// when the server gave no deadline.
     pub fn left_ms(&self, p: &PromptView) -> Option<u64> {
@@ -301,9 +318,13 @@ impl Model {
         out
     }
 
-    /// Moves the selection `by` places along [`Model::in_order`], wrapping round.
+    /// Moves the selection `by` places down the roster as the pane shows it (the turn order;
+    /// the GM's grouped), wrapping round.
     pub fn select_next(&mut self, by: isize) {
-        let ids: Vec<String> = self.in_order().iter().map(|c| c.id.clone()).collect();
+        let ids: Vec<String> = super::roster::combatants(self)
+            .iter()
+            .map(|c| c.id.clone())
+            .collect();
         if ids.is_empty() {
             return;
         }

@@ -45,7 +45,7 @@ pub fn view(m: &Model, f: &mut Frame) {
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(middle);
     // The turn order takes the rows its combatants need, the sheet the rest (at 80x24 with
     // many combatants, only its first lines: a taller terminal shows it whole).
-    let listed = u16::try_from(m.in_order().len()).unwrap_or(u16::MAX);
+    let listed = u16::try_from(super::roster::rows(m).len()).unwrap_or(u16::MAX);
     let [turns, sheet] = Layout::vertical([
         Constraint::Length(listed.saturating_add(2).max(3)),
         Constraint::Min(4),
@@ -122,8 +122,9 @@ fn progress(at: u64, last: u64, width: u64) -> String {
     format!("▕{}{}▏", "█".repeat(filled), "░".repeat(empty))
 }
 
-/// The call to this seat: a decision asked of it (question, options, countdown) outranks its
-/// turn, which outranks the plain "whose turn" line.
+/// The call to this seat: a decision asked of it (question, options, countdown) outranks
+/// someone else's decision that holds every action up, which outranks its turn, which
+/// outranks the plain "whose turn" line.
 fn call_lines(m: &Model) -> Vec<Line<'static>> {
     let loud = Style::new()
         .fg(Color::Black)
@@ -160,6 +161,32 @@ fn call_lines(m: &Model) -> Vec<Line<'static>> {
             )));
         }
         return out;
+    }
+    // Someone else's decision holds every action up: "your turn" would invite a refusal.
+    // With several seats on one screen (the demo), the key that shows the other.
+    if let Some(p) = m.blocked_by().first() {
+        let who = if p.seats.is_empty() || p.seats.iter().all(|s| s == "gm") {
+            "the GM".to_owned()
+        } else {
+            p.seats.join(", ")
+        };
+        let left = m.left_ms(p).map_or_else(String::new, |ms| {
+            format!(" · {}.{} s left", ms / 1000, (ms % 1000) / 100)
+        });
+        let switch = m
+            .switch_to
+            .as_ref()
+            .map_or_else(String::new, |next| format!(" · F2: {next}"));
+        return vec![Line::from(Span::styled(
+            format!(
+                " WAITING for {who} to decide (prompt {}){left}{switch} ",
+                p.prompt_id
+            ),
+            Style::new()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD),
+        ))];
     }
     let mine = m.my_turn();
     if !mine.is_empty() {

@@ -1,5 +1,5 @@
-//! The text panes: the turn order (who may act, whose characters are whose, what each has),
-//! the selected combatant's sheet, and the log.
+//! The text panes: the turn order (who may act, whose characters are whose, what each has;
+//! the GM's grouped by `roster`), the selected combatant's sheet, and the log.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,15 +7,17 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use tablehold_protocol::CombatantView;
-use tablehold_rules::grid::{Cell, Diagonal, distance};
 
 use super::map::{labels, side_colours};
 use super::tone_style;
 use crate::tui::model::Model;
+use crate::tui::roster::{self, Row};
+use crate::tui::sight;
 
-/// One line per combatant in turn order: `▶` for those who may act now, `*` for this seat's
-/// own, the map label in its side's colour, the id, and its numbers when the seat sees them
-/// (for the GM, the numbers of the GM's own characters in magenta: GM only).
+/// The roster (`roster::rows`): one line per combatant, `▶` for those who may act now, `*`
+/// for this seat's own, the map label in its side's colour, the id, and its numbers when the
+/// seat sees them. The GM's roster groups the GM's own characters by side under a magenta
+/// heading, their numbers magenta too (GM only), each line led by its place in the order.
 pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
     let Some(scene) = &m.scene else {
         return;
@@ -28,16 +30,31 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
     let labels = labels(scene);
     let colours = side_colours(scene);
     let may_act = m.may_act();
-    let lines: Vec<Line> = m
-        .in_order()
+    let gm_only = Style::new().fg(Color::Magenta);
+    let lines: Vec<Line> = roster::rows(m)
         .into_iter()
-        .map(|c| {
+        .map(|row| {
+            let (c, place) = match row {
+                Row::GmGroup { side, count } => {
+                    return Line::from(Span::styled(
+                        format!("GM's {side} ({count}) · numbers GM only"),
+                        gm_only.add_modifier(Modifier::BOLD),
+                    ));
+                }
+                Row::Combatant { c, place } => (c, place),
+            };
             let acts = may_act.contains(&c.id.as_str());
-            let mark = format!(
+            let mut spans = Vec::new();
+            if m.seat.is_gm() {
+                spans.push(Span::raw(
+                    place.map_or("  ".to_owned(), |p| format!("{p:>2}")),
+                ));
+            }
+            spans.push(Span::raw(format!(
                 "{}{}",
                 if acts { "▶" } else { " " },
                 if m.plays(&c.id) { "*" } else { " " }
-            );
+            )));
             let mut id_style = Style::new();
             if acts {
                 id_style = id_style.add_modifier(Modifier::BOLD);
@@ -51,12 +68,11 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
                 .unwrap_or(Color::White);
             // The GM's own numbers, which no player sees, in the GM-only colour.
             let numbers_style = if m.seat.is_gm() && c.owner.is_none() {
-                Style::new().fg(Color::Magenta)
+                gm_only
             } else {
                 Style::new().fg(Color::DarkGray)
             };
-            Line::from(vec![
-                Span::raw(mark),
+            spans.extend([
                 Span::styled(
                     labels.get(c.id.as_str()).cloned().unwrap_or_default(),
                     Style::new().fg(colour),
@@ -70,7 +86,8 @@ pub fn turns(m: &Model, f: &mut Frame, area: Rect) {
                     }
                     None => Span::styled(format!(" {}", numbers(c)), numbers_style),
                 },
-            ])
+            ]);
+            Line::from(spans)
         })
         .collect();
     f.render_widget(
@@ -92,8 +109,10 @@ fn numbers(c: &CombatantView) -> String {
     }
 }
 
-/// The selected combatant: who plays it, where it stands, its resources as bars of their
-/// values, its statuses; for one the seat may not see the numbers of, only what it may.
+/// The selected combatant: who plays it, where it stands and how it stands to every other
+/// token (before the numbers, which the turn order shows too: at 80x24 the lines to the
+/// others are what a turn's choice needs), its resources as bars of their values, its
+/// statuses; for one the seat may not see the numbers of, only what it may.
 pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
     let Some(c) = m.selected.as_deref().and_then(|id| m.combatant(id)) else {
         f.render_widget(
@@ -120,12 +139,11 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
             Style::new().fg(Color::Cyan),
         )));
     }
-    if let Some(place) = whereabouts(m, c) {
-        lines.push(Line::from(Span::styled(
-            place,
-            Style::new().fg(Color::Cyan),
-        )));
-    }
+    lines.extend(
+        whereabouts(m, c)
+            .into_iter()
+            .map(|place| Line::from(Span::styled(place, Style::new().fg(Color::Cyan)))),
+    );
     match &c.resources {
         None => lines.push(Line::from(Span::styled(
             "its numbers are the GM's",
@@ -167,60 +185,34 @@ pub fn sheet(m: &Model, f: &mut Frame, area: Rect) {
     );
 }
 
-/// Where `c` stands for this seat: how far from the seat's characters who act now (else its
-/// characters), measured as the table's rules measure (its diagonal rule, the system's cell
-/// size and unit), and the cover or footing its cell gives.
-fn whereabouts(m: &Model, c: &CombatantView) -> Option<String> {
-    let scene = m.scene.as_ref()?;
-    let (x, y) = c.position?;
-    let here = Cell { x, y };
-    let mine: Vec<&CombatantView> = scene
-        .combatants
-        .iter()
-        .filter(|o| o.id != c.id && m.plays(&o.id) && o.position.is_some())
-        .collect();
-    let acting: Vec<&CombatantView> = mine
-        .iter()
-        .copied()
-        .filter(|o| m.may_act().contains(&o.id.as_str()))
-        .collect();
-    let from = if acting.is_empty() { mine } else { acting };
-    let mut said: Vec<String> = from
-        .iter()
-        .take(2)
-        .filter_map(|o| {
-            let (ox, oy) = o.position?;
-            let there = Cell { x: ox, y: oy };
-            let text = match &scene.grid {
-                Some(g) => {
-                    let cells = distance(here, there, g.diagonal);
-                    format!(
-                        "{} {} from {}",
-                        cells * u64::from(g.cell_size),
-                        g.unit,
-                        o.id
-                    )
-                }
-                None => format!(
-                    "{} cells from {}",
-                    distance(here, there, Diagonal::Alternating),
-                    o.id
-                ),
-            };
-            Some(text)
-        })
-        .collect();
-    match scene.terrain.iter().find(|t| (t.x, t.y) == (x, y)) {
-        Some(t) if t.terrain.cover.is_some() => {
-            said.push(format!(
-                "in {}",
-                t.terrain.cover.as_deref().unwrap_or("cover")
-            ));
+/// Where `c` stands: the cover or footing of its cell, then one line per other token on the
+/// map (`sight::bearings`): how far, as the table's rules measure, and whether the line
+/// between them is clear, behind cover or blocked (`3 m from aune, behind half cover`).
+fn whereabouts(m: &Model, c: &CombatantView) -> Vec<String> {
+    let mut said = Vec::new();
+    let Some(scene) = m.scene.as_ref() else {
+        return said;
+    };
+    if let Some((x, y)) = c.position {
+        match scene.terrain.iter().find(|t| (t.x, t.y) == (x, y)) {
+            // `in half cover`, `in cover`: the cover in the terrain's own words.
+            Some(t) if t.terrain.cover.is_some() => {
+                let cover = tablehold_rules::grid::Terrain {
+                    cover: t.terrain.cover.clone(),
+                    ..Default::default()
+                };
+                said.push(format!("in {cover}"));
+            }
+            Some(t) if t.terrain.difficult => said.push("on difficult ground".to_owned()),
+            _ => {}
         }
-        Some(t) if t.terrain.difficult => said.push("on difficult ground".to_owned()),
-        _ => {}
     }
-    (!said.is_empty()).then(|| said.join(" · "))
+    said.extend(
+        sight::bearings(m, c)
+            .into_iter()
+            .map(|b| format!("{} from {}, {}", b.length, b.id, b.line)),
+    );
+    said
 }
 
 /// Each resource's maximum, where the sheet gives one as `RESOURCE_max` (a sheet's own

@@ -404,3 +404,258 @@ fn her_turn_at_80x24_looks_as_reviewed() {
     let (screen, _) = render(&ines_on_her_turn(), 80, 24);
     insta::assert_snapshot!(screen);
 }
+
+/// The GM's view of a fight with more NPCs: goblin-1 and goblin-2 (enemies) and a warden on
+/// the players' side, all the GM's, in the order goblin-1, aune, goblin-2, warden.
+fn gm_with_a_crowd() -> Model {
+    let file = fixture("grimwire-gm.json");
+    let state = tablehold_log::replay(&file, Some(30))
+        .expect("replays")
+        .state;
+    let goblin = state
+        .combatants
+        .get(&EntityId("goblin-1".into()))
+        .expect("goblin-1")
+        .clone();
+    let joined = |id: &str, side: &str| {
+        let mut c = goblin.clone();
+        c.id = EntityId(id.into());
+        c.name = id.into();
+        c.side = side.into();
+        Fact::CombatantAdded {
+            combatant: Box::new(c),
+            replaces: false,
+        }
+    };
+    let order = Fact::OrderSet {
+        order: ["goblin-1", "aune", "goblin-2", "warden"]
+            .map(|id| EntityId(id.into()))
+            .to_vec(),
+    };
+    moment(
+        "grimwire-gm.json",
+        30,
+        vec![
+            joined("goblin-2", "enemies"),
+            joined("warden", "players"),
+            order,
+            moved("aune", 2, 1),
+            moved("goblin-1", 5, 1),
+            moved("goblin-2", 5, 3),
+            moved("warden", 1, 2),
+        ],
+        0,
+        0,
+    )
+}
+
+/// Where `text` first starts on the screen, in cells.
+fn find(screen: &str, text: &str) -> Option<(u16, u16)> {
+    screen.lines().enumerate().find_map(|(y, l)| {
+        let x = l.find(text)?;
+        Some((
+            u16::try_from(l[..x].chars().count()).ok()?,
+            u16::try_from(y).ok()?,
+        ))
+    })
+}
+
+// See: issue #16 (the GM's view groups NPCs).
+#[test]
+fn the_gms_roster_groups_the_gms_characters_by_side_and_marks_their_numbers() {
+    let m = gm_with_a_crowd();
+    let (screen, buf) = render(&m, 80, 24);
+    // The players' characters first (aune, 2nd in the order, whose turn it is), then the
+    // GM's by side in order of first appearance, each led by its place in the order.
+    let rows: Vec<&str> = (3..9)
+        .map(|y| {
+            let r = row(&screen, y);
+            let start = r.char_indices().nth(45).map_or(r.len(), |(i, _)| i);
+            r[start..].trim_end_matches('│').trim_end()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            " 2▶ au aune burnout 0 condition 9",
+            "GM's enemies (2) · numbers GM only",
+            " 1 *g1 goblin-1 action_spent 1 bur",
+            " 3 *g2 goblin-2 action_spent 1 bur",
+            "GM's players (1) · numbers GM only",
+            " 4 *wa warden action_spent 1 burno",
+        ],
+        "{screen}"
+    );
+    // The headings and the GM's numbers are magenta; a player's character's numbers are not.
+    let magenta = ratatui::style::Color::Magenta;
+    let (hx, hy) = find(&screen, "GM's enemies").expect("a heading");
+    assert_eq!(buf[(hx, hy)].fg, magenta);
+    let (gx, gy) = find(&screen, "goblin-2 action_spent").expect("goblin-2's row");
+    assert_eq!(buf[(gx + 9, gy)].fg, magenta);
+    let (ax, ay) = find(&screen, "aune burnout").expect("aune's row");
+    assert_eq!(buf[(ax + 5, ay)].fg, ratatui::style::Color::DarkGray);
+    // The whole screen, reviewed.
+    insta::assert_snapshot!("gm_roster_grouped_at_80x24", screen);
+}
+
+#[test]
+fn ctrl_n_walks_the_gms_roster_as_it_is_drawn_and_a_player_keeps_the_order() {
+    let mut m = gm_with_a_crowd();
+    assert_eq!(m.selected.as_deref(), Some("aune"), "who may act");
+    let mut walked = Vec::new();
+    for _ in 0..4 {
+        m.select_next(1);
+        walked.push(m.selected.clone().unwrap_or_default());
+    }
+    assert_eq!(walked, ["goblin-1", "goblin-2", "warden", "aune"]);
+    // Ines sees the order as it is, with no heading and none of the GM's numbers.
+    let ines = moment(
+        "grimwire-ines.json",
+        30,
+        vec![Fact::OrderSet {
+            order: ["goblin-1", "aune"].map(|id| EntityId(id.into())).to_vec(),
+        }],
+        0,
+        0,
+    );
+    let (screen, _) = render(&ines, 80, 24);
+    assert!(!screen.contains("GM's"), "{screen}");
+    assert!(row(&screen, 3).contains("│  g1 goblin-1 ?"), "{screen}");
+    assert!(row(&screen, 4).contains("│▶*au aune burnout 0"), "{screen}");
+}
+
+fn terrain_set(x: i32, y: i32, t: tablehold_rules::grid::Terrain) -> Fact {
+    Fact::TerrainSet {
+        cell: Cell { x, y },
+        from: None,
+        to: Some(t),
+    }
+}
+
+// See: issue #16 (cover between tokens from the grid model).
+#[test]
+fn the_sheet_says_how_far_each_token_is_and_whether_the_line_is_clear() {
+    use tablehold_rules::grid::Terrain;
+    let file = fixture("grimwire-gm.json");
+    let state = tablehold_log::replay(&file, Some(30))
+        .expect("replays")
+        .state;
+    let goblin = state
+        .combatants
+        .get(&EntityId("goblin-1".into()))
+        .expect("goblin-1")
+        .clone();
+    let joined = |id: &str| {
+        let mut c = goblin.clone();
+        c.id = EntityId(id.into());
+        Fact::CombatantAdded {
+            combatant: Box::new(c),
+            replaces: false,
+        }
+    };
+    let half = Terrain {
+        cover: Some("half".into()),
+        ..Terrain::default()
+    };
+    let wall = Terrain {
+        blocking: true,
+        ..Terrain::default()
+    };
+    // aune at (2, 1); goblin-1 three cells east behind half cover at (4, 1); goblin-2 four
+    // cells south beyond a wall at (2, 3); goblin-3 two cells down the diagonal, open ground
+    // (2 + 2/2 = 3 cells under the alternating rule).
+    let m = moment(
+        "grimwire-ines.json",
+        30,
+        vec![
+            joined("goblin-2"),
+            joined("goblin-3"),
+            terrain_set(4, 1, half.clone()),
+            terrain_set(2, 3, wall),
+            moved("aune", 2, 1),
+            moved("goblin-1", 5, 1),
+            moved("goblin-2", 2, 5),
+            moved("goblin-3", 4, 3),
+        ],
+        0,
+        0,
+    );
+    assert_eq!(m.selected.as_deref(), Some("aune"));
+    let (screen, _) = render(&m, 100, 40);
+    let said: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| {
+            let at = l.find(" from ")?;
+            let start = l[..at].rfind('│')? + '│'.len_utf8();
+            Some(l[start..].trim_end().trim_end_matches('│').trim_end())
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "3 m from goblin-1, behind half cover",
+            "3 m from goblin-3, clear",
+            "4 m from goblin-2, blocked",
+        ],
+        "{screen}"
+    );
+    // From goblin-1: Ines's aune, who acts now, comes first; goblin-1's own cell is open.
+    let mut m = m;
+    m.selected = Some("goblin-1".into());
+    m.pinned = true;
+    let (screen, _) = render(&m, 100, 40);
+    assert!(
+        screen.contains("│3 m from aune, behind half cover"),
+        "{screen}"
+    );
+    // Standing in the cover is said of the cell, and the line from there is not behind it.
+    let m = moment(
+        "grimwire-ines.json",
+        30,
+        vec![
+            terrain_set(4, 1, half),
+            moved("aune", 2, 1),
+            moved("goblin-1", 4, 1),
+        ],
+        0,
+        0,
+    );
+    let mut m = m;
+    m.selected = Some("goblin-1".into());
+    let (screen, _) = render(&m, 100, 40);
+    assert!(screen.contains("│in half cover"), "{screen}");
+    assert!(screen.contains("│2 m from aune, clear"), "{screen}");
+}
+
+// See: issue #16 (found playing the demo: a player's screen said YOUR TURN while the GM's
+// decision held every action up, and the way to the GM's seat was only in the header).
+#[test]
+fn someone_elses_blocking_decision_replaces_your_turn_and_names_the_key_to_it() {
+    let step = PendingStep {
+        prompt_id: 0,
+        seats: vec![Seat::Gm],
+        question: "aune hits goblin-1: defend for 5 Vigor?".into(),
+        options: vec!["defend".into(), "take".into()],
+        default: "take".into(),
+        timeout_ms: 50_000,
+        ..Default::default()
+    };
+    let fact = Fact::DecisionRequested {
+        step: Box::new(step),
+    };
+    let mut m = moment("grimwire-ines.json", 30, vec![fact], 1_000, 400);
+    let (screen, _) = render(&m, 80, 24);
+    assert!(
+        row(&screen, 1).starts_with(" WAITING for the GM to decide (prompt 0) · 49.6 s left "),
+        "{screen}"
+    );
+    assert!(!screen.contains("YOUR TURN"), "{screen}");
+    // In the demo, the other seat is one key away.
+    m.switch_to = Some("GM".into());
+    let (screen, _) = render(&m, 80, 24);
+    assert!(
+        row(&screen, 1)
+            .starts_with(" WAITING for the GM to decide (prompt 0) · 49.6 s left · F2: GM "),
+        "{screen}"
+    );
+}
