@@ -358,6 +358,55 @@ mod tests {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
 
+    // One recorded digest of the viewer's altered and the hash chain sealed again after it:
+    // the chain holds, so the viewer stops at that event and names the digest that differs.
+    #[test]
+    fn an_altered_digest_behind_a_resealed_chain_stops_the_viewer_at_that_event() {
+        use tablehold_log::{ExportedPart, link, part_hash};
+        use tablehold_rules::dice::fair::{from_hex32, to_hex};
+        let mut file = fixture("grimwire-ines.json");
+        let (at, part) = file
+            .events
+            .iter()
+            .enumerate()
+            .skip(file.events.len() / 2)
+            .find_map(|(i, e)| {
+                e.parts
+                    .iter()
+                    .position(|p| {
+                        matches!(p, ExportedPart::Shown { json }
+                            if json.contains("\"digest_recorded\"") && json.contains("\"seat:ines\""))
+                    })
+                    .map(|j| (i, j))
+            })
+            .expect("a digest recorded for Ines");
+        if let ExportedPart::Shown { json } = &mut file.events[at].parts[part] {
+            let d = json.find("\"digest\":\"").expect("digest field") + 10;
+            let flipped = if &json[d..=d] == "0" { "1" } else { "0" };
+            json.replace_range(d..=d, flipped);
+        }
+        let mut prev = from_hex32(&file.events[at - 1].link).expect("hex link");
+        for e in &mut file.events[at..] {
+            let hashes: Vec<[u8; 32]> = e
+                .parts
+                .iter()
+                .map(|p| match p {
+                    ExportedPart::Shown { json } => part_hash(json.as_bytes()),
+                    ExportedPart::Hidden { hidden } => from_hex32(hidden).expect("hex hash"),
+                })
+                .collect();
+            prev = link(&prev, &e.header, hashes);
+            e.link = to_hex(&prev);
+        }
+        let said = match Player::new(file) {
+            Ok(_) => panic!("the altered digest was not caught"),
+            Err(e) => e.to_string(),
+        };
+        assert!(said.contains(&format!("seq {}", at + 1)), "{said}");
+        assert!(said.contains("digest"), "{said}");
+        assert!(!said.contains("chain") && !said.contains("link"), "{said}");
+    }
+
     // Stepping to a seq shows the state `replay --at SEQ --json` gives: the same combatants,
     // numbers and positions, the same round and turn, from the same rebuilt state.
     #[test]
