@@ -63,6 +63,8 @@ pub struct Pending {
     pub extra_d4: i64,
     /// What the situation adds to or takes from the result (size, cover, a hinder).
     pub adjust: i64,
+    /// A special ability activated before the roll: its name and bonus (none: empty, 0).
+    pub ability: (String, i64),
     /// Damage only: size steps from attacker to target (halved or doubled per step) and the
     /// target's resistance to the damage's type.
     pub size_steps: i64,
@@ -90,6 +92,11 @@ impl Pending {
             ),
             ("extra_d4".to_owned(), StepValue::Int(self.extra_d4)),
             ("adjust".to_owned(), StepValue::Int(self.adjust)),
+            (
+                "ability".to_owned(),
+                StepValue::Text(self.ability.0.clone()),
+            ),
+            ("ability_bonus".to_owned(), StepValue::Int(self.ability.1)),
             ("size_steps".to_owned(), StepValue::Int(self.size_steps)),
             ("resistance".to_owned(), StepValue::Int(self.resistance)),
             (
@@ -155,6 +162,11 @@ impl Pending {
             extra_hero,
             extra_d4: step.int("extra_d4").ok_or_else(|| bad("extra_d4"))?,
             adjust: step.int("adjust").ok_or_else(|| bad("adjust"))?,
+            // Steps written before abilities could be activated before the roll have none.
+            ability: (
+                step.text("ability").unwrap_or_default().to_owned(),
+                step.int("ability_bonus").unwrap_or(0),
+            ),
             size_steps: step.int("size_steps").ok_or_else(|| bad("size_steps"))?,
             resistance: step.int("resistance").ok_or_else(|| bad("resistance"))?,
             challenge,
@@ -175,6 +187,7 @@ impl Pending {
             + self.rank
             + self.extra_hero.iter().sum::<i64>()
             + self.adjust
+            + self.ability.1
     }
 
     fn step(&self, rule: &str, seats: Vec<Seat>) -> PendingStep {
@@ -279,6 +292,14 @@ pub fn args() -> Vec<ArgSpec> {
         )
         .choices(&KINDS),
         ArgSpec::new("cr", ArgKind::Int, false, "a fixed challenge rating").range(0, 200),
+        ArgSpec::new(
+            "ability",
+            ArgKind::Text,
+            false,
+            "a special ability activated before the roll (1 point)",
+        ),
+        ArgSpec::new("ability_pay", ArgKind::Text, false, "what activates it")
+            .choices(&["tenacity", "spin"]),
         ArgSpec::new("challenge_dice", ArgKind::Int, false, "the narrator's d6s").range(0, 10),
         ArgSpec::new(
             "challenge_bonus",
@@ -551,6 +572,15 @@ pub fn check(
     } else {
         resistance
     };
+    // A special ability activated before the roll: paid now, its bonus on the result.
+    let before_roll = match args.text("ability")? {
+        Some(id) => {
+            let by_spin = args.text("ability_pay")? == Some("spin");
+            let (name, bonus) = activate(ctx, c, id, by_spin)?;
+            (name, bonus)
+        }
+        None => (String::new(), 0),
+    };
     let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref(), edge)?;
     let pool = roll(
         &expr(&format!("{}d10kh1", (dice + edge.attack_dice).max(1)))?,
@@ -578,6 +608,7 @@ pub fn check(
         extra_hero: Vec::new(),
         extra_d4: 0,
         adjust: edge.attack_bonus,
+        ability: before_roll,
         size_steps,
         resistance,
         challenge: value,
@@ -658,6 +689,9 @@ fn judge_after(ctx: &mut Ctx<'_>, p: Pending, fresh: Option<Roll>) -> Result<(),
     }
     if p.adjust != 0 {
         modifiers.push(Modifier::new("situation", p.adjust));
+    }
+    if p.ability.1 != 0 {
+        modifiers.push(Modifier::new(&p.ability.0, p.ability.1));
     }
     let because = if reading.fumble {
         Some("fumble: the highest hero die is a 1".to_owned())
@@ -742,6 +776,53 @@ fn judge_after(ctx: &mut Ctx<'_>, p: Pending, fresh: Option<Roll>) -> Result<(),
     ];
     ctx.ask(step)?;
     Ok(())
+}
+
+/// Activates the special ability `id` of `c` before its roll: one 10acity point, or one Spin
+/// (`by_spin`), paid at once. Its name and bonus.
+fn activate(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    id: &str,
+    by_spin: bool,
+) -> Result<(String, i64), DecideError> {
+    let ability = sheet_of(c)?
+        .abilities
+        .iter()
+        .find(|a| a.id == id)
+        .cloned()
+        .ok_or_else(|| Refusal::UnknownName {
+            system: super::ID.into(),
+            what: format!("an ability of {}", c.id),
+            name: id.to_owned(),
+        })?;
+    let (key, word) = if by_spin {
+        (SPIN, "Spin")
+    } else {
+        (TENACITY, "10acity")
+    };
+    let held = c.resource(key);
+    let have = if by_spin {
+        rules::spendable_spin(held)
+    } else {
+        held
+    };
+    if have < 1 {
+        return Err(Refusal::InsufficientResource {
+            resource: word.into(),
+            needed: 1,
+            available: have,
+        }
+        .into());
+    }
+    ctx.set_resource(&c.id, key, held - 1)?;
+    let name = if ability.name.is_empty() {
+        ability.id
+    } else {
+        ability.name
+    };
+    ctx.note_about(&c.id, format!("{} activates {name} for 1 {word}", c.id))?;
+    Ok((name, ability.bonus))
 }
 
 /// The push's answer. Nothing is paid unless the push makes the check succeed.

@@ -196,6 +196,58 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a special ability activated before the roll adds its bonus for one point",
+            options: &[],
+            cast: vec![with(
+                pc("aune"),
+                |v| {
+                    v["abilities"] =
+                        serde_json::json!([{"id": "focus", "name": "Focused mind", "bonus": 2}])
+                },
+            )],
+            steps: vec![
+                // Focus for 1 10acity (3 → 2), before the roll: 4,2 gives 4 + rank 2 = 6, + 2
+                // = 8 beats 7, where 6 alone would not.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("cr", n(7)),
+                        ("ability", t("focus")),
+                    ],
+                    &[4, 2],
+                ),
+                S::Res("aune", "tenacity", 2),
+                S::Prompt(false),
+                S::Said("aune activates Focused mind for 1 10acity"),
+                S::Said("label: \"Focused mind\", value: 2"),
+                // Paid with Spin it needs a Spin to spend: none, refused, nothing paid.
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("cr", n(7)),
+                        ("ability", t("focus")),
+                        ("ability_pay", t("spin")),
+                    ],
+                    "insufficient_resource",
+                ),
+                S::Refused(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("cr", n(7)),
+                        ("ability", t("haste")),
+                    ],
+                    "unknown_name",
+                ),
+                S::Res("aune", "tenacity", 2),
+            ],
+        },
+        Scene {
             name: "a critical: the player chooses the extra impact die",
             options: &[],
             cast: vec![pc("aune"), npc("raider")],
@@ -1911,6 +1963,7 @@ fn every_scene_belongs_to_a_test() {
 
 const CHECKS_BEAT_A_FIXED_CHALLENGE_AND_FAILURES_CAN_BE_PUSHED: &[&str] = &[
     "a special ability activated in a push adds its bonus for one point",
+    "a special ability activated before the roll adds its bonus for one point",
     "w1 investigation against 7 then 8",
     "a failure pushed into success with Spin and 10acity",
     "a push at a cost takes exactly the negative Spin still needed",
