@@ -509,6 +509,10 @@ pub fn check(
         return stealth(ctx, c, &skill, dice, rank);
     }
     let mut edge = defence::edge(c, target.as_ref(), args)?;
+    // Group initiative: the second side's advantage die, on each one's first action.
+    if !reaction {
+        edge.attack_dice += super::groups::advantage_die(ctx, c)?;
+    }
     // Elevation helps only perception.
     if args.flag("elevated")? && skill == "perception" {
         edge.attack_dice += 1;

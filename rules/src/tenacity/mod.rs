@@ -13,6 +13,7 @@ mod conditions;
 mod death;
 mod defence;
 mod effects;
+mod groups;
 mod help;
 mod hold;
 pub mod options;
@@ -203,6 +204,7 @@ impl RuleSystem for Tenacity {
             check::STEP_PUSH => check::resume_push(ctx, step, closing),
             effects::STEP_OVERFLOW => effects::resume_overflow(ctx, step, closing),
             spotlight::STEP_NEXT => spotlight::resume_next(ctx, step, closing),
+            groups::STEP_FIRST => groups::resume_first(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

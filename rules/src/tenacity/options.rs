@@ -14,6 +14,7 @@ pub const SIZE_ROUNDING: &str = "tenacity.size_rounding";
 pub const RECOVERY_SURPLUS: &str = "tenacity.recovery_surplus";
 pub const TASK_DONE: &str = "tenacity.task_done";
 pub const HELP_RANKS: &str = "tenacity.help_ranks";
+pub const INITIATIVE: &str = "tenacity.initiative";
 
 pub fn specs() -> Vec<OptionSpec> {
     let choice = |key, help, choices: &[&'static str], default: &str| OptionSpec {
@@ -75,6 +76,12 @@ pub fn specs() -> Vec<OptionSpec> {
             "over",
         ),
         choice(
+            INITIATIVE,
+            "How turns go: the `spotlight` follows the action (the rule), or the text's optional `group` initiative: each side in turn, any order within it, the highest opening roller choosing which side goes first, the second side with an advantage die on each one's first action of a round.",
+            &["spotlight", "group"],
+            "spotlight",
+        ),
+        choice(
             HELP_RANKS,
             "Who needs a rank in the skill to help: `both` (the Help rule) or the `helper` alone (the action list).",
             &["both", "helper"],
@@ -127,6 +134,9 @@ pub fn carry_recovery(o: &TableOptions) -> bool {
 }
 pub fn task_over(o: &TableOptions) -> bool {
     !is(o, TASK_DONE, "reach")
+}
+pub fn group_initiative(o: &TableOptions) -> bool {
+    is(o, INITIATIVE, "group")
 }
 pub fn help_needs_both(o: &TableOptions) -> bool {
     !is(o, HELP_RANKS, "helper")

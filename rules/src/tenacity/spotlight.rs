@@ -65,6 +65,10 @@ pub fn start(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     let first = best
         .map(|(_, _, id)| id)
         .ok_or_else(|| Refusal::Rule("nobody is at the table to fight".into()))?;
+    if super::options::group_initiative(ctx.state.options()) {
+        let best = ctx.combatant(&first)?;
+        return super::groups::choose_first(ctx, &best);
+    }
     turns::spotlight(ctx, &first)
 }
 
@@ -244,6 +248,9 @@ fn chooser_open(
 /// Ends the holder's turn and hands the spotlight to `next`, within the rule; or, when the one
 /// it brought in has already acted, asks that one whom to hand it to.
 pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    if super::options::group_initiative(ctx.state.options()) {
+        return super::groups::end_turn(ctx, c, args.entity("next")?.is_some());
+    }
     turns::check_turn(&ctx.state, &c.id)?;
     if let Some(ch) = chooser(&ctx.state, c) {
         if args.entity("next")?.is_some() {
@@ -342,6 +349,12 @@ const OPENING_PASSED: &str = "opening_passed";
 /// has acted in the first round, by a holder who has done nothing yet this turn, and once:
 /// the one who receives it acts. The passer has not acted and is still to come this round.
 pub fn pass_first(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+    if super::options::group_initiative(ctx.state.options()) {
+        return Err(Refusal::Rule(
+            "in group initiative the highest roller chooses which side goes first".into(),
+        )
+        .into());
+    }
     turns::check_turn(&ctx.state, &c.id)?;
     let enc = ctx.state.encounter();
     let opening = enc.round == 1

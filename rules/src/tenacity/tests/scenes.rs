@@ -734,6 +734,78 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "option initiative group: the highest roller picks the first side, the second has an advantage die",
+            options: &[("tenacity.initiative", "group")],
+            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            steps: vec![
+                // Reaction: aune 5,2 = 8; bryn 9,1 = 12; raider 4,3 = 7. Bryn rolled highest
+                // and is asked; she lets the enemies go first.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 4, 3]),
+                S::Asked("which side goes first?"),
+                S::AnswerRefused(
+                    Some(Seat::Player("aune".into())),
+                    "enemies",
+                    vec![],
+                    "forbidden",
+                ),
+                S::Answer("enemies", &[]),
+                S::Now(vec!["raider"]),
+                // The first side rolls its own dice only: melee 6,2 = 6 + 4 = 10 beats 5.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    &[6, 2],
+                ),
+                S::Refused(
+                    "raider",
+                    "end_turn",
+                    vec![("next", e("aune"))],
+                    "bad_request",
+                ),
+                S::Act("raider", "end_turn", vec![], &[]),
+                // The players' side, in any order: each one's first action has one more die
+                // (three d10s: 1, 2, 9 = 9 + 4 = 13).
+                S::Now(vec!["aune", "bryn"]),
+                S::Refused("aune", "pass_first", vec![("to", e("bryn"))], "rule"),
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    &[1, 2, 9],
+                ),
+                S::Act("bryn", "end_turn", vec![], &[]),
+                S::Now(vec!["aune"]),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    &[3, 8, 2],
+                ),
+                S::Act("aune", "end_turn", vec![], &[]),
+                // Round 2: the enemies first again, still without the die.
+                S::Round(2),
+                S::Now(vec!["raider"]),
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5))],
+                    &[7, 1],
+                ),
+            ],
+        },
+        Scene {
+            name: "option initiative group: with no answer the highest roller's own side goes first",
+            options: &[("tenacity.initiative", "group")],
+            cast: vec![pc("aune"), npc("raider")],
+            steps: vec![
+                // aune 5,2 = 8; raider 9,3 = 12: the raider's seat (the GM) is asked.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 3]),
+                S::TimeOut(&[]),
+                S::Now(vec!["raider"]),
+            ],
+        },
+        Scene {
             name: "spotlight initiative, the turn's economy and paying to respond",
             options: &[],
             cast: vec![pc("aune"), pc("bryn"), npc("raider"), npc("wolf")],
@@ -2039,6 +2111,8 @@ fn scene_end_spin_generation_recovery_and_care() {
 const THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH: &[&str] = &[
     "spotlight initiative, the turn's economy and paying to respond",
     "the opening roll's winner may pass first place once and still act later",
+    "option initiative group: the highest roller picks the first side, the second has an advantage die",
+    "option initiative group: with no answer the highest roller's own side goes first",
 ];
 
 #[test]
