@@ -65,6 +65,8 @@ pub struct Pending {
     pub adjust: i64,
     /// A special ability activated before the roll: its name and bonus (none: empty, 0).
     pub ability: (String, i64),
+    /// A grapple: how many limbs (or grappling items) it uses, and holds.
+    pub limbs: i64,
     /// Damage only: size steps from attacker to target (halved or doubled per step) and the
     /// target's resistance to the damage's type.
     pub size_steps: i64,
@@ -97,6 +99,7 @@ impl Pending {
                 StepValue::Text(self.ability.0.clone()),
             ),
             ("ability_bonus".to_owned(), StepValue::Int(self.ability.1)),
+            ("limbs".to_owned(), StepValue::Int(self.limbs)),
             ("size_steps".to_owned(), StepValue::Int(self.size_steps)),
             ("resistance".to_owned(), StepValue::Int(self.resistance)),
             (
@@ -167,6 +170,7 @@ impl Pending {
                 step.text("ability").unwrap_or_default().to_owned(),
                 step.int("ability_bonus").unwrap_or(0),
             ),
+            limbs: step.int("limbs").unwrap_or(1),
             size_steps: step.int("size_steps").ok_or_else(|| bad("size_steps"))?,
             resistance: step.int("resistance").ok_or_else(|| bad("resistance"))?,
             challenge,
@@ -298,6 +302,13 @@ pub fn args() -> Vec<ArgSpec> {
             false,
             "a special ability activated before the roll (1 point)",
         ),
+        ArgSpec::new(
+            "limbs",
+            ArgKind::Int,
+            false,
+            "a grapple: the limbs (or grappling items) used, and held (1 if left out)",
+        )
+        .range(1, 8),
         ArgSpec::new("ability_pay", ArgKind::Text, false, "what activates it")
             .choices(&["tenacity", "spin"]),
         ArgSpec::new("challenge_dice", ArgKind::Int, false, "the narrator's d6s").range(0, 10),
@@ -513,6 +524,11 @@ pub fn check(
     if !reaction {
         edge.attack_dice += super::groups::advantage_die(ctx, c)?;
     }
+    // Locked, its own actions take one disadvantage die: the inverse of an advantage die, one
+    // hero die fewer (never below one).
+    if !reaction && c.has_status(super::LOCKED) {
+        edge.attack_dice -= 1;
+    }
     // Elevation helps only perception.
     if args.flag("elevated")? && skill == "perception" {
         edge.attack_dice += 1;
@@ -613,6 +629,7 @@ pub fn check(
         extra_d4: 0,
         adjust: edge.attack_bonus,
         ability: before_roll,
+        limbs: args.int("limbs")?.unwrap_or(1),
         size_steps,
         resistance,
         challenge: value,

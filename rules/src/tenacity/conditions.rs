@@ -24,7 +24,7 @@ const FREE_TRY: &str = "overcome";
 
 /// Rolls `c`'s `skill` as a reaction (no Spin earned; a fumble still costs one) and returns
 /// the total.
-fn reaction_roll(
+pub fn reaction_roll(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
     skill: &str,
@@ -114,9 +114,12 @@ pub fn overcome(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
     )?;
     if outcome == Outcome::Success {
         ctx.set_status(&c.id, &kind, None)?;
-        // Breaking a lock leaves the grapple it came from.
+        // Breaking a lock leaves the grapple it came from; escaping the grapple frees every
+        // limb it held.
         if kind == super::LOCKED {
             ctx.set_status(&c.id, super::GRAPPLED, Some(held.clone()))?;
+        } else if kind == super::GRAPPLED && c.has_status(super::GRAPPLED_LIMBS) {
+            ctx.set_status(&c.id, super::GRAPPLED_LIMBS, None)?;
         }
     }
     Ok(())

@@ -34,10 +34,14 @@ pub fn edge(
         attack_dice: args.int("advantage")?.unwrap_or(0),
         ..Edge::default()
     };
+    let of = |k: &str| attacker.statuses.get(k).map_or(0, |s| s.magnitude);
+    // A grapple holding more than one limb hinders every physical action by itself.
+    let many_limbs = of(super::GRAPPLED_LIMBS) > 1 && args.flag("physical")?;
     if args.flag("hindered")? {
         // A grapple is a hinder too; hinders do not stack, so the larger counts.
-        let of = |k: &str| attacker.statuses.get(k).map_or(0, |s| s.magnitude);
         e.attack_bonus -= rules::hinder(of(HINDER), of(super::GRAPPLED));
+    } else if many_limbs {
+        e.attack_bonus -= of(super::GRAPPLED);
     }
     let Some(t) = target else {
         return Ok(e);

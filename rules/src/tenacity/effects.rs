@@ -89,11 +89,23 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
         "social" => social(ctx, &p.actor, &target, amount),
         "undermine" => social(ctx, &target, &p.actor, -amount),
         "grapple" => {
-            // Instead of damage, the impact is the grapple's hinder on the limbs it holds.
+            // Instead of damage, the impact is the grapple's hinder on the limbs it holds;
+            // more than one limb held and it counts on every physical action.
             ctx.set_status(&target, super::GRAPPLED, status(&p.actor, amount))?;
+            let held = ctx.combatant(&target)?.has_status(super::GRAPPLED_LIMBS);
+            if p.limbs > 1 {
+                ctx.set_status(&target, super::GRAPPLED_LIMBS, status(&p.actor, p.limbs))?;
+            } else if held {
+                ctx.set_status(&target, super::GRAPPLED_LIMBS, None)?;
+            }
+            let limbs = if p.limbs > 1 {
+                format!(", {} limbs: every physical action", p.limbs)
+            } else {
+                String::new()
+            };
             ctx.note_about(
                 &target,
-                format!("{} grapples {target} (hinder {amount})", p.actor),
+                format!("{} grapples {target} (hinder {amount}{limbs})", p.actor),
             )
         }
         "condition" if p.condition != HINDER => {

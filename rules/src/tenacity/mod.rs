@@ -62,6 +62,9 @@ pub const HIDDEN: &str = "hidden";
 pub const WITHDRAWING: &str = "withdrawing";
 /// Magnitude: the grapple's hinder (its impact); source: the grappler.
 pub const GRAPPLED: &str = "grappled";
+/// Magnitude: how many limbs the grapple holds, when more than one (then its hinder counts
+/// on every physical action but the escape).
+pub const GRAPPLED_LIMBS: &str = "grappled_limbs";
 /// A grapple turned into a lock: no movement; the grappler deals damage without a check.
 pub const LOCKED: &str = "locked";
 /// Full defence: an advantage die on every defence roll until the next own turn.

@@ -142,7 +142,56 @@ pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         .into());
     }
     ctx.set_turn_counter(&c.id, MOVEMENT, 1)?;
+    if let Some(held) = c.statuses.get(super::GRAPPLED).cloned() {
+        return grappled_move(ctx, c, &held.source, spaces);
+    }
     ctx.note_about(&c.id, format!("{} moves {spaces} spaces", c.id))
+}
+
+/// Moving while grappled: the grappled one's athletics against the grappler's; it moves as
+/// many spaces as it wins by, at most the ones it asked for. The spaces asked are said before
+/// the roll, so rolling again for a better result is not on offer.
+fn grappled_move(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    grappler: &str,
+    spaces: i64,
+) -> Result<(), DecideError> {
+    let holder = ctx.combatant(&EntityId::from(grappler))?;
+    let (theirs, r) = super::conditions::reaction_roll(ctx, &holder, "athletics")?;
+    let gm = crate::redact::gm_only_numbers(&holder);
+    tell::rolled(
+        ctx,
+        Some(&holder.id),
+        "athletics holding the grapple".to_owned(),
+        r,
+        gm,
+    )?;
+    let c = ctx.combatant(&c.id)?;
+    let (mine, r) = super::conditions::reaction_roll(ctx, &c, "athletics")?;
+    let rank = mine - r.total;
+    let won_by = (mine - theirs).max(0);
+    tell::check(
+        ctx,
+        tell::Check {
+            who: &c.id,
+            verb: "moves while grappled".into(),
+            target: None,
+            label: "athletics".into(),
+            roll: r,
+            modifiers: vec![Modifier::new("athletics", rank)],
+            total: mine,
+            against: theirs,
+            compared: format!("{}'s athletics", holder.id),
+            hidden: gm,
+            because: None,
+        },
+    )?;
+    let moved = won_by.min(spaces);
+    ctx.note_about(
+        &c.id,
+        format!("{} moves {moved} of {spaces} spaces while grappled", c.id),
+    )
 }
 
 /// Who may take the spotlight after `holder`'s turn, and whether the round is over.

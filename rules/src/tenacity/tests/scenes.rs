@@ -1898,6 +1898,66 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
+            options: &[],
+            cast: vec![
+                with(pc("aune"), |v| {
+                    v["attributes"]["strength"]["skills"]["unarmed"] = serde_json::json!(2);
+                    v["equipment"] = serde_json::json!([
+                        { "id": "rope", "properties": ["grappling"] }
+                    ]);
+                }),
+                npc("raider"),
+            ],
+            steps: vec![
+                // Reaction: aune 9,8 = 12; raider 3,4 = 7.
+                S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+                // Two limbs: the raider defends 4,2 = 7; aune 9,1 = 9 + 2 = 11; impact 1d4 (3).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("unarmed")),
+                        ("kind", t("grapple")),
+                        ("target", e("raider")),
+                        ("defence", t("reaction")),
+                        ("item", t("rope")),
+                        ("limbs", n(2)),
+                    ],
+                    &[4, 2, 9, 1, 3],
+                ),
+                S::Magnitude("raider", "grappled", 3),
+                S::Magnitude("raider", "grappled_limbs", 2),
+                S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+                // Every physical action pays the 3 unasked: melee 6,2 = 6 + 4 - 3 = 7.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![("skill", t("melee")), ("cr", n(5)), ("physical", yes())],
+                    &[6, 2],
+                ),
+                S::Said("label: \"situation\", value: -3 }], total: Some(7)"),
+                // Not a physical one: perception 6,2 = 6 + 2 = 8, untouched.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![
+                        ("skill", t("perception")),
+                        ("cr", n(5)),
+                        ("reaction", yes()),
+                    ],
+                    &[6, 2],
+                ),
+                S::Said(
+                    "modifiers: [Modifier { label: \"perception\", value: 2 }], total: Some(8)",
+                ),
+                // Moving 4 spaces: aune's athletics 5,3 = 5 + 2 = 7 against the raider's
+                // 9,8 = 9 + 2 = 11: it wins by 4 and moves all 4.
+                S::Act("raider", "move", vec![("spaces", n(4))], &[5, 3, 9, 8]),
+                S::Said("raider moves 4 of 4 spaces while grappled"),
+            ],
+        },
+        Scene {
             name: "a grapple hinders, a lock stops movement and hurts, breaking it leaves the grapple",
             options: &[],
             cast: vec![
@@ -1960,6 +2020,14 @@ fn scenes() -> Vec<Scene> {
                 S::Res("raider", "stress", 4),
                 S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
                 S::Refused("raider", "move", vec![("spaces", n(1))], "rule"),
+                // Locked, its own actions roll one hero die fewer (2 → 1): perception 7 + 2
+                // = 9 beats 5 on a single die.
+                S::Act(
+                    "raider",
+                    "check",
+                    vec![("skill", t("perception")), ("cr", n(5))],
+                    &[7],
+                ),
                 // Breaking the lock: aune 1,2 = 4 against 6,2 = 8: back to a grapple.
                 S::Act(
                     "raider",
@@ -2130,6 +2198,7 @@ fn defence_rolls_win_ties_and_take_the_situations_dice() {
 
 const CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND: &[&str] = &[
     "a grapple hinders, a lock stops movement and hurts, breaking it leaves the grapple",
+    "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
     "a hinder overcome at the end of a turn, a damaging condition bites each turn",
     "an unconscious character comes round against 2d6 plus 1d6 per wound",
 ];
