@@ -204,6 +204,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     false,
                     "spend your action on it",
                 ),
+                ArgSpec::new(
+                    "on",
+                    ArgKind::Entity,
+                    false,
+                    "an object whose condition you remove (your action)",
+                ),
             ],
         ),
         "come_round" => action(

@@ -67,6 +67,8 @@ pub struct Pending {
     pub ability: (String, i64),
     /// A grapple: how many limbs (or grappling items) it uses, and holds.
     pub limbs: i64,
+    /// A condition that comes from an area: moving out of it ends it.
+    pub area: bool,
     /// Damage only: size steps from attacker to target (halved or doubled per step) and the
     /// target's resistance to the damage's type.
     pub size_steps: i64,
@@ -100,6 +102,7 @@ impl Pending {
             ),
             ("ability_bonus".to_owned(), StepValue::Int(self.ability.1)),
             ("limbs".to_owned(), StepValue::Int(self.limbs)),
+            ("area".to_owned(), StepValue::Flag(self.area)),
             ("size_steps".to_owned(), StepValue::Int(self.size_steps)),
             ("resistance".to_owned(), StepValue::Int(self.resistance)),
             (
@@ -171,6 +174,7 @@ impl Pending {
                 step.int("ability_bonus").unwrap_or(0),
             ),
             limbs: step.int("limbs").unwrap_or(1),
+            area: step.flag("area").unwrap_or(false),
             size_steps: step.int("size_steps").ok_or_else(|| bad("size_steps"))?,
             resistance: step.int("resistance").ok_or_else(|| bad("resistance"))?,
             challenge,
@@ -309,6 +313,12 @@ pub fn args() -> Vec<ArgSpec> {
             "a grapple: the limbs (or grappling items) used, and held (1 if left out)",
         )
         .range(1, 8),
+        ArgSpec::new(
+            "area",
+            ArgKind::Flag,
+            false,
+            "a condition that comes from an area (entangling plants, smoke): moving out of it ends it",
+        ),
         ArgSpec::new("ability_pay", ArgKind::Text, false, "what activates it")
             .choices(&["tenacity", "spin"]),
         ArgSpec::new("challenge_dice", ArgKind::Int, false, "the narrator's d6s").range(0, 10),
@@ -630,6 +640,7 @@ pub fn check(
         adjust: edge.attack_bonus,
         ability: before_roll,
         limbs: args.int("limbs")?.unwrap_or(1),
+        area: args.flag("area")?,
         size_steps,
         resistance,
         challenge: value,

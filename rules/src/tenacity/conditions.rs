@@ -45,18 +45,34 @@ pub fn reaction_roll(
     Ok((reading.highest + rank, r))
 }
 
-/// `overcome --condition K --skill S (--cr N | --against SKILL) [--with_action]`.
+/// `overcome --condition K --skill S (--cr N | --against SKILL) [--with_action] [--on OBJECT]`.
+/// A condition on an object (or an environment the GM keeps as one) stays until a character
+/// spends its action to remove it: `--on` names it, and the action is taken.
 pub fn overcome(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let kind = args.require_text("condition")?.to_ascii_lowercase();
+    let on = match args.entity("on")? {
+        Some(id) if id != c.id => {
+            let thing = ctx.combatant(&id)?;
+            if thing.kind != crate::state::Kind::Object {
+                return Err(Refusal::bad_argument(
+                    "on",
+                    "names an object: a creature throws off its own conditions",
+                )
+                .into());
+            }
+            thing
+        }
+        _ => c.clone(),
+    };
     let held =
-        c.statuses.get(&kind).cloned().ok_or_else(|| {
-            Refusal::Rule(format!("{} has no `{kind}` condition to overcome", c.id))
+        on.statuses.get(&kind).cloned().ok_or_else(|| {
+            Refusal::Rule(format!("{} has no `{kind}` condition to overcome", on.id))
         })?;
     if !CONDITIONS.contains(&kind.as_str()) {
         return Err(Refusal::bad_argument("condition", "is not a condition").into());
     }
     let skill = args.require_text("skill")?.to_ascii_lowercase();
-    if args.flag("with_action")? {
+    if args.flag("with_action")? || on.id != c.id {
         spotlight::take_action(ctx, c)?;
     } else if ctx.state.encounter().active {
         crate::toolkit::turns::check_turn(&ctx.state, &c.id)?;
@@ -112,14 +128,42 @@ pub fn overcome(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
             because: None,
         },
     )?;
+    if outcome == Outcome::Success && on.id != c.id {
+        return ctx.set_status(&on.id, &kind, None);
+    }
     if outcome == Outcome::Success {
         ctx.set_status(&c.id, &kind, None)?;
+        let area = area_key(&kind);
+        if c.has_status(&area) {
+            ctx.set_status(&c.id, &area, None)?;
+        }
         // Breaking a lock leaves the grapple it came from; escaping the grapple frees every
         // limb it held.
         if kind == super::LOCKED {
             ctx.set_status(&c.id, super::GRAPPLED, Some(held.clone()))?;
         } else if kind == super::GRAPPLED && c.has_status(super::GRAPPLED_LIMBS) {
             ctx.set_status(&c.id, super::GRAPPLED_LIMBS, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// The marker of a condition that comes from an area: moving out of it ends the condition.
+pub fn area_key(condition: &str) -> String {
+    format!("area.{condition}")
+}
+
+/// `c` moved: the conditions its area gave it end.
+pub fn left_area(ctx: &mut Ctx<'_>, c: &EntityId) -> Result<(), DecideError> {
+    let who = ctx.combatant(c)?;
+    for condition in CONDITIONS {
+        let area = area_key(condition);
+        if who.has_status(&area) {
+            ctx.set_status(c, &area, None)?;
+            if who.has_status(condition) {
+                ctx.set_status(c, condition, None)?;
+            }
+            ctx.note_about(c, format!("{c} leaves the area: its {condition} ends"))?;
         }
     }
     Ok(())

@@ -108,6 +108,24 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
                 format!("{} grapples {target} (hinder {amount}{limbs})", p.actor),
             )
         }
+        "condition" if p.area => {
+            // From an area: the condition holds until its bearer moves out of it.
+            let magnitude = if p.condition == HINDER || p.condition == DAMAGE {
+                amount
+            } else {
+                0
+            };
+            ctx.set_status(&target, &p.condition, status(&p.actor, magnitude))?;
+            ctx.set_status(
+                &target,
+                &super::conditions::area_key(&p.condition),
+                status(&p.actor, 0),
+            )?;
+            ctx.note_about(
+                &target,
+                format!("{target} suffers a {} condition from the area", p.condition),
+            )
+        }
         "condition" if p.condition != HINDER => {
             // A stop has no number; a damaging condition deals its impact each turn (A9).
             let magnitude = if p.condition == DAMAGE { amount } else { 0 };

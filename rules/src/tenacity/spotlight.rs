@@ -145,7 +145,11 @@ pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
     if let Some(held) = c.statuses.get(super::GRAPPLED).cloned() {
         return grappled_move(ctx, c, &held.source, spaces);
     }
-    ctx.note_about(&c.id, format!("{} moves {spaces} spaces", c.id))
+    ctx.note_about(&c.id, format!("{} moves {spaces} spaces", c.id))?;
+    if spaces > 0 {
+        super::conditions::left_area(ctx, &c.id)?;
+    }
+    Ok(())
 }
 
 /// Moving while grappled: the grappled one's athletics against the grappler's; it moves as
@@ -191,7 +195,11 @@ fn grappled_move(
     ctx.note_about(
         &c.id,
         format!("{} moves {moved} of {spaces} spaces while grappled", c.id),
-    )
+    )?;
+    if moved > 0 {
+        super::conditions::left_area(ctx, &c.id)?;
+    }
+    Ok(())
 }
 
 /// Who may take the spotlight after `holder`'s turn, and whether the round is over.

@@ -1898,6 +1898,83 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "a condition on an object stays until someone spends an action to remove it",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn"), character("door", "object")],
+            steps: vec![
+                // Aune jams the door shut (a stop) against the narrator's 5: melee 6,2 = 6 + 4
+                // = 10; impact 2d4 (1, 1).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("condition", t("stop")),
+                        ("target", e("door")),
+                        ("cr", n(5)),
+                    ],
+                    &[6, 2, 1, 1],
+                ),
+                S::Has("door", "stop"),
+                // Only an object's condition is removed from outside; a creature throws off
+                // its own.
+                S::Refused(
+                    "bryn",
+                    "overcome",
+                    vec![
+                        ("condition", t("stop")),
+                        ("skill", t("melee")),
+                        ("cr", n(5)),
+                        ("on", e("aune")),
+                    ],
+                    "bad_request",
+                ),
+                // Bryn forces it: melee 7,3 = 7 + 4 = 11 beats 5; the stop is gone.
+                S::Act(
+                    "bryn",
+                    "overcome",
+                    vec![
+                        ("condition", t("stop")),
+                        ("skill", t("melee")),
+                        ("cr", n(5)),
+                        ("on", e("door")),
+                    ],
+                    &[7, 3],
+                ),
+                S::Lacks("door", "stop"),
+            ],
+        },
+        Scene {
+            name: "a condition from an area ends when its bearer moves out",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn")],
+            steps: vec![
+                // Reaction: aune 5,2 = 8; bryn 9,1 = 12: bryn first.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1]),
+                // Bryn sets the brambles on Aune: melee 8,1 = 8 + 4 = 12 beats 3; 2d4 (2, 2) = a
+                // hinder of 4 that comes from the area.
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                        ("area", yes()),
+                    ],
+                    &[8, 1, 2, 2],
+                ),
+                S::Magnitude("aune", "hinder", 4),
+                S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
+                // Moving out of the brambles ends it: no roll.
+                S::Act("aune", "move", vec![("spaces", n(2))], &[]),
+                S::Lacks("aune", "hinder"),
+                S::Said("aune leaves the area: its hinder ends"),
+            ],
+        },
+        Scene {
             name: "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
             options: &[],
             cast: vec![
@@ -2199,6 +2276,8 @@ fn defence_rolls_win_ties_and_take_the_situations_dice() {
 const CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND: &[&str] = &[
     "a grapple hinders, a lock stops movement and hurts, breaking it leaves the grapple",
     "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
+    "a condition on an object stays until someone spends an action to remove it",
+    "a condition from an area ends when its bearer moves out",
     "a hinder overcome at the end of a turn, a damaging condition bites each turn",
     "an unconscious character comes round against 2d6 plus 1d6 per wound",
 ];
