@@ -49,28 +49,65 @@ fn bonus_dice_step_by_charges_challenges_and_wounded_cancelling_first() {
 }
 
 #[test]
+fn a_rolls_label_names_the_charges_challenges_and_wounded_that_moved_its_dice() {
+    // (charges, challenges, wounded, words)
+    let cases = [
+        (0, 0, false, ""),
+        (1, 0, false, "1 charge"),
+        (2, 0, false, "2 charges"),
+        (0, 1, false, "1 challenge"),
+        // The off-hand's two challenges on a wounded attacker.
+        (0, 2, true, "2 challenges, wounded"),
+        (0, 0, true, "wounded"),
+        // Both are named even where they cancel: the label says what was on the roll.
+        (1, 1, false, "1 charge, 1 challenge"),
+    ];
+    for (charges, challenges, wounded, words) in cases {
+        let s = Steps {
+            charges,
+            challenges,
+            wounded,
+        };
+        assert_eq!(s.describe(), words, "{s:?}");
+    }
+}
+
+#[test]
 fn action_rolls_add_bonus_dice_to_the_d20_and_bursts_follow_the_option() {
     use Primitive::*;
-    // (bonus dice, die, bursting, faces, total, burst named)
-    type Case = (i64, Primitive, bool, &'static [u32], i64, bool);
+    // (bonus dice, die, bursting, faces, total, burst named, expression the table reads)
+    type Case = (
+        i64,
+        Primitive,
+        bool,
+        &'static [u32],
+        i64,
+        bool,
+        &'static str,
+    );
     let cases: [Case; 7] = [
-        (0, D10, true, &[14], 14, false),
-        (1, D10, true, &[9, 7], 16, false),
+        // No bonus dice: the d20 alone, with no empty bonus term written.
+        (0, D10, true, &[14], 14, false, "1d20"),
+        (1, D10, true, &[9, 7], 16, false, "1d20+1d10!"),
         // 10 on a d10 bursts: another d10 (4) is added: 9 + 10 + 4.
-        (1, D10, true, &[9, 10, 4], 23, true),
+        (1, D10, true, &[9, 10, 4], 23, true, "1d20+1d10!"),
         // A burst die that bursts again: 9 + 10 + 10 + 1.
-        (1, D10, true, &[9, 10, 10, 1], 30, true),
+        (1, D10, true, &[9, 10, 10, 1], 30, true, "1d20+1d10!"),
         // With bursts off the maximum is named but adds nothing: 9 + 10.
-        (1, D10, false, &[9, 10], 19, true),
+        (1, D10, false, &[9, 10], 19, true, "1d20+1d10"),
         // The d20 action die never bursts: a natural 20 is just 20.
-        (1, D8, true, &[20, 3], 23, false),
+        (1, D8, true, &[20, 3], 23, false, "1d20+1d8!"),
         // Two stepped-down d6 bonus dice, the first bursting: 5 + 6 + 2 + 3.
-        (2, D6, true, &[5, 6, 2, 3], 16, true),
+        (2, D6, true, &[5, 6, 2, 3], 16, true, "1d20+2d6!"),
     ];
-    for (n, die, burst, faces, total, named) in cases {
+    for (n, die, burst, faces, total, named, expr) in cases {
         let mut dice = ScriptedDice::new(faces.to_vec());
         let r = roll(&action_roll(n, die, burst), &mut dice).unwrap();
-        assert_eq!((r.total, burst_in(&r)), (total, named), "{faces:?}");
+        assert_eq!(
+            (r.total, burst_in(&r), r.expr.as_str()),
+            (total, named, expr),
+            "{faces:?}"
+        );
         assert!(dice.unused().is_empty(), "{faces:?}");
     }
 }
@@ -190,6 +227,25 @@ fn guard_is_halved_for_the_unaware_then_raised_by_size_and_cover() {
             15,
             "cover counts against attackers at range only",
         ),
+        (
+            Situation {
+                ranged: true,
+                visibility: 5,
+                ..s()
+            },
+            20,
+            "reduced visibility: +5 to what a shot must beat",
+        ),
+        (
+            Situation {
+                cover: Some(Cover::Partial),
+                ranged: true,
+                visibility: 10,
+                ..s()
+            },
+            28,
+            "partial cover +3 and low visibility +10 both add",
+        ),
     ];
     for (situation, expected, why) in cases {
         assert_eq!(guard(15, &situation).0, expected, "{why}");
@@ -200,6 +256,62 @@ fn guard_is_halved_for_the_unaware_then_raised_by_size_and_cover() {
         .map(Cover::armour)
         .collect();
     assert_eq!(ar, vec![0, 5, 10]);
+}
+
+#[test]
+fn guard_tells_each_step_that_built_it() {
+    let s = Situation::default;
+    // (situation, steps as a player reads them for a player's character)
+    let cases: [(Situation, &[(&str, i64)]); 5] = [
+        // Nothing changes Guard: the base alone, so there is no "because" to tell.
+        (s(), &[("Guard", 15)]),
+        // Halved rounding up: 15 to 8 is 7 off.
+        (
+            Situation {
+                behind_unaware: true,
+                ..s()
+            },
+            &[("Guard", 15), ("unaware, from behind: halved", -7)],
+        ),
+        // Halved to 8 first, then +5 for each of 2 sizes.
+        (
+            Situation {
+                behind_unaware: true,
+                size_over: 2,
+                ..s()
+            },
+            &[
+                ("Guard", 15),
+                ("unaware, from behind: halved", -7),
+                ("smaller than the attacker", 10),
+            ],
+        ),
+        // Partial cover +3 against a shot, reduced visibility +5.
+        (
+            Situation {
+                cover: Some(Cover::Partial),
+                ranged: true,
+                visibility: 5,
+                ..s()
+            },
+            &[("Guard", 15), ("partial cover", 3), ("poor visibility", 5)],
+        ),
+        // An area attack passes light cover: nothing added.
+        (
+            Situation {
+                cover: Some(Cover::Light),
+                ranged: true,
+                area: true,
+                ..s()
+            },
+            &[("Guard", 15)],
+        ),
+    ];
+    for (situation, expected) in cases {
+        let (_, steps) = guard(15, &situation);
+        let got: Vec<(&str, i64)> = steps.iter().map(|m| (m.label.as_str(), m.value)).collect();
+        assert_eq!(got, expected.to_vec(), "{situation:?}");
+    }
 }
 
 #[test]
@@ -267,6 +379,13 @@ fn armour_rank_quality_energy_and_superior_durability_decide_what_gets_through()
             true,
             9,
             "option: any superior weapon ignores armour",
+        ),
+        (
+            blow(9, Ordinary, DamageType::Kinetic),
+            worn(3, Ordinary),
+            true,
+            6,
+            "option: a weapon of the armour's own quality is not superior: 9 - 3",
         ),
         (
             blow(9, Ordinary, DamageType::Kinetic),
@@ -342,6 +461,75 @@ fn armour_rank_quality_energy_and_superior_durability_decide_what_gets_through()
     assert!(!ignores_armour(Epic, Ordinary, false));
     assert!(!ignores_armour(Ordinary, Feeble, false));
     assert!(ignores_armour(Ordinary, Feeble, true));
+}
+
+#[test]
+fn what_gets_through_is_told_step_by_step_naming_only_what_acted() {
+    use Quality::*;
+    let blow = |rolled, weapon, kind| Blow {
+        rolled,
+        weapon,
+        kind,
+    };
+    let worn = |ar, q, cover| Protection {
+        armour: Some((ar, q, true)),
+        cover,
+        ..Protection::default()
+    };
+    let kinetic = |rolled| blow(rolled, Ordinary, DamageType::Kinetic);
+    // (blow, protection, the steps a player reads)
+    type Case = (Blow, Protection, &'static [(&'static str, i64)]);
+    let cases: [Case; 7] = [
+        // Nothing worn, no cover: the roll alone.
+        (kinetic(9), Protection::default(), &[("rolled", 9)]),
+        // AR 2 then partial cover's 5: 9 - 2 - 5.
+        (
+            kinetic(9),
+            worn(2, Ordinary, 5),
+            &[("rolled", 9), ("Armor Rank", -2), ("cover", -5)],
+        ),
+        // AR 3 takes all of 2: cover has nothing left to stop and is not listed.
+        (
+            kinetic(2),
+            worn(3, Ordinary, 5),
+            &[("rolled", 2), ("Armor Rank", -2)],
+        ),
+        // Fire passes armour made for physical harm: nothing is cut, and the step says why.
+        (
+            blow(9, Ordinary, DamageType::Thermal),
+            worn(3, Ordinary, 0),
+            &[("rolled", 9), ("armour does not stop this damage", 0)],
+        ),
+        // Epic is three ranks over feeble: the armour is passed by, said as such.
+        (
+            blow(9, Epic, DamageType::Kinetic),
+            worn(3, Feeble, 0),
+            &[("rolled", 9), ("armour ignored by a superior weapon", 0)],
+        ),
+        // An ordinary blade cannot harm heroic Durability: all 9 taken off.
+        (
+            kinetic(9),
+            Protection {
+                durability: Heroic,
+                ..Protection::default()
+            },
+            &[("rolled", 9), ("heroic Durability: immune", -9)],
+        ),
+        // Poison harms only what lives; a door takes none of the 9.
+        (
+            blow(9, Ordinary, DamageType::Toxic),
+            Protection {
+                object: true,
+                ..Protection::default()
+            },
+            &[("rolled", 9), ("toxic: harms only the living", -9)],
+        ),
+    ];
+    for (b, p, expected) in cases {
+        let (_, steps) = through(b, p, false);
+        let got: Vec<(&str, i64)> = steps.iter().map(|m| (m.label.as_str(), m.value)).collect();
+        assert_eq!(got, expected.to_vec(), "{b:?} {p:?}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::grid::Cell;
 use crate::ids::EntityId;
 use crate::ids::Seat;
 use crate::options::{OptionValue, TableOptions};
-use crate::state::{MemoryState, StateMut, Status};
+use crate::state::{MemoryState, StateMut, StateView, Status};
 use crate::system::RuleSystem;
 use crate::testing::scene::{self, Played, S, Scene};
 
@@ -75,6 +75,20 @@ fn damage_die(die: Primitive) -> S {
     }))
 }
 
+/// The open prompt's default (what a silent seat gets) and its time to answer, both shown to
+/// the seat that decides: the table's decision time is 60 s unless an option sets it.
+fn window(default: &'static str) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let step = p.state.encounter().pending.last().expect(p.at);
+        assert_eq!(
+            (step.default.as_str(), step.timeout_ms),
+            (default, 60_000),
+            "{}",
+            p.at
+        );
+    }))
+}
+
 fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.to_owned())
 }
@@ -122,12 +136,19 @@ fn attacks_must_beat_guard_and_the_defense_contest_goes_to_the_attacker_on_a_tie
                 Act("aune", "attack", at_raider(), &[10, 5]),
                 Prompt(false),
                 Said("miss"),
+                // Guard 15 and nothing added: there is no "because" to tell.
+                Said("result: \"miss\", because: None"),
                 TargetSeen(false),
-                // 10 + 6 = 16 beats 15: the raider may react.
+                // 10 + 6 = 16 beats 15: the raider may react, for Defense's 5 Vigor; silent,
+                // it takes the hit.
                 Act("aune", "attack", at_raider(), &[10, 6]),
                 Prompt(true),
+                Asked("aune hits raider with sword: defend (Dodge, Deflect or Block) for 5 Vigor?"),
+                window("take"),
                 // No reaction: sword d8 5 + Strength d10 3 = 8 off Durability 10.
                 Answer("take", &[5, 3]),
+                // No armour and no cover: the roll is all of it, with nothing else listed.
+                Damage(&[("rolled", 8)], 8),
                 Res("raider", "durability", 2),
                 HiddenFromPlayers("raider", "durability"),
                 // The table hears who hit whom with what, and how it looks, not the numbers.
@@ -225,6 +246,10 @@ fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
             Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
             PlayerHears("verb: \"attacks\", target: Some(EntityId(\"aune\"))"),
             PlayerNeverHears("total: Some(18)"),
+            // Defending: 5 - 2 = 3 Vigor asked; the NPC's sword is named by its kind only.
+            Asked(
+                "raider hits aune with a melee weapon: defend (Dodge, Deflect or Block) for 3 Vigor?",
+            ),
             Answer("defend", &[15, 5]),
             Res("aune", "vigor", 7),
             // Round end: Recovery gives Stamina 25 / 5 = 5 Vigor, up to the maximum of 10.
@@ -275,6 +300,7 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                 // 5 + 3 = 8 against Durability 3: 0, Health untouched (overflow: stop).
                 Answer("take", &[5, 3]),
                 Res("raider", "durability", 0),
+                PlayerHears("wound: Some(\"wounded\")"),
                 Res("raider", "health", 10),
                 Has("raider", "wounded"),
                 Act("aune", "end_turn", vec![], &[]),
@@ -301,6 +327,78 @@ fn charges_challenges_and_wounded_step_the_bonus_dice_of_attack_and_damage() {
                 Answer("take", &[5, 3]),
                 Res("raider", "durability", 0),
                 Res("raider", "health", 5),
+            ],
+        },
+        Scene {
+            name: "a shot at a prone raider takes one challenge (d8); a blade at it does not",
+            options: &[],
+            cast: duel(
+                with(pc(), |v| {
+                    v["weapons"] = json!([
+                        { "id": "sword", "name": "sword", "damage": 1 },
+                        { "id": "crossbow", "name": "crossbow", "damage": 1, "ranged": true, "damage_bonus": "skill" }
+                    ]);
+                }),
+                npc(),
+            ),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Give("raider", "prone", 0),
+                Start(&[15, 5]),
+                // Ranged at the prone: one challenge, Agility's d10 to d8; 10 + 6 = 16 hits.
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("weapon", t("crossbow"))],
+                    &[10, 6],
+                ),
+                bonus_die(Primitive::D8),
+                // No Skill dice: the crossbow's d8 alone, 1 off Durability 10.
+                Answer("take", &[1]),
+                Res("raider", "durability", 9),
+                // The sword at the same prone raider: the plain d10, nothing moved it.
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Said("label: \"attack\", roll:"),
+            ],
+        },
+        Scene {
+            name: "with no Agility dice a charge moves nothing: the roll is the d20 alone",
+            options: &[],
+            cast: duel(with(pc(), |v| v["bonus_dice"]["agility"] = json!(0)), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                // d20 16 beats Guard 15; no bonus die is rolled, so none is named.
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("raider")), ("charges", n(1))],
+                    &[16],
+                ),
+                Prompt(true),
+                Said("label: \"attack\", roll:"),
+            ],
+        },
+        Scene {
+            name: "a wounded defender's Speed die is a d8; prone, a quarter of one die is none",
+            options: &[],
+            cast: duel(pc(), set(npc(), "durability", json!(0))),
+            steps: vec![
+                Start(&[15, 5]),
+                Has("raider", "wounded"),
+                // 10 + 6 = 16 hits; Defense 15 + Speed d8 (wounded) 2 = 17 beats it.
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("defend", &[15, 2]),
+                bonus_die(Primitive::D8),
+                Said("evades"),
+                Res("raider", "vigor", 5),
+                // Knocked down: 1 Speed die / 4 = 0, so Defense is the d20 alone, 17 > 16.
+                Gm("knock_down", vec![("target", t("raider"))], &[]),
+                Act("aune", "attack", at_raider(), &[10, 6]),
+                Answer("defend", &[17]),
+                Said("label: \"defense\", roll:"),
+                Said("evades"),
+                Res("raider", "vigor", 0),
             ],
         },
     ];
@@ -363,9 +461,12 @@ fn an_off_hand_attack_costs_8_vigor_and_two_challenges_to_hit_and_damage() {
                 Act("aune", "attack", off(), &[10, 6]),
                 Res("aune", "vigor", 2),
                 // Then, in the same answer, the off-hand: 15 + d6 4 = 19 (two challenges: d10
-                // to d6).
+                // to d6), struck with the dagger, not the sword again.
                 Answer("take", &[5, 3, 15, 4]),
                 bonus_die(Primitive::D6),
+                Said(
+                    "verb: \"strikes off-hand at\", target: Some(EntityId(\"raider\")), instrument: Some(\"dagger\")",
+                ),
                 Prompt(true),
                 // Dagger d8 3 + Strength d6 2 (two challenges on damage too) = 5.
                 Answer("take", &[3, 2]),
@@ -440,6 +541,30 @@ fn winded_at_0_vigor_takes_no_actions_until_recovery_gives_back_5() {
                 Turn(Some("aune")),
             ],
         },
+        Scene {
+            name: "nobody can act: two whole rounds pass by themselves, then no one's turn",
+            options: &[],
+            // Three at 0 Vigor (Winded) with Stamina 0: Recovery never gives back the 5.
+            cast: [pc(), npc(), creature("wolf", "npc")]
+                .into_iter()
+                .map(|c| {
+                    with(c, |v| {
+                        v["vigor"] = json!(0);
+                        v["abilities"]["stamina"] = json!(0);
+                    })
+                })
+                .collect(),
+            steps: vec![
+                Has("aune", "winded"),
+                // Each turn passes; round 1 ends, round 2 ends, round 3 begins, and the GM
+                // is left to rule.
+                Start(&[15, 5, 3]),
+                Said("takes no actions this turn: winded"),
+                Round(3),
+                Turn(None),
+                Res("aune", "vigor", 0),
+            ],
+        },
     ];
     scenes.into_iter().for_each(play);
 }
@@ -475,6 +600,23 @@ fn initiative_is_the_d20_alone_highest_first_with_over_watch_and_ambush() {
                 Give("aune", "over_watch", 0),
                 Start(&[12, 1, 18, 12, 3]),
                 Order(&["bryn", "aune", "raider", "wolf"]),
+            ],
+        },
+        Scene {
+            name: "wounded: Over Watch's die is a d8; with no die, nothing is stepped",
+            options: &[],
+            cast: duel(
+                set(pc(), "durability", json!(0)),
+                set(npc(), "durability", json!(0)),
+            ),
+            steps: vec![
+                Give("raider", "over_watch", 0),
+                // Aune: the d20 alone, 15. The raider: 5 + Over Watch's die, stepped to a d8 by
+                // Wounded, 3 = 8.
+                Start(&[15, 5, 3]),
+                bonus_die(Primitive::D8),
+                Said("label: \"initiative\", roll:"),
+                Order(&["aune", "raider"]),
             ],
         },
         Scene {
@@ -607,6 +749,47 @@ fn emergency_aid_takes_2_actions_and_restores_1d10_durability_on_vs_20() {
             ],
         },
         Scene {
+            name: "hurt but not wounded (Durability 5) may be aided; with a charge, a d12",
+            options: &[],
+            cast: vec![
+                with(pc(), |v| v["skills"] = json!({ "medicine": 1 })),
+                set(creature("bryn", "pc"), "durability", json!(5)),
+                npc(),
+            ],
+            steps: vec![
+                Start(&[15, 10, 5]),
+                // 12 + Medicine d12 8 = 20; 1d10 7 on 5 is 12, no more than the maximum 10.
+                Act(
+                    "aune",
+                    "emergency_aid",
+                    vec![("target", t("bryn")), ("charges", n(1))],
+                    &[12, 8, 7],
+                ),
+                Said("label: \"Medicine (1 charge: bonus d12)\""),
+                Res("bryn", "durability", 10),
+            ],
+        },
+        Scene {
+            name: "no Medicine dice: the d20 alone, 20 reaches VS 20, a charge names nothing",
+            options: &[],
+            cast: vec![
+                pc(),
+                set(creature("bryn", "pc"), "durability", json!(0)),
+                npc(),
+            ],
+            steps: vec![
+                Start(&[15, 10, 5]),
+                Act(
+                    "aune",
+                    "emergency_aid",
+                    vec![("target", t("bryn")), ("charges", n(1))],
+                    &[20, 4],
+                ),
+                Said("label: \"Medicine\", roll:"),
+                Res("bryn", "durability", 4),
+            ],
+        },
+        Scene {
             name: "not on a creature that is not hurt, and not with one action",
             options: &[],
             cast: cast(),
@@ -642,6 +825,8 @@ fn health_0_is_shock_for_stamina_rounds_then_death_and_stabilising_stops_it() {
                 // Wounded already: 5 + 3 = 8 off Health 3 leaves 0.
                 Answer("take", &[5, 3]),
                 Res("raider", "health", 0),
+                // The table hears the state it is left in: Health 0 is Shock.
+                PlayerHears("wound: Some(\"in shock\")"),
                 Has("raider", "shock"),
                 Has("raider", "unconscious"),
                 Act("aune", "end_turn", vec![], &[]),
@@ -686,6 +871,88 @@ fn health_0_is_shock_for_stamina_rounds_then_death_and_stabilising_stops_it() {
         },
     ];
     scenes.into_iter().for_each(play);
+}
+
+#[test]
+fn cover_raises_guard_against_a_shot_and_adds_armor_rank_to_what_it_lets_through() {
+    let archer = || {
+        with(pc(), |v| {
+            v["weapons"] = json!([
+                { "id": "crossbow", "name": "crossbow", "damage": 1, "ranged": true, "damage_bonus": "skill" }
+            ]);
+        })
+    };
+    let shoot = || vec![("target", t("raider")), ("weapon", t("crossbow"))];
+    // (cover status magnitude, its word, a roll that ties the raised Guard, one that beats it,
+    // the crossbow's d8 8 after cover's Armor Rank, Durability left of 10, what the table hears)
+    type Row = (
+        i64,
+        &'static str,
+        &'static [u32],
+        &'static [u32],
+        &'static [(&'static str, i64)],
+        i64,
+        i64,
+        &'static str,
+    );
+    let rows: [Row; 3] = [
+        // Light: Guard 15 + 10 = 25; 16 + 9 ties, 20 + 6 beats; it stops nothing: 8.
+        (
+            1,
+            "light cover",
+            &[16, 9],
+            &[20, 6],
+            &[("rolled", 8)],
+            8,
+            2,
+            "wound: Some(\"hurt\")",
+        ),
+        // Partial: 15 + 3 = 18; 10 + 8 ties, 10 + 9 beats; AR +5: 8 - 5 = 3.
+        (
+            2,
+            "partial cover",
+            &[10, 8],
+            &[10, 9],
+            &[("rolled", 8), ("cover", -5)],
+            3,
+            7,
+            "wound: Some(\"hurt\")",
+        ),
+        // Full: 15 + 5 = 20; 12 + 8 ties, 12 + 9 beats; AR +10 stops all 8: unharmed.
+        (
+            3,
+            "full cover",
+            &[12, 8],
+            &[12, 9],
+            &[("rolled", 8), ("cover", -8)],
+            0,
+            10,
+            "wound: Some(\"unharmed\")",
+        ),
+    ];
+    for (magnitude, word, ties, beats, steps, through, left, heard) in rows {
+        play(Scene {
+            name: "a shot at the raider in cover",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 10, 0),
+                Give("raider", "cover", magnitude),
+                Start(&[15, 5]),
+                Act("aune", "attack", shoot(), ties),
+                Prompt(false),
+                Said(word),
+                Act("aune", "attack", shoot(), beats),
+                Prompt(true),
+                // No Skill dice: the crossbow's d8 alone.
+                Answer("take", &[8]),
+                Damage(steps, through),
+                PlayerHears(heard),
+                Res("raider", "durability", left),
+            ],
+        });
+    }
 }
 
 #[test]
@@ -831,6 +1098,43 @@ fn fleeing_or_standing_up_opens_openings_to_foes_within_reach_for_5_vigor() {
                 Res("raider", "vigor", 5),
                 Res("aune", "durability", 4),
                 Prompt(false),
+            ],
+        },
+        Scene {
+            name: "escape: an ally beside Aune is not asked, nor an incapacitated foe",
+            options: &[],
+            cast: vec![pc(), creature("bryn", "pc"), npc(), creature("wolf", "npc")],
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("bryn", 0, 1),
+                Place("raider", 1, 0),
+                Place("wolf", 1, 1),
+                Give("wolf", "incapacitated", 0),
+                Start(&[15, 10, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                // The raider alone, for Take Opening's 5 Vigor; silent, it lets her go.
+                Asked(
+                    "aune flees within raider's reach: take the opening (an attack for 5 Vigor)?",
+                ),
+                window("let_go"),
+                Answer("let_go", &[]),
+                Prompt(false),
+            ],
+        },
+        Scene {
+            name: "exactly 5 Vigor pays for an opening, leaving the raider Winded",
+            options: &[],
+            cast: three(set(npc(), "vigor", json!(5))),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 1, 0),
+                Start(&[15, 5, 3]),
+                Act("aune", "escape", vec![], &[]),
+                // 5 - 5 = 0 Vigor; 10 + 5 = 15 ties Guard 15, a miss.
+                Answer("take_opening", &[10, 5]),
+                Res("raider", "vigor", 0),
+                Has("raider", "winded"),
+                Res("aune", "durability", 10),
             ],
         },
         Scene {
@@ -1012,8 +1316,18 @@ fn recovery_gives_back_what_special_abilities_name_but_no_durability_to_the_woun
             ],
         });
     }
-    // An NPC that does not recover Vigor keeps what it had; one that does gets 5.
-    for (recovers, vigor) in [(false, 3), (true, 8)] {
+    // An NPC that does not recover Vigor keeps what it had; one that does gets 5; a dead one
+    // recovers nothing (its turn passes by itself).
+    for (recovers, dead, vigor) in [(false, false, 3), (true, false, 8), (true, true, 3)] {
+        let mut steps = vec![Start(&[15, 5])];
+        if dead {
+            steps.push(Give("raider", "dead", 0));
+        }
+        steps.push(Act("aune", "end_turn", vec![], &[]));
+        if !dead {
+            steps.push(Act("raider", "end_turn", vec![], &[]));
+        }
+        steps.extend([Round(2), Res("raider", "vigor", vigor)]);
         play(Scene {
             name: "Vigor for the raider or not",
             options: &[],
@@ -1024,12 +1338,7 @@ fn recovery_gives_back_what_special_abilities_name_but_no_durability_to_the_woun
                     v["recovers_vigor"] = json!(recovers);
                 }),
             ),
-            steps: vec![
-                Start(&[15, 5]),
-                Act("aune", "end_turn", vec![], &[]),
-                Act("raider", "end_turn", vec![], &[]),
-                Res("raider", "vigor", vigor),
-            ],
+            steps,
         });
     }
 }
@@ -1100,6 +1409,67 @@ fn poor_visibility_caps_ranged_attacks_and_raises_what_they_must_beat() {
             ],
         },
         Scene {
+            name: "reduced: 305 ft is past the 300 ft cap; 300 ft is in range",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 61, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("reduced"), &[]),
+                Refused("aune", "attack", shoot(), "out_of_range"),
+                Place("raider", 60, 0),
+                // 15 + 6 = 21 beats 15 + 5 = 20.
+                Act("aune", "attack", shoot(), &[15, 6]),
+                Prompt(true),
+            ],
+        },
+        Scene {
+            name: "low at 50 ft: 20 + 5 = 25 ties 15 + 10, 20 + 6 = 26 hits",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 10, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("low"), &[]),
+                Act("aune", "attack", shoot(), &[20, 5]),
+                Prompt(false),
+                Act("aune", "attack", shoot(), &[20, 6]),
+                Prompt(true),
+            ],
+        },
+        Scene {
+            name: "zero: 10 ft is not point blank (under 10 ft), 35 ft is past the 30 ft cap",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 2, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                // 10 + 6 = 16 against 15 + 15 = 30: a miss.
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Place("raider", 7, 0),
+                Refused("aune", "attack", shoot(), "out_of_range"),
+            ],
+        },
+        Scene {
+            name: "zero at 30 ft, the cap itself: in range, and 10 + 6 = 16 misses 15 + 15 = 30",
+            options: &[],
+            cast: duel(archer(), npc()),
+            steps: vec![
+                Place("aune", 0, 0),
+                Place("raider", 6, 0),
+                Start(&[15, 5]),
+                Gm("visibility", level("zero"), &[]),
+                Act("aune", "attack", shoot(), &[10, 6]),
+                Prompt(false),
+                Said("poor visibility"),
+            ],
+        },
+        Scene {
             name: "zero at 15 ft: 10 + 6 = 16 against 15 + 15 = 30 misses",
             options: &[],
             cast: duel(archer(), npc()),
@@ -1136,7 +1506,43 @@ fn resistance_and_skill_checks_roll_the_named_dice() {
             ("vs", n(vs)),
         ]
     };
+    // Each of the seven abilities names its own dice, and the general Resistance die is always
+    // added: (ability, faces of the d20 and of its dice plus the Resistance one, total). Agility,
+    // Speed and Reason have one die each, Stamina and Resolve two, Soul none.
+    let by_ability: [(&'static str, &'static [u32], &'static str); 6] = [
+        // One die and the Resistance one: 10 + 3 + 2.
+        ("agility", &[10, 3, 2], "total: Some(15)"),
+        ("speed", &[10, 3, 2], "total: Some(15)"),
+        // Stamina 2 + Resistance 1: three d10s, 10 + 1 + 2 + 3.
+        ("stamina", &[10, 1, 2, 3], "total: Some(16)"),
+        // Soul none: the Resistance die alone, 10 + 4.
+        ("soul", &[10, 4], "total: Some(14)"),
+        ("reason", &[10, 3, 2], "total: Some(15)"),
+        ("resolve", &[10, 1, 2, 3], "total: Some(16)"),
+    ];
+    let mut each = Vec::new();
+    for (ability, faces, total) in by_ability {
+        let args = vec![
+            ("target", t("aune")),
+            ("ability", t(ability)),
+            ("vs", n(20)),
+        ];
+        each.extend([Gm("resistance", args, faces), Said(total)]);
+    }
     let scenes = vec![
+        Scene {
+            name: "the ability the GM names: agility, speed, stamina, soul, reason, resolve",
+            options: &[],
+            cast: duel(
+                with(tough(), |v| {
+                    v["bonus_dice"]["stamina"] = json!(2);
+                    v["bonus_dice"]["reason"] = json!(1);
+                    v["bonus_dice"]["resolve"] = json!(2);
+                }),
+                npc(),
+            ),
+            steps: each,
+        },
         Scene {
             name: "Strength d10 + Resistance d10: 10 + 3 + 2 = 15 reaches VS 15, fails VS 16",
             options: &[],
@@ -1151,6 +1557,54 @@ fn resistance_and_skill_checks_roll_the_named_dice() {
                 Gm("resistance", with_secret(resist(16)), &[10, 3, 2]),
                 TargetSeen(false),
                 Refused("aune", "resistance", resist(15), "forbidden"),
+            ],
+        },
+        Scene {
+            name: "a charge steps the dice to d12 and the label says so; with no dice, no label",
+            options: &[],
+            cast: duel(tough(), npc()),
+            steps: vec![
+                // Strength and Resistance d12s: 10 + 11 + 2 = 23.
+                Gm(
+                    "resistance",
+                    vec![
+                        ("target", t("aune")),
+                        ("ability", t("strength")),
+                        ("vs", n(15)),
+                        ("charges", n(1)),
+                    ],
+                    &[10, 11, 2],
+                ),
+                Said("label: \"strength Resistance (1 charge: bonus d12)\""),
+                // The raider has no Soul or Resistance dice: the d20 alone, 16.
+                Gm(
+                    "resistance",
+                    vec![
+                        ("target", t("raider")),
+                        ("ability", t("soul")),
+                        ("vs", n(15)),
+                        ("charges", n(1)),
+                    ],
+                    &[16],
+                ),
+                Said("label: \"soul Resistance\", roll:"),
+                Start(&[15, 5]),
+                // Awareness' two d12s: 10 + 11 + 2 = 23.
+                Act(
+                    "aune",
+                    "use_skill",
+                    vec![("skill", t("awareness")), ("charges", n(1))],
+                    &[10, 11, 2],
+                ),
+                Said("label: \"awareness (1 charge: bonus d12)\""),
+                Said("total: Some(23)"),
+                Act(
+                    "aune",
+                    "use_skill",
+                    vec![("skill", t("menace")), ("charges", n(1))],
+                    &[9],
+                ),
+                Said("label: \"menace\", roll:"),
             ],
         },
         Scene {
@@ -1211,6 +1665,19 @@ fn a_readied_attack_is_sprung_as_a_reaction_before_the_next_turn_or_lapses() {
                 Place("raider", 2, 0),
                 Start(&[15, 5]),
                 Act("aune", "ready", readies(), &[]),
+                // The log shows what is set aside and the words it waits for.
+                Check(Box::new(|p: &Played<'_>| {
+                    let step = p.state.encounter().deferred.last().expect(p.at);
+                    assert_eq!(
+                        (step.question.as_str(), step.trigger.as_deref()),
+                        (
+                            "aune readies an attack on raider: when the raider steps forward",
+                            Some("when the raider steps forward")
+                        ),
+                        "{}",
+                        p.at
+                    );
+                })),
                 Res("aune", "actions", 1),
                 Refused("aune", "ready", readies(), "rule"),
                 Act("aune", "end_turn", vec![], &[]),
@@ -1240,6 +1707,24 @@ fn a_readied_attack_is_sprung_as_a_reaction_before_the_next_turn_or_lapses() {
                 Turn(Some("aune")),
                 Said("lapses"),
                 GmRefused("spring_ready", spring(), "rule"),
+            ],
+        },
+        Scene {
+            name: "the GM ends the encounter: the turn's actions go, Defend and Ready lapse",
+            options: &[],
+            cast: duel(set(pc(), "actions", json!(3)), npc()),
+            steps: vec![
+                Start(&[15, 5]),
+                // Three actions: Ready and Defend leave one.
+                Act("aune", "ready", readies(), &[]),
+                Act("aune", "defend", vec![], &[]),
+                Res("aune", "actions", 1),
+                Gm("end_encounter", vec![], &[]),
+                Res("aune", "actions", 0),
+                Lacks("aune", "defending"),
+                Said("lapses"),
+                // Nothing left to end.
+                GmRefused("end_encounter", vec![], "no_encounter"),
             ],
         },
     ];
@@ -1333,6 +1818,25 @@ fn objects_cannot_react_and_break_at_0_while_a_winded_creature_still_may_react()
                 Prompt(false),
                 Res("door", "durability", 0),
                 Has("door", "dead"),
+                PlayerHears("wound: Some(\"destroyed\")"),
+            ],
+        },
+        Scene {
+            name: "a sturdier door, Durability 10: the same 6 through leaves 4, hurt, not in shock",
+            options: &[],
+            cast: vec![pc(), set(door(), "durability_max", json!(10))],
+            steps: vec![
+                Start(&[15]),
+                Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("door"))],
+                    &[10, 6, 5, 3],
+                ),
+                Res("door", "durability", 4),
+                Lacks("door", "dead"),
+                // An object has no Health to go into Shock with: it is only hurt.
+                PlayerHears("wound: Some(\"hurt\")"),
             ],
         },
         Scene {
@@ -1530,6 +2034,45 @@ fn an_attacking_technique_rolls_its_own_ability_and_may_carry_an_off_hand_strike
             Answer("take", &[1, 1]),
             Res("raider", "durability", 10),
             Res("aune", "actions", 1),
+            // Smash takes the 1 action left and costs no Vigor, with no off-hand to pay for:
+            // Agility's die, 10 + 5 = 15, misses Guard 15.
+            Act(
+                "aune",
+                "use_ability",
+                ability("smash", &[("target", t("raider"))]),
+                &[10, 5],
+            ),
+            Said("miss"),
+            Res("aune", "vigor", 10),
+            Res("aune", "actions", 0),
         ],
     });
+    // Whirl with an off-hand costs its 2 Vigor and the off-hand's 8: 10 pays, 9 does not.
+    for (vigor, pays) in [(9, false), (10, true)] {
+        let whirl = || {
+            ability(
+                "whirl",
+                &[("target", t("raider")), ("off_hand", t("dagger"))],
+            )
+        };
+        play(Scene {
+            name: "Whirl with an off-hand for 2 + 8 Vigor",
+            options: &[],
+            cast: duel(set(fighter(), "vigor", json!(vigor)), tough()),
+            steps: if pays {
+                vec![
+                    Start(&[15, 5]),
+                    // Both strikes miss: 1 + 1 + 1 = 3, then 1 + d6 1 = 2.
+                    Act("aune", "use_ability", whirl(), &[1, 1, 1, 1, 1]),
+                    Res("aune", "vigor", 0),
+                ]
+            } else {
+                vec![
+                    Start(&[15, 5]),
+                    Refused("aune", "use_ability", whirl(), "insufficient_resource"),
+                    Res("aune", "vigor", 9),
+                ]
+            },
+        });
+    }
 }
