@@ -265,13 +265,20 @@ const PLURAL_WEAPONS: [&str; 11] = [
     "feet",
 ];
 
-/// `a crossbow`, `an axe`: names read as common nouns in a sentence. The plural ones a
-/// creature fights with take none (`bare hands`, `claws`, `brass knuckles`); a singular name
-/// that happens to end in `s` keeps its article (`a kris`, `a cutlass`).
+/// `a crossbow`, `an axe`: names read as common nouns in a sentence. A plural takes none
+/// (`bare hands`, `teeth`, `darts`, `twin daggers`): its head noun (before any `of`) is one of
+/// the irregular ones a creature fights with, or ends in a single `s` (not `ss`, `us`, `is`:
+/// `a cutlass`, `a kris`, `a sword of kings`).
 fn with_article(name: &str) -> String {
     let lower = name.to_lowercase();
-    let last = lower.split_whitespace().last().unwrap_or("");
-    if PLURAL_WEAPONS.contains(&last) {
+    let head = lower.split(" of ").next().unwrap_or(&lower);
+    let last = head.split_whitespace().last().unwrap_or("");
+    let plural = PLURAL_WEAPONS.contains(&last)
+        || (last.ends_with('s')
+            && !last.ends_with("ss")
+            && !last.ends_with("us")
+            && !last.ends_with("is"));
+    if plural {
         return lower;
     }
     let article = match lower.chars().next() {
@@ -894,7 +901,11 @@ mod account_tests {
             ("cutlass", "a cutlass"),
             ("kris", "a kris"),
             ("Staff of Ages", "a staff of ages"),
+            ("sword of kings", "a sword of kings"),
             ("brass knuckles", "brass knuckles"),
+            ("teeth", "teeth"),
+            ("darts", "darts"),
+            ("twin daggers", "twin daggers"),
         ] {
             assert_eq!(with_article(name), said);
         }

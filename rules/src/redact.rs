@@ -324,13 +324,10 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 replaces: *replaces,
             })),
             // An NPC's own roll that changes nothing reaches the table as its dice alone (the
-            // stand-in of its `checked`), so its account stays the GM's; unless it was aimed at
-            // someone whose numbers are the table's (an attack on a player's character that
-            // misses): the table hears that it came, as at a real table, without the NPC's
-            // numbers (the account's general copy below).
+            // stand-in of its `checked`), so its account stays the GM's: its label, its reason
+            // and its very verb may carry what the GM keeps (a weapon's requirement, a search).
             Fact::Told(account)
                 if account.effects.is_empty()
-                    && account.target.as_ref().is_none_or(|t| hidden(state, t))
                     && account.roll.as_ref().is_some_and(|r| {
                         r.by.as_ref()
                             .or(account.actor.as_ref())

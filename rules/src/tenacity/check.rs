@@ -219,6 +219,7 @@ fn challenge(
     args: &Args,
     target: Option<&Combatant>,
     edge: Edge,
+    resist: i64,
 ) -> Result<(i64, String, bool), DecideError> {
     let secret = args.flag("secret")?;
     if secret && !seat.is_gm() {
@@ -257,9 +258,10 @@ fn challenge(
                 )
             })?;
             let npc = crate::redact::gm_only_numbers(t);
+            // The target's own challenge avoids a condition it resists like a defence roll.
             (
                 c.dice,
-                c.bonus,
+                c.bonus + resist,
                 format!("{}'s challenge", t.id),
                 npc || secret,
             )
@@ -526,8 +528,16 @@ pub fn check(
     if let Some(t) = &target {
         spotlight::bring(ctx, &c.id, &t.id)?;
     }
+    // A special ability activated before the roll: paid now, its bonus on the result.
+    let before_roll = match args.text("ability")? {
+        Some(id) => {
+            let by_spin = args.text("ability_pay")? == Some("spin");
+            activate(ctx, c, id, by_spin)?
+        }
+        None => (String::new(), 0),
+    };
     if kind == "stealth" {
-        return stealth(ctx, c, &skill, dice, rank);
+        return stealth(ctx, c, &skill, dice, rank + before_roll.1);
     }
     let mut edge = defence::edge(c, target.as_ref(), args)?;
     // Group initiative: the second side's advantage die, on each one's first action.
@@ -596,22 +606,15 @@ pub fn check(
     };
     // A resistance to a condition's type is a bonus to the roll that avoids it (the target's
     // defence); to damage of the type it is ignored stress, taken off when the hit lands.
+    let condition_resist = if kind == "condition" { resistance } else { 0 };
     let resistance = if kind == "condition" {
         edge.defence_bonus += resistance;
         0
     } else {
         resistance
     };
-    // A special ability activated before the roll: paid now, its bonus on the result.
-    let before_roll = match args.text("ability")? {
-        Some(id) => {
-            let by_spin = args.text("ability_pay")? == Some("spin");
-            let (name, bonus) = activate(ctx, c, id, by_spin)?;
-            (name, bonus)
-        }
-        None => (String::new(), 0),
-    };
-    let (value, compared, hidden) = challenge(ctx, seat, args, target.as_ref(), edge)?;
+    let (value, compared, hidden) =
+        challenge(ctx, seat, args, target.as_ref(), edge, condition_resist)?;
     let pool = roll(
         &expr(&format!("{}d10kh1", (dice + edge.attack_dice).max(1)))?,
         ctx.dice,
@@ -875,6 +878,13 @@ pub fn resume_push(
     // A special ability: one point (10acity or Spin) for its bonus, before the +1s.
     let mut result = p.total();
     let mut ability_cost = (0, 0);
+    if closing.args.text("ability")?.is_some() && !p.ability.0.is_empty() {
+        return Err(Refusal::Rule(format!(
+            "{} was activated before the roll: one activation a check",
+            p.ability.0
+        ))
+        .into());
+    }
     if let Some(id) = closing.args.text("ability")? {
         let ability = sheet_of(&c)?
             .abilities

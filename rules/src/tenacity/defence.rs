@@ -35,13 +35,15 @@ pub fn edge(
         ..Edge::default()
     };
     let of = |k: &str| attacker.statuses.get(k).map_or(0, |s| s.magnitude);
-    // A grapple holding more than one limb hinders every physical action by itself.
+    // A lock keeps its grapple's hinder; a grapple holding more than one limb hinders every
+    // physical action by itself.
+    let held = of(super::GRAPPLED).max(of(super::LOCKED));
     let many_limbs = of(super::GRAPPLED_LIMBS) > 1 && args.flag("physical")?;
     if args.flag("hindered")? {
         // A grapple is a hinder too; hinders do not stack, so the larger counts.
-        e.attack_bonus -= rules::hinder(of(HINDER), of(super::GRAPPLED));
+        e.attack_bonus -= rules::hinder(of(HINDER), held);
     } else if many_limbs {
-        e.attack_bonus -= of(super::GRAPPLED);
+        e.attack_bonus -= held;
     }
     let Some(t) = target else {
         return Ok(e);

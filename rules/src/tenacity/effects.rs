@@ -109,25 +109,36 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
             )
         }
         "condition" if p.area => {
-            // From an area: the condition holds until its bearer moves out of it.
+            // From an area: the condition holds until its bearer moves out of it. One put on
+            // it otherwise is never turned into an area's (moving would shed it): it stays.
+            let t = ctx.combatant(&target)?;
+            let area = super::conditions::area_key(&p.condition);
+            if t.has_status(&p.condition) && !t.has_status(&area) {
+                return ctx.note_about(
+                    &target,
+                    format!(
+                        "{target} already suffers a {} condition: it stays",
+                        p.condition
+                    ),
+                );
+            }
             let magnitude = if p.condition == HINDER || p.condition == DAMAGE {
-                amount
+                let now = t.statuses.get(&p.condition).map_or(0, |s| s.magnitude);
+                rules::hinder(now, amount)
             } else {
                 0
             };
             ctx.set_status(&target, &p.condition, status(&p.actor, magnitude))?;
-            ctx.set_status(
-                &target,
-                &super::conditions::area_key(&p.condition),
-                status(&p.actor, 0),
-            )?;
+            ctx.set_status(&target, &area, status(&p.actor, 0))?;
             ctx.note_about(
                 &target,
                 format!("{target} suffers a {} condition from the area", p.condition),
             )
         }
         "condition" if p.condition != HINDER => {
-            // A stop has no number; a damaging condition deals its impact each turn (A9).
+            // A stop has no number; a damaging condition deals its impact each turn (A9). Put
+            // on directly, it no longer ends by leaving an area.
+            clear_area(ctx, &target, &p.condition)?;
             let magnitude = if p.condition == DAMAGE { amount } else { 0 };
             ctx.set_status(&target, &p.condition, status(&p.actor, magnitude))?;
             ctx.note_about(
@@ -136,6 +147,7 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
             )
         }
         "condition" => {
+            clear_area(ctx, &target, HINDER)?;
             let current = ctx
                 .combatant(&target)?
                 .statuses
@@ -147,6 +159,15 @@ pub fn succeed(ctx: &mut Ctx<'_>, p: &Pending) -> Result<(), DecideError> {
         }
         _ => ctx.note_about(&p.actor, format!("{} makes {amount} impact", p.actor)),
     }
+}
+
+/// A condition put on directly is not an area's any more.
+fn clear_area(ctx: &mut Ctx<'_>, target: &EntityId, condition: &str) -> Result<(), DecideError> {
+    let area = super::conditions::area_key(condition);
+    if ctx.combatant(target)?.has_status(&area) {
+        ctx.set_status(target, &area, None)?;
+    }
+    Ok(())
 }
 
 /// Adds stress and resolves going over the maximum.

@@ -1,47 +1,62 @@
 //! The optional group initiative: the sides take their turns one after the other, their
-//! members in any order. The highest opening roller chooses which side goes first (a decision
-//! for its seat; its own side if nobody answers); that order holds every round. The side that
-//! goes second has an advantage die on each member's first action of the round (a turn counter
-//! the first check uses up).
+//! members in any order (objects take no turns). The highest opening roller chooses which side
+//! goes first (a decision for its seat; its own side if nobody answers); that side opens every
+//! round, the others follow in name order. The text has two groups, the player characters and
+//! those opposing them; with more sides every side after the first is "second": each member
+//! has an advantage die on its first check of the round (a turn counter that check uses up).
 
 use crate::decision::{Closing, PendingStep};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
-use crate::state::{Combatant, StateView};
+use crate::state::{Combatant, Kind, StateView};
 use crate::toolkit::{deciders, turns};
 
 pub const STEP_FIRST: &str = "tenacity.first_group";
 /// Encounter value: which side goes first, as its place among the sides in name order.
 const FIRST: &str = "group.first";
-/// Encounter value: 1 while the second side's turn is open.
-const SECOND_OPEN: &str = "group.second_open";
 /// Turn counter: the second side's advantage die, not yet used this round.
 pub const GROUP_DIE: &str = "group_die";
 
-/// The sides at the table, in name order.
+/// The sides at the table (objects take no turns), in name order.
 fn sides(state: &dyn StateView) -> Vec<String> {
     let mut out: Vec<String> = state
         .combatant_ids()
         .iter()
-        .filter_map(|id| state.combatant(id).map(|c| c.side.clone()))
+        .filter_map(|id| state.combatant(id))
+        .filter(|c| c.kind != Kind::Object)
+        .map(|c| c.side.clone())
         .collect();
     out.sort();
     out.dedup();
     out
 }
 
-/// The members of `side` who can act.
+/// The members of `side` who can act (objects take no turns).
 fn members(state: &dyn StateView, side: &str) -> Vec<EntityId> {
     state
         .combatant_ids()
         .into_iter()
         .filter(|id| {
-            state
-                .combatant(id)
-                .is_some_and(|c| c.side == side && super::cannot_act(c).is_none())
+            state.combatant(id).is_some_and(|c| {
+                c.side == side && c.kind != Kind::Object && super::cannot_act(c).is_none()
+            })
         })
+        .collect()
+}
+
+/// The sides in the round's order: the first side, then the others in name order.
+fn round_order(state: &dyn StateView) -> Vec<String> {
+    let all = sides(state);
+    let n = all.len().max(1);
+    let first =
+        usize::try_from(state.encounter().values.get(FIRST).copied().unwrap_or(0)).unwrap_or(0) % n;
+    all.iter()
+        .cycle()
+        .skip(first)
+        .take(all.len())
+        .cloned()
         .collect()
 }
 
@@ -49,7 +64,7 @@ fn members(state: &dyn StateView, side: &str) -> Vec<EntityId> {
 pub fn choose_first(ctx: &mut Ctx<'_>, best: &Combatant) -> Result<(), DecideError> {
     let options = sides(&ctx.state);
     if options.len() < 2 {
-        return open(ctx, 0, false);
+        return open_next(ctx, None);
     }
     ctx.ask(PendingStep {
         rule: STEP_FIRST.into(),
@@ -83,27 +98,51 @@ pub fn resume_first(
         step.actor.as_ref().unwrap_or(&EntityId::from("gm")),
         format!("the {} go first", closing.choice),
     )?;
-    open(ctx, at, false)
+    open_next(ctx, None)
 }
 
-/// Opens the turn of the side at `at` among the sides; the second side (`second`) gets its
-/// advantage dice. A side with nobody able to act is passed over.
-fn open(ctx: &mut Ctx<'_>, at: usize, second: bool) -> Result<(), DecideError> {
-    let all = sides(&ctx.state);
-    let Some(side) = all.get(at).cloned() else {
+/// Opens the turn of the side after `after` in the round's order (the first side when `None`),
+/// a new round when the last side is done. A side with nobody able to act, or whose members
+/// all fall as their turn starts, is passed over; when a whole round finds nobody, an empty
+/// turn is opened and the GM ends the encounter.
+fn open_next(ctx: &mut Ctx<'_>, after: Option<String>) -> Result<(), DecideError> {
+    let order = round_order(&ctx.state);
+    if order.is_empty() {
         return turns::open_group(ctx, "nobody", Vec::new());
+    }
+    let mut at = match &after {
+        None => 0,
+        Some(side) => order.iter().position(|s| s == side).map_or(0, |i| i + 1),
     };
-    let now = members(&ctx.state, &side);
-    ctx.set_encounter_value(SECOND_OPEN, i64::from(second))?;
+    for _ in 0..=order.len() {
+        if at >= order.len() {
+            let round = ctx.state.encounter().round + 1;
+            ctx.emit(Event::public(Fact::RoundStarted { round }))?;
+            at = 0;
+        }
+        let Some(side) = order.get(at) else { break };
+        if open(ctx, side, at > 0)? {
+            return Ok(());
+        }
+        at += 1;
+    }
+    turns::open_group(ctx, "nobody", Vec::new())
+}
+
+/// Opens `side`'s turn; a side after the first (`later`) gets its advantage dice. Whether
+/// anyone of it is left to act once each member's turn has started.
+fn open(ctx: &mut Ctx<'_>, side: &str, later: bool) -> Result<bool, DecideError> {
+    let now = members(&ctx.state, side);
     if now.is_empty() {
-        return next_side(ctx);
+        return Ok(false);
     }
     for id in &now {
-        if second {
+        if later {
             ctx.set_turn_counter(id, GROUP_DIE, 1)?;
         }
     }
-    turns::open_group(ctx, &side, now.clone())?;
+    turns::open_group(ctx, side, now.clone())?;
+    let mut left = false;
     for id in &now {
         let c = ctx.combatant(id)?;
         super::hold::lapse(ctx, &c)?;
@@ -111,23 +150,14 @@ fn open(ctx: &mut Ctx<'_>, at: usize, second: bool) -> Result<(), DecideError> {
             ctx.set_status(id, super::FULL_DEFENCE, None)?;
         }
         super::conditions::turn_starts(ctx, id)?;
+        // A damaging condition may leave it unable to act: its turn is over at once.
+        if super::cannot_act(&ctx.combatant(id)?).is_some() {
+            turns::acted(ctx, id)?;
+        } else {
+            left = true;
+        }
     }
-    Ok(())
-}
-
-/// The side's turn is over: the other side's opens, or a new round with the first side.
-fn next_side(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    let enc = ctx.state.encounter();
-    let first = usize::try_from(enc.values.get(FIRST).copied().unwrap_or(0)).unwrap_or(0);
-    let second_open = enc.values.get(SECOND_OPEN).copied().unwrap_or(0) == 1;
-    let n = sides(&ctx.state).len().max(1);
-    if second_open || n == 1 {
-        let round = ctx.state.encounter().round + 1;
-        ctx.emit(Event::public(Fact::RoundStarted { round }))?;
-        open(ctx, first, false)
-    } else {
-        open(ctx, (first + 1) % n, true)
-    }
+    Ok(left)
 }
 
 /// `end_turn` in group initiative: no one is named; the member's turn is done, and when its
@@ -150,7 +180,8 @@ pub fn end_turn(ctx: &mut Ctx<'_>, c: &Combatant, named: bool) -> Result<(), Dec
         ctx.set_turn_counter(&c.id, &k, 0)?;
     }
     if turns::acted(ctx, &c.id)? {
-        next_side(ctx)?;
+        let side = ctx.state.encounter().turns.group.clone();
+        open_next(ctx, side)?;
     }
     Ok(())
 }

@@ -77,7 +77,7 @@ pub fn specs() -> Vec<OptionSpec> {
         ),
         choice(
             INITIATIVE,
-            "How turns go: the `spotlight` follows the action (the rule), or the text's optional `group` initiative: each side in turn, any order within it, the highest opening roller choosing which side goes first, the second side with an advantage die on each one's first action of a round.",
+            "How turns go: the `spotlight` follows the action (the rule), or the text's optional `group` initiative: each side in turn, any order within it, the highest opening roller choosing which side opens every round, each later side with an advantage die on each one's first check of a round.",
             &["spotlight", "group"],
             "spotlight",
         ),

@@ -142,8 +142,14 @@ pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         .into());
     }
     ctx.set_turn_counter(&c.id, MOVEMENT, 1)?;
-    if let Some(held) = c.statuses.get(super::GRAPPLED).cloned() {
-        return grappled_move(ctx, c, &held.source, spaces);
+    // A grapple whose grappler is gone, dead or unconscious holds nothing back.
+    let holder = c
+        .statuses
+        .get(super::GRAPPLED)
+        .and_then(|held| ctx.combatant(&EntityId::from(held.source.as_str())).ok())
+        .filter(|h| super::cannot_act(h).is_none());
+    if let Some(holder) = holder {
+        return grappled_move(ctx, c, &holder.id.0, spaces);
     }
     ctx.note_about(&c.id, format!("{} moves {spaces} spaces", c.id))?;
     if spaces > 0 {
@@ -209,7 +215,7 @@ pub fn next_open(state: &dyn StateView, holder: &Combatant) -> (Vec<EntityId>, b
         .combatant_ids()
         .iter()
         .filter_map(|id| state.combatant(id).cloned())
-        .filter(|c| c.id != holder.id && super::cannot_act(c).is_none())
+        .filter(|c| c.id != holder.id && c.kind != Kind::Object && super::cannot_act(c).is_none())
         .collect();
     let to_act: Vec<&Combatant> = everyone
         .iter()
@@ -277,7 +283,7 @@ fn chooser_open(
         .filter(|id| {
             state
                 .combatant(id)
-                .is_some_and(|c| super::cannot_act(c).is_none())
+                .is_some_and(|c| c.kind != Kind::Object && super::cannot_act(c).is_none())
         })
         .collect();
     let to_act: Vec<EntityId> = able
@@ -437,6 +443,9 @@ pub fn pass_first(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), D
     }
     if let Some(why) = super::cannot_act(&to) {
         return Err(Refusal::Rule(format!("{} cannot take first place: {why}", to.id)).into());
+    }
+    if to.kind == Kind::Object {
+        return Err(Refusal::bad_argument("to", "names a character: objects take no turns").into());
     }
     ctx.set_encounter_value(OPENING_PASSED, 1)?;
     ctx.note_about(&c.id, format!("{} passes first place to {}", c.id, to.id))?;

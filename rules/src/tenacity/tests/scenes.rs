@@ -245,6 +245,20 @@ fn scenes() -> Vec<Scene> {
                     "unknown_name",
                 ),
                 S::Res("aune", "tenacity", 2),
+                // Activated before a roll that fails (4,2 + 2 + 2 = 8 against 9), it cannot be
+                // activated again in the push: one activation a check.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("investigation")),
+                        ("cr", n(9)),
+                        ("ability", t("focus")),
+                    ],
+                    &[4, 2],
+                ),
+                S::AnswerRefused(None, "push", vec![("ability", t("focus"))], "rule"),
+                S::Res("aune", "tenacity", 1),
             ],
         },
         Scene {
@@ -705,7 +719,12 @@ fn scenes() -> Vec<Scene> {
         Scene {
             name: "the opening roll's winner may pass first place once and still act later",
             options: &[],
-            cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+            cast: vec![
+                pc("aune"),
+                pc("bryn"),
+                npc("raider"),
+                character("door", "object"),
+            ],
             steps: vec![
                 // Reaction 3: aune 5,2 = 8; bryn 9,1 = 12; raider 4,3 = 7. Bryn holds it.
                 S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 4, 3]),
@@ -718,10 +737,13 @@ fn scenes() -> Vec<Scene> {
                     "not_your_turn",
                 ),
                 S::Refused("bryn", "pass_first", vec![("to", e("bryn"))], "bad_request"),
+                // A door takes no turns.
+                S::Refused("bryn", "pass_first", vec![("to", e("door"))], "bad_request"),
                 S::Act("bryn", "pass_first", vec![("to", e("aune"))], &[]),
                 spot("aune"),
                 // First place passes once: aune must act or end her turn.
                 S::Refused("aune", "pass_first", vec![("to", e("raider"))], "rule"),
+                S::Refused("aune", "end_turn", vec![("next", e("door"))], "rule"),
                 S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
                 // Bryn has not acted: the raider may hand the spotlight back to bryn.
                 S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
@@ -792,6 +814,22 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("melee")), ("cr", n(5))],
                     &[7, 1],
                 ),
+            ],
+        },
+        Scene {
+            name: "option initiative group: objects take no turns and a side nobody can act for is passed over",
+            options: &[("tenacity.initiative", "group")],
+            cast: vec![pc("aune"), npc("raider"), character("door", "object")],
+            steps: vec![
+                S::Give("raider", "unconscious", 0),
+                // aune 5,2 = 8; raider 9,1 = 12: the GM picks the enemies, where nobody can act.
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1]),
+                S::Answer("enemies", &[]),
+                S::Now(vec!["aune"]),
+                S::Act("aune", "end_turn", vec![], &[]),
+                // The enemies are passed over again: round 2 is aune's at once.
+                S::Round(2),
+                S::Now(vec!["aune"]),
             ],
         },
         Scene {
@@ -1266,6 +1304,46 @@ fn scenes() -> Vec<Scene> {
                     &[6, 2, 7, 4, 3, 4],
                 ),
                 S::Res("ogre", "stress", 5),
+            ],
+        },
+        Scene {
+            name: "a resistance to a condition's type adds to the challenge dice that avoid it",
+            options: &[],
+            cast: vec![
+                pc("aune"),
+                with(npc("goblin"), |v| {
+                    v["challenge"] = serde_json::json!({"dice": 1, "bonus": 0});
+                    v["resistances"] = serde_json::json!({"fire": 2});
+                }),
+            ],
+            steps: vec![
+                // The goblin's challenge d6 (6) and its fire resistance 2 make 8; aune's melee
+                // 4,2 = 4 + 4 = 8 ties: kept off.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("goblin")),
+                        ("damage_type", t("fire")),
+                    ],
+                    &[6, 4, 2],
+                ),
+                S::Answer("accept", &[]),
+                S::Lacks("goblin", "hinder"),
+                // No type: 6 against 8, hindered by 2d4 (1, 1).
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("goblin")),
+                    ],
+                    &[6, 4, 2, 1, 1],
+                ),
+                S::Magnitude("goblin", "hinder", 2),
             ],
         },
         Scene {
@@ -1975,6 +2053,34 @@ fn scenes() -> Vec<Scene> {
             ],
         },
         Scene {
+            name: "an area never takes over a condition put on directly",
+            options: &[],
+            cast: vec![pc("aune"), pc("bryn")],
+            steps: vec![
+                S::Give("aune", "hinder", 5),
+                S::Gm("start_encounter", vec![], &[5, 2, 9, 1]),
+                // The brambles' 4 on a hinder of 5 put on directly: it stays as it was.
+                S::Act(
+                    "bryn",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("condition")),
+                        ("target", e("aune")),
+                        ("cr", n(3)),
+                        ("area", yes()),
+                    ],
+                    &[8, 1, 2, 2],
+                ),
+                S::Magnitude("aune", "hinder", 5),
+                S::Lacks("aune", "area.hinder"),
+                S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
+                // Moving does not shed it.
+                S::Act("aune", "move", vec![("spaces", n(2))], &[]),
+                S::Magnitude("aune", "hinder", 5),
+            ],
+        },
+        Scene {
             name: "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
             options: &[],
             cast: vec![
@@ -2258,6 +2364,7 @@ const THE_SPOTLIGHT_PASSES_BY_THE_RULE_AND_THE_TURN_HAS_ONE_OF_EACH: &[&str] = &
     "the opening roll's winner may pass first place once and still act later",
     "option initiative group: the highest roller picks the first side, the second has an advantage die",
     "option initiative group: with no answer the highest roller's own side goes first",
+    "option initiative group: objects take no turns and a side nobody can act for is passed over",
 ];
 
 #[test]
@@ -2278,6 +2385,7 @@ const CONDITIONS_ARE_OVERCOME_AND_CHARACTERS_COME_ROUND: &[&str] = &[
     "a grapple on two limbs hinders every physical action; moving in it is opposed athletics",
     "a condition on an object stays until someone spends an action to remove it",
     "a condition from an area ends when its bearer moves out",
+    "an area never takes over a condition put on directly",
     "a hinder overcome at the end of a turn, a damaging condition bites each turn",
     "an unconscious character comes round against 2d6 plus 1d6 per wound",
 ];
@@ -2290,6 +2398,7 @@ fn conditions_are_overcome_and_characters_come_round() {
 const SIZE_AND_RESISTANCE_CHANGE_THE_STRESS_A_HIT_DEALS: &[&str] = &[
     "size halves or doubles a hit's stress, then resistance is ignored",
     "a resistance to a condition's type adds to the defence against it",
+    "a resistance to a condition's type adds to the challenge dice that avoid it",
     "option size_rounding up rounds a halved hit up",
 ];
 

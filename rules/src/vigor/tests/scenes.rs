@@ -241,11 +241,9 @@ fn defend_makes_defensive_reactions_cost_3_until_the_next_turn_begins() {
             Act("aune", "end_turn", vec![], &[]),
             Turn(Some("raider")),
             // The raider's 12 + 6 = 18 hits; Aune's Defense 15 + 5 = 20 evades for 5 - 2 = 3.
-            // An NPC's attack reaches the players as its dice against Aune's own Guard and its
-            // verdict: never its bonuses or its total.
+            // An NPC's roll reaches the players as its dice and its verdict only.
             Act("raider", "attack", vec![("target", t("aune"))], &[12, 6]),
-            PlayerHears("verb: \"attacks\", target: Some(EntityId(\"aune\"))"),
-            PlayerNeverHears("total: Some(18)"),
+            TargetSeen(false),
             // Defending: 5 - 2 = 3 Vigor asked; the NPC's sword is named by its kind only.
             Asked(
                 "raider hits aune with a melee weapon: defend (Dodge, Deflect or Block) for 3 Vigor?",
