@@ -111,7 +111,7 @@ pub fn ready(
 
 /// "an attack on raider", "to move", "to use the skill awareness": what the table hears is set
 /// aside. Weapons, items and abilities are not named: the readier's sheet is its own.
-fn what(action: &str, args: &Args) -> String {
+pub(crate) fn what(action: &str, args: &Args) -> String {
     let on = args
         .entity("target")
         .ok()

@@ -116,6 +116,56 @@ fn any_one_action_can_be_readied_and_is_taken_as_a_reaction_when_sprung() {
             ],
         },
         Scene {
+            name: "a readied attack keeps its numbers and flags, an item readied is the sheet's",
+            options: &[],
+            cast: vec![
+                with(aune(), |v| {
+                    v["items"] = json!([{ "id": "potion", "name": "potion", "count": 1 }]);
+                }),
+                raider(),
+            ],
+            steps: vec![
+                Give("raider", "unaware", 0),
+                Start(&[15, 5]),
+                // The item it carries may be readied (one it lacks may not: above).
+                Act(
+                    "aune",
+                    "ready",
+                    readies("use_item", vec![("item", t("potion"))]),
+                    &[],
+                ),
+                Res("aune", "actions", 1),
+            ],
+        },
+        Scene {
+            name: "a readied attack's charge and its blow from behind reach the roll at the spring",
+            options: &[],
+            cast: vec![aune(), raider()],
+            steps: vec![
+                Give("raider", "unaware", 0),
+                Start(&[15, 5]),
+                Act(
+                    "aune",
+                    "ready",
+                    readies(
+                        "attack",
+                        vec![
+                            ("target", t("raider")),
+                            ("charges", ArgValue::Int(1)),
+                            ("from_behind", ArgValue::Flag(true)),
+                        ],
+                    ),
+                    &[],
+                ),
+                Act("aune", "end_turn", vec![], &[]),
+                // The charge steps the Agility die to d12; from behind the unaware raider's
+                // Guard 15 is halved to 8: 3 + 6 = 9 beats it (against 15 it would miss).
+                Gm("spring_ready", spring(), &[3, 6, 5, 3]),
+                Said("1 charge"),
+                Said("hit"),
+            ],
+        },
+        Scene {
             name: "a readied one-action ability pays its Vigor when sprung",
             options: &[],
             cast: vec![caster(), raider()],
@@ -219,4 +269,100 @@ fn any_one_action_can_be_readied_and_is_taken_as_a_reaction_when_sprung() {
     for s in scenes {
         scene::play(&Vigor, "aune", s);
     }
+}
+
+/// What the table hears set aside, for each kind of readied action: an NPC's step reaches the
+/// players withheld, a player's as this sentence.
+#[test]
+fn a_readied_action_is_said_by_its_kind_without_naming_the_sheets_things() {
+    use crate::action::Args;
+    let args = |pairs: &[(&str, &str)]| {
+        Args(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), ArgValue::Text((*v).to_owned())))
+                .collect(),
+        )
+    };
+    type Case = (
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        &'static str,
+    );
+    let cases: &[Case] = &[
+        (
+            "attack",
+            &[("target", "raider"), ("weapon", "sword")],
+            "an attack on raider",
+        ),
+        (
+            "use_skill",
+            &[("skill", "awareness")],
+            "a skill check (awareness)",
+        ),
+        (
+            "use_item",
+            &[("item", "potion"), ("target", "bryn")],
+            "an item on bryn",
+        ),
+        ("use_ability", &[("ability", "flurry")], "an ability"),
+        ("stabilise", &[("target", "bryn")], "first aid on bryn"),
+        ("stand", &[], "to stand up"),
+        ("escape", &[], "to flee"),
+        ("move", &[], "to move"),
+    ];
+    for (action, pairs, said) in cases {
+        assert_eq!(
+            super::super::ready::what(action, &args(pairs)),
+            *said,
+            "{action}"
+        );
+    }
+}
+
+/// A step readied by an older server (a target and a weapon, no action named) is still sprung
+/// as the attack it was.
+#[test]
+fn a_step_readied_by_an_older_server_is_sprung_as_its_attack() {
+    use crate::action::{Args, Command};
+    use crate::decision::{PendingStep, StepValue};
+    use crate::ids::Seat;
+    use crate::options::TableOptions;
+    use crate::state::{MemoryState, StateMut, StateView};
+    use crate::system::RuleSystem;
+    use std::collections::BTreeMap;
+    let options = TableOptions::resolve(&Vigor.options(), &BTreeMap::new()).expect("options");
+    let mut state = MemoryState::new(options);
+    for sheet in [creature("aune", "pc"), creature("raider", "npc")] {
+        state.insert_combatant(Vigor.sheet_from_json(&sheet).expect("sheet"));
+    }
+    let start = Command::act(Seat::Gm, None, "start_encounter", Args::default());
+    scene::run(&Vigor, &mut state, &start, &[15, 5]).expect("starts");
+    let aune = Seat::Player("aune".into());
+    let end = Command::act(aune, Some("aune"), "end_turn", Args::default());
+    scene::run(&Vigor, &mut state, &end, &[]).expect("ends");
+    // The older shape: `target` as an entity and `weapon` as text, no `action`.
+    state.encounter_mut().deferred.push(PendingStep {
+        prompt_id: 90,
+        rule: "vigor.ready".into(),
+        actor: Some("aune".into()),
+        question: "aune readies an attack on raider: when it steps in".into(),
+        trigger: Some("when it steps in".into()),
+        data: BTreeMap::from([
+            ("target".to_owned(), StepValue::Entity("raider".into())),
+            ("weapon".to_owned(), StepValue::Text("sword".into())),
+        ]),
+        ..PendingStep::default()
+    });
+    // Sprung in the raider's turn: 10 + 6 = 16 beats Guard 15 and it cannot defend; sword 5 +
+    // Strength 3 = 8 off Durability 10.
+    let spring = Command::act(
+        Seat::Gm,
+        None,
+        "spring_ready",
+        Args([("target".to_owned(), ArgValue::Text("aune".into()))].into()),
+    );
+    scene::run(&Vigor, &mut state, &spring, &[10, 6, 5, 3]).expect("springs");
+    let raider = state.combatant(&"raider".into()).expect("raider");
+    assert_eq!(raider.resource("durability"), 2);
 }
