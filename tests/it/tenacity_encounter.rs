@@ -111,19 +111,23 @@ fn a_tenacity_encounter_is_played_through_the_binary() {
 
     // The pirate's cutlass, its hinder counting: Aune defends with reaction (1, 4: 4 + 2 =
     // 6); the pirate's pool shows a natural 10, and the GM is asked; Ines learns only that
-    // the GM decides.
+    // the GM decides. (Typed the way docs/tenacity.md writes it: the short form, with
+    // `--name value` for each argument and `--actor` picking the GM's character.)
     t.ok(
         "gm",
         &[
-            "act",
             "check",
             "--actor",
             "pirate",
-            "skill=melee",
-            "kind=damage",
-            "target=aune",
-            "defence=reaction",
-            "hindered",
+            "--skill",
+            "melee",
+            "--kind",
+            "damage",
+            "--target",
+            "aune",
+            "--defence",
+            "reaction",
+            "--hindered",
         ],
     );
     let asked = t.state("ines")["prompt"].clone();

@@ -59,7 +59,7 @@ pub fn resolve(
             })
         }
         [] => {
-            let pairs = split_words(words)?;
+            let pairs = split_words(&dashed(None, words))?;
             let args = Args(
                 pairs
                     .into_iter()
@@ -169,9 +169,43 @@ fn with_names(spec: &ActionSpec, words: &[String]) -> Result<Vec<String>, Server
         .collect()
 }
 
+/// `words` with the shell's spelling of an argument turned into `NAME=VALUE`: `--name value`,
+/// `--name=value`, and a bare `--name` for a flag. The system pages and `--help` write
+/// arguments the way a command line does, so a user who copies them must not be refused; a
+/// `--name` the action does not take loses its dashes and keeps the next word as its value, so
+/// the refusal names the argument and its closest fit.
+pub fn dashed(spec: Option<&ActionSpec>, words: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut it = words.iter().peekable();
+    while let Some(w) = it.next() {
+        let Some(name) = w.strip_prefix("--").filter(|n| !n.is_empty()) else {
+            out.push(w.clone());
+            continue;
+        };
+        if name.contains('=') {
+            out.push(name.to_owned());
+            continue;
+        }
+        let flag = spec.is_some_and(|s| {
+            s.args
+                .iter()
+                .any(|a| a.name == name && a.kind == ArgKind::Flag)
+        });
+        let value = match it.peek() {
+            Some(next) if !flag && !next.starts_with("--") && !next.contains('=') => it.next(),
+            _ => None,
+        };
+        out.push(match value {
+            Some(v) => format!("{name}={v}"),
+            None => name.to_owned(),
+        });
+    }
+    out
+}
+
 pub fn typed_args(spec: &ActionSpec, words: &[String]) -> Result<Args, ServerError> {
     let mut args = BTreeMap::new();
-    let words = with_names(spec, words)?;
+    let words = with_names(spec, &dashed(Some(spec), words))?;
     let pairs = split_words(&words)?;
     for (name, value) in &pairs {
         let (name, value) = (name.clone(), value.clone());
@@ -515,6 +549,26 @@ mod tests {
         ]
     }
 
+    /// What `strike` typed as `typed` sends, as `name=value` words, or `error: ` and why not.
+    fn sent(typed: &[&str]) -> String {
+        match resolve(&catalogue(), "strike", None, &words(typed)) {
+            Ok(r) => r
+                .args
+                .0
+                .iter()
+                .map(|(k, v)| match v {
+                    ArgValue::Flag(true) => k.clone(),
+                    ArgValue::Int(i) => format!("{k}={i}"),
+                    ArgValue::Text(t) => format!("{k}={t}"),
+                    ArgValue::Cell(c) => format!("{k}={},{}", c.x, c.y),
+                    other => format!("{k}={other:?}"),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Err(e) => format!("error: {}", e.message),
+        }
+    }
+
     /// A required argument left out is filled only when it takes exactly one value now.
     #[test]
     fn a_required_value_with_one_choice_now_need_not_be_typed() {
@@ -564,24 +618,49 @@ mod tests {
             (&["x", "many"], "error: argument `bonus`"),
         ];
         for (typed, want) in cases {
-            let got = match resolve(&catalogue(), "strike", None, &words(typed)) {
-                Ok(r) => r
-                    .args
-                    .0
-                    .iter()
-                    .map(|(k, v)| match v {
-                        ArgValue::Flag(true) => k.clone(),
-                        ArgValue::Int(i) => format!("{k}={i}"),
-                        ArgValue::Text(t) => format!("{k}={t}"),
-                        ArgValue::Cell(c) => format!("{k}={},{}", c.x, c.y),
-                        other => format!("{k}={other:?}"),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                Err(e) => format!("error: {}", e.message),
-            };
+            let got = sent(typed);
             assert!(got.starts_with(want), "{typed:?}: {got}");
         }
+    }
+
+    /// The shell's spelling of an argument, as the system pages write it, is the same request
+    /// as `NAME=VALUE`: (words typed, the arguments sent or the error's start).
+    #[test]
+    fn dashed_names_are_the_arguments_they_spell() {
+        let cases: [(&[&str], &str); 7] = [
+            (&["--target", "x", "--bonus", "-2"], "bonus=-2 target=x"),
+            (&["--target=x", "--hidden"], "hidden target=x"),
+            // A flag takes no value: the word after it is the next value in order.
+            (&["--hidden", "x"], "hidden target=x"),
+            (&["x", "--to", "1,1", "3"], "bonus=3 target=x to=1,1"),
+            (
+                &["--targte", "x"],
+                "error: `strike` has no argument `targte`; its arguments: target (entity), \
+                 bonus (int), hidden (flag), to (cell); did you mean `target=x`?",
+            ),
+            // A value-taking name left without its value gets the kind's error.
+            (
+                &["x", "--bonus"],
+                "error: argument `bonus` of `strike` must be an integer",
+            ),
+            (&["x", "--bonus", "--hidden"], "error: argument `bonus`"),
+        ];
+        for (typed, want) in cases {
+            let got = sent(typed);
+            assert!(got.starts_with(want), "{typed:?}: {got}");
+        }
+        // Off the catalogue, `--name value` still reaches the server as `name=value`.
+        let r = resolve(
+            &catalogue(),
+            "dance",
+            Some("ann"),
+            &words(&["--with", "bob"]),
+        )
+        .expect("unlisted");
+        assert_eq!(
+            r.args,
+            Args::default().with("with", ArgValue::Text("bob".into()))
+        );
     }
 
     #[test]

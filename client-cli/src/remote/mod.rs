@@ -156,14 +156,28 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
                 bail!("no action given");
             };
             let flag = |f: &str| values.iter().any(|w| w == f);
+            // `--actor ID` picks the character here as it does for `act`; every other
+            // `--name` is an argument of the action (`act::dashed`).
+            let mut actor = None;
+            let mut args = Vec::new();
+            let mut it = values.iter();
+            while let Some(w) = it.next() {
+                match w.as_str() {
+                    "--end" | "--npcs" => {}
+                    "--actor" => {
+                        actor = Some(
+                            it.next()
+                                .cloned()
+                                .context("--actor needs a character's id")?,
+                        )
+                    }
+                    _ => args.push(w.clone()),
+                }
+            }
             let a = crate::cli::ActArgs {
                 action: Some(action.clone()),
-                actor: None,
-                args: values
-                    .iter()
-                    .filter(|w| *w != "--end" && *w != "--npcs")
-                    .cloned()
-                    .collect(),
+                actor,
+                args,
                 list: false,
                 end: flag("--end") || flag("--npcs"),
                 npcs: flag("--npcs"),

@@ -19,16 +19,36 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::command;
 use super::model::{Link, Model, Tone};
 
+/// Rows `text` takes wrapped at word boundaries on a screen `columns` wide, at most six (a word
+/// longer than a row is cut into rows of its own).
+fn note_rows(text: &str, columns: usize) -> u16 {
+    let columns = columns.max(1);
+    let mut rows = 1;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        let need = if used == 0 { len } else { used + 1 + len };
+        if need <= columns {
+            used = need;
+        } else if len <= columns {
+            rows += usize::from(used > 0);
+            used = len;
+        } else {
+            rows += usize::from(used > 0) + (len - 1) / columns;
+            used = (len - 1) % columns + 1;
+        }
+    }
+    u16::try_from(rows.min(6)).unwrap_or(6)
+}
+
 /// Draws the whole screen.
 pub fn view(m: &Model, f: &mut Frame) {
     let call = call_lines(m);
-    // A long note (help, a refusal with its hint) gets a second row rather than being cut.
+    // A long note (an action's help with its many arguments, a refusal with its hint) gets the
+    // rows it needs, up to six, rather than being cut: the help is the only place a user reads
+    // every argument of an action.
     let note_text = note_line(m);
-    let note_rows = if note_text.width() > usize::from(f.area().width) {
-        2
-    } else {
-        1
-    };
+    let note_rows = note_rows(&note_text.to_string(), usize::from(f.area().width));
     let [header, call_area, middle, log, note, hint, input] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::try_from(call.len()).unwrap_or(1)),

@@ -306,6 +306,43 @@ fn a_long_note_wraps_onto_a_second_row_instead_of_being_cut() {
     assert!(row(&screen, 23).starts_with("> "), "{screen}");
 }
 
+/// The help of an action with many arguments is read whole: the note takes the rows it needs
+/// (here four at 80 columns, a long list of values cut across two), so its last argument is on
+/// screen above the hint and the input.
+#[test]
+fn an_actions_help_takes_the_rows_it_needs_up_to_six() {
+    let mut m = ines_on_her_turn();
+    let help = "check skill=<text> [kind=<text: pass_fail|impact|damage|advantage|condition|\
+                stealth|find|social|undermine|pool|grapple>] [cr=<int>] [ability=<text>] \
+                [limbs=<int>] [area] [target=<entity>] [defence=<text>] [last_one=<int>]";
+    m.say(help, crate::tui::model::Tone::Plain);
+    let (screen, _) = render(&m, 80, 24);
+    let last = find(&screen, "[last_one=<int>]").expect("the last argument is shown");
+    assert_eq!(last.1, 21, "{screen}");
+    assert!(
+        row(&screen, 18).starts_with("check skill=<text>"),
+        "{screen}"
+    );
+    assert!(row(&screen, 22).starts_with("Tab completes"), "{screen}");
+    assert!(row(&screen, 23).starts_with("> "), "{screen}");
+    // Rows by greedy word wrap: (text, columns, rows).
+    let cases: [(&str, usize, u16); 6] = [
+        ("", 10, 1),
+        ("abc def", 7, 1),
+        ("abc defg", 7, 2),
+        ("abcdefghij", 4, 3),
+        ("ab abcdefghij", 4, 4),
+        (&"word ".repeat(100), 10, 6),
+    ];
+    for (text, columns, rows) in cases {
+        assert_eq!(
+            super::note_rows(text, columns),
+            rows,
+            "{text:?} on {columns}"
+        );
+    }
+}
+
 /// A side's turn in which three combatants may act: each is marked in the order and drawn
 /// reversed on the map, and the call names the seat's two among them.
 #[test]
