@@ -212,8 +212,9 @@ pub enum Command {
     /// Rebuild the table as your seat saw it at any event of its log, checking its digests.
     #[command(long_about = REPLAY_HELP)]
     Replay(ReplayArgs),
-    /// Any other word is an action of your seat's catalogue, its values in order:
-    /// `tablehold attack goblin-1 knife` is `tablehold act attack target=goblin-1 weapon=knife`.
+    /// Any other word is an action of your seat's catalogue, its values in order or named:
+    /// `tablehold attack goblin-1 knife` and `tablehold attack --target goblin-1 --weapon knife`
+    /// are `tablehold act attack target=goblin-1 weapon=knife` (`--actor ID` picks the character).
     #[command(external_subcommand)]
     Short(Vec<String>),
 }

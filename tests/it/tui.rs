@@ -207,8 +207,12 @@ fn a_player_answers_and_takes_her_turn_by_keyboard_and_the_tui_reconnects_by_its
 #[test]
 fn the_demo_plays_a_full_turn_by_keyboard() {
     let config = tempfile::tempdir().expect("temp dir");
+    // The demo's temporary directory goes into one of the test's own, so that another demo
+    // (a user's, another test's) is not taken for one this demo left behind.
+    let tmp = tempfile::tempdir().expect("temp dir");
     let command = format!(
-        "env TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system grimwire",
+        "env TMPDIR='{}' TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system grimwire",
+        tmp.path().display(),
         config.path().display(),
         bin("tablehold").display()
     );
@@ -266,18 +270,56 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
     }
     assert!(screen.contains("· numbers GM only"), "{screen}");
     // Leaving stops the demo's server and removes its directory.
-    let dir = std::env::temp_dir().join("tablehold-demo-");
     drop(tui);
-    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-        .expect("the temp dir")
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("the demo's temp dir")
         .filter_map(Result::ok)
         .filter(|e| {
-            e.path()
+            e.file_name()
                 .to_string_lossy()
-                .starts_with(&*dir.to_string_lossy())
+                .starts_with("tablehold-demo-")
         })
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// The terminal under the demo closes (the window shut: tmux goes, and with it the terminal,
+/// whose processes get SIGHUP), with the demo's output still going to it: the demo still stops
+/// its server and removes its directory. (It once panicked printing to the dead terminal and
+/// left both behind.) The demo's temporary directory is one of the test's own (TMPDIR).
+#[test]
+fn closing_the_terminal_under_the_demo_still_cleans_up() {
+    let config = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env TMPDIR='{}' TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system vigor",
+        tmp.path().display(),
+        config.path().display(),
+        bin("tablehold").display()
+    );
+    let tui = Tui::spawn("hangup", &command);
+    tui.until("● online · F2: GM");
+    let demo_dirs = || {
+        std::fs::read_dir(tmp.path())
+            .expect("the demo's temp dir")
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("tablehold-demo-")
+            })
+            .count()
+    };
+    assert_eq!(demo_dirs(), 1, "the demo made its directory");
+    let _ = tui.tmux(&["kill-server"]);
+    let start = Instant::now();
+    while demo_dirs() > 0 {
+        assert!(
+            start.elapsed() < SCREEN_TIMEOUT,
+            "the demo's directory is still there after the terminal closed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// `tablehold replay FILE` in a terminal opens the viewer (piped, it prints the summary):

@@ -169,34 +169,110 @@ fn with_names(spec: &ActionSpec, words: &[String]) -> Result<Vec<String>, Server
         .collect()
 }
 
+/// The client's own flags on an action's line (`--actor ID`, `--prompt N`, `--end`, `--npcs`),
+/// as the shell's short form and the TUI take them: `--actor ID` or `--actor=ID`, each at most
+/// once. Those not in `taken` stay among the words, where the action's arguments are read.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LineFlags {
+    pub actor: Option<String>,
+    pub prompt: Option<String>,
+    pub end: bool,
+    pub npcs: bool,
+}
+
+/// Splits `words` into the client's flags named in `taken` and the rest; a flag given twice or
+/// left without its value is refused, since a GM who names two actors meant one of them.
+pub fn take_line_flags(
+    words: &[String],
+    taken: &[&str],
+) -> Result<(LineFlags, Vec<String>), String> {
+    let mut flags = LineFlags::default();
+    let mut rest = Vec::new();
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        let (name, inline) = match w.strip_prefix("--").map(|n| n.split_once('=')) {
+            Some(Some((n, v))) => (n, Some(v.to_owned())),
+            Some(None) => (&w[2..], None),
+            None => ("", None),
+        };
+        if !taken.contains(&name) {
+            rest.push(w.clone());
+            continue;
+        }
+        let slot = match name {
+            "end" | "npcs" => {
+                let on = if name == "end" {
+                    &mut flags.end
+                } else {
+                    &mut flags.npcs
+                };
+                if inline.is_some() {
+                    return Err(format!("--{name} takes no value"));
+                }
+                *on = true;
+                continue;
+            }
+            "actor" => &mut flags.actor,
+            _ => &mut flags.prompt,
+        };
+        if slot.is_some() {
+            return Err(format!("--{name} is given twice"));
+        }
+        let value = match inline {
+            Some(v) => Some(v),
+            None => it.next().filter(|v| !v.starts_with("--")).cloned(),
+        };
+        *slot = Some(
+            value
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("--{name} needs a value"))?,
+        );
+    }
+    Ok((flags, rest))
+}
+
 /// `words` with the shell's spelling of an argument turned into `NAME=VALUE`: `--name value`,
-/// `--name=value`, and a bare `--name` for a flag. The system pages and `--help` write
-/// arguments the way a command line does, so a user who copies them must not be refused; a
-/// `--name` the action does not take loses its dashes and keeps the next word as its value, so
-/// the refusal names the argument and its closest fit.
+/// `--name=value`, and a bare `--name` for a flag (or `--name true|false`). The system pages
+/// write arguments the way a command line does, so a user who copies them must not be refused;
+/// `--power-strike` is `power_strike` when only that one is an argument. A `--name` the action
+/// does not take keeps the next word as its value (or `true`), so the refusal names that
+/// argument and its closest fit rather than blaming the next one in order.
 pub fn dashed(spec: Option<&ActionSpec>, words: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     let mut it = words.iter().peekable();
     while let Some(w) = it.next() {
-        let Some(name) = w.strip_prefix("--").filter(|n| !n.is_empty()) else {
+        let Some(typed) = w.strip_prefix("--").filter(|n| !n.is_empty()) else {
             out.push(w.clone());
             continue;
         };
-        if name.contains('=') {
-            out.push(name.to_owned());
+        let (typed, inline) = match typed.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (typed, None),
+        };
+        let arg = |n: &str| spec.and_then(|s| s.args.iter().find(|a| a.name == n));
+        let underscored = typed.replace('-', "_");
+        let name = if arg(typed).is_none() && arg(&underscored).is_some() {
+            underscored.as_str()
+        } else {
+            typed
+        };
+        if let Some(v) = inline {
+            out.push(format!("{name}={v}"));
             continue;
         }
-        let flag = spec.is_some_and(|s| {
-            s.args
-                .iter()
-                .any(|a| a.name == name && a.kind == ArgKind::Flag)
-        });
+        let flag = arg(name).is_some_and(|a| a.kind == ArgKind::Flag);
         let value = match it.peek() {
-            Some(next) if !flag && !next.starts_with("--") && !next.contains('=') => it.next(),
+            Some(next) if flag => ["true", "false"]
+                .iter()
+                .any(|b| next.eq_ignore_ascii_case(b))
+                .then(|| it.next())
+                .flatten(),
+            Some(next) if !next.starts_with("--") && !next.contains('=') => it.next(),
             _ => None,
         };
         out.push(match value {
             Some(v) => format!("{name}={v}"),
+            None if spec.is_some() && arg(name).is_none() => format!("{name}=true"),
             None => name.to_owned(),
         });
     }
@@ -627,11 +703,19 @@ mod tests {
     /// as `NAME=VALUE`: (words typed, the arguments sent or the error's start).
     #[test]
     fn dashed_names_are_the_arguments_they_spell() {
-        let cases: [(&[&str], &str); 7] = [
+        let cases: [(&[&str], &str); 10] = [
             (&["--target", "x", "--bonus", "-2"], "bonus=-2 target=x"),
             (&["--target=x", "--hidden"], "hidden target=x"),
-            // A flag takes no value: the word after it is the next value in order.
+            // A flag takes no value but true or false: else the word after it is the next
+            // value in order.
             (&["--hidden", "x"], "hidden target=x"),
+            (&["x", "--hidden", "false"], "hidden=Flag(false) target=x"),
+            (&["x", "--hidden", "TRUE", "2"], "bonus=2 hidden target=x"),
+            // A name not taken, with no value, is refused by its own name, not the next slot.
+            (
+                &["x", "--sneak"],
+                "error: `strike` has no argument `sneak`; its arguments:",
+            ),
             (&["x", "--to", "1,1", "3"], "bonus=3 target=x to=1,1"),
             (
                 &["--targte", "x"],
@@ -643,12 +727,29 @@ mod tests {
                 &["x", "--bonus"],
                 "error: argument `bonus` of `strike` must be an integer",
             ),
-            (&["x", "--bonus", "--hidden"], "error: argument `bonus`"),
+            (
+                &["x", "--bonus", "--hidden"],
+                "error: argument `bonus` of `strike` must be an integer, got ``",
+            ),
         ];
         for (typed, want) in cases {
             let got = sent(typed);
             assert!(got.starts_with(want), "{typed:?}: {got}");
         }
+        // A dash for an underscore, as a page may write it, when only the latter is taken.
+        let power = spec(
+            "strike",
+            None,
+            vec![ArgSpec::new("power_strike", ArgKind::Int, false, "")],
+        );
+        assert_eq!(
+            dashed(Some(&power), &words(&["--power-strike", "2"])),
+            words(&["power_strike=2"])
+        );
+        assert_eq!(
+            dashed(None, &words(&["--power-strike", "2"])),
+            words(&["power-strike=2"])
+        );
         // Off the catalogue, `--name value` still reaches the server as `name=value`.
         let r = resolve(
             &catalogue(),
@@ -661,6 +762,58 @@ mod tests {
             r.args,
             Args::default().with("with", ArgValue::Text("bob".into()))
         );
+    }
+
+    /// The client's flags on a line: (words, flags taken, the flags found or the error, the
+    /// words left).
+    #[test]
+    fn the_clients_flags_are_taken_once_each_in_either_spelling() {
+        let all: &[&str] = &["actor", "prompt", "end", "npcs"];
+        type Case<'a> = (&'a [&'a str], &'a [&'a str], &'a str, &'a [&'a str]);
+        let cases: [Case; 8] = [
+            (&["--actor", "rui", "x"], all, "actor=rui", &["x"]),
+            (&["x", "--actor=rui", "--end"], all, "actor=rui end", &["x"]),
+            (&["--prompt=3", "strike"], all, "prompt=3", &["strike"]),
+            (&["--npcs", "x"], &["actor", "end"], "", &["--npcs", "x"]),
+            (
+                &["--actor", "a", "--actor", "b"],
+                all,
+                "error: --actor is given twice",
+                &[],
+            ),
+            (&["x", "--actor"], all, "error: --actor needs a value", &[]),
+            (
+                &["--actor", "--end"],
+                all,
+                "error: --actor needs a value",
+                &[],
+            ),
+            (&["--end=yes"], all, "error: --end takes no value", &[]),
+        ];
+        for (words_in, taken, want, left) in cases {
+            let got = take_line_flags(&words(words_in), taken);
+            let (shown, rest) = match got {
+                Ok((f, rest)) => {
+                    let mut parts = Vec::new();
+                    if let Some(a) = f.actor {
+                        parts.push(format!("actor={a}"));
+                    }
+                    if let Some(p) = f.prompt {
+                        parts.push(format!("prompt={p}"));
+                    }
+                    if f.end {
+                        parts.push("end".to_owned());
+                    }
+                    if f.npcs {
+                        parts.push("npcs".to_owned());
+                    }
+                    (parts.join(" "), rest)
+                }
+                Err(e) => (format!("error: {e}"), Vec::new()),
+            };
+            assert_eq!(shown, want, "{words_in:?}");
+            assert_eq!(rest, words(left), "{words_in:?}");
+        }
     }
 
     #[test]

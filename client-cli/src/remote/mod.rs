@@ -155,32 +155,15 @@ pub async fn run(globals: &GlobalArgs, command: &Command, out: &mut Sink<'_>) ->
             let Some((action, values)) = words.split_first() else {
                 bail!("no action given");
             };
-            let flag = |f: &str| values.iter().any(|w| w == f);
-            // `--actor ID` picks the character here as it does for `act`; every other
-            // `--name` is an argument of the action (`act::dashed`).
-            let mut actor = None;
-            let mut args = Vec::new();
-            let mut it = values.iter();
-            while let Some(w) = it.next() {
-                match w.as_str() {
-                    "--end" | "--npcs" => {}
-                    "--actor" => {
-                        actor = Some(
-                            it.next()
-                                .cloned()
-                                .context("--actor needs a character's id")?,
-                        )
-                    }
-                    _ => args.push(w.clone()),
-                }
-            }
+            let (flags, args) = act::take_line_flags(values, &["actor", "end", "npcs"])
+                .map_err(|why| anyhow!(why))?;
             let a = crate::cli::ActArgs {
                 action: Some(action.clone()),
-                actor,
+                actor: flags.actor,
                 args,
                 list: false,
-                end: flag("--end") || flag("--npcs"),
-                npcs: flag("--npcs"),
+                end: flags.end || flags.npcs,
+                npcs: flags.npcs,
             };
             act(&g, &a).await
         }

@@ -93,39 +93,10 @@ pub fn parse(line: &str, catalogue: &[ActionSpec]) -> Result<Command, String> {
         .map_err(|e| e.to_string())
 }
 
-#[derive(Default)]
-struct Flags {
-    actor: Option<String>,
-    prompt: Option<String>,
-    end: bool,
-}
-
-/// `--actor ID`, `--prompt N` and `--end` taken out of the words, as the shell commands take
-/// them.
-fn take_flags(words: &[String]) -> Result<(Flags, Vec<String>), String> {
-    let mut flags = Flags::default();
-    let mut rest = Vec::new();
-    let mut it = words.iter();
-    while let Some(w) = it.next() {
-        let slot = match w.as_str() {
-            "--actor" => &mut flags.actor,
-            "--prompt" => &mut flags.prompt,
-            "--end" => {
-                flags.end = true;
-                continue;
-            }
-            _ => {
-                rest.push(w.clone());
-                continue;
-            }
-        };
-        *slot = Some(
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{w} needs a value"))?,
-        );
-    }
-    Ok((flags, rest))
+/// `--actor ID`, `--prompt N` and `--end` taken out of the words, as the shell's short form
+/// takes them (`act::take_line_flags`).
+fn take_flags(words: &[String]) -> Result<(act::LineFlags, Vec<String>), String> {
+    act::take_line_flags(words, &["actor", "prompt", "end"])
 }
 
 /// What Tab does to a line.
@@ -172,7 +143,11 @@ pub fn complete(line: &str, catalogue: &[ActionSpec], known: &Known, gm: bool) -
                 _ if words.last() == Some(&"--actor") => actors(catalogue, action, &known.mine),
                 // A flag still waiting for its value, one Tab cannot know (`--prompt`).
                 Err(_) => Vec::new(),
-                Ok(_) if partial.starts_with('-') => flag_names(action),
+                Ok(_) if partial.starts_with('-') => {
+                    let mut names = flag_names(action);
+                    names.extend(arg_flags(catalogue, action, gm));
+                    names
+                }
                 Ok((flags, rest)) => {
                     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
                     let actor = flags.actor.as_deref();
@@ -229,6 +204,17 @@ fn flag_names(action: &str) -> Vec<String> {
     flags.iter().map(|f| (*f).to_owned()).collect()
 }
 
+/// The action's arguments spelled as the system pages write them (`--target`), for Tab.
+fn arg_flags(catalogue: &[ActionSpec], action: &str, gm: bool) -> Vec<String> {
+    catalogue
+        .iter()
+        .filter(|s| s.name == action)
+        .flat_map(|s| s.args.iter())
+        .filter(|a| gm || !a.gm_only)
+        .map(|a| format!("--{}", a.name))
+        .collect()
+}
+
 /// The words that may come next for `action` (done by `actor`, when the line names one):
 /// after `NAME=`, that argument's values now; else the values of the next argument in order,
 /// and the names of those not typed yet.
@@ -253,11 +239,33 @@ fn arg_candidates(
             }
             continue;
         }
+        // After `--NAME` of an argument that takes a value, that argument's values now.
+        let pending = typed
+            .last()
+            .and_then(|w| w.strip_prefix("--"))
+            .and_then(|n| spec.args.iter().find(|a| a.name == n))
+            .filter(|a| a.kind != ArgKind::Flag);
+        if let Some(arg) = pending {
+            out.extend(values(arg).map(str::to_owned));
+            continue;
+        }
+        let owned: Vec<String> = typed.iter().map(|w| (*w).to_owned()).collect();
+        let typed = act::dashed(Some(spec), &owned);
         let named: Vec<&str> = typed
             .iter()
             .filter_map(|w| w.split_once('=').map(|(n, _)| n))
             .collect();
-        let bare = typed.iter().filter(|w| !w.contains('=')).count();
+        // A bare word is a value in order, unless it names a flag of the action.
+        let bare = typed
+            .iter()
+            .filter(|w| !w.contains('='))
+            .filter(|w| {
+                !spec
+                    .args
+                    .iter()
+                    .any(|a| a.kind == ArgKind::Flag && a.name == **w)
+            })
+            .count();
         let open: Vec<&tablehold_rules::ArgSpec> = spec
             .args
             .iter()
@@ -513,7 +521,24 @@ mod tests {
         };
         let cases: &[(&str, &str, &[&str])] = &[
             ("attack --a", "attack --actor ", &[]),
-            ("attack --", "attack --", &["--actor", "--end"]),
+            // The client's flags and the action's arguments as the pages write them (the
+            // GM's `--tn` too, for the GM).
+            (
+                "attack --",
+                "attack --",
+                &["--actor", "--end", "--target", "--tn", "--weapon"],
+            ),
+            ("attack --w", "attack --weapon ", &[]),
+            // After `--target`, the target's values (whom either goblin reaches); after it
+            // and its value, the weapon's; a value after `--weapon knife` is the target.
+            ("attack --target ", "attack --target ", &["aune", "mara"]),
+            ("attack --target m", "attack --target mara ", &[]),
+            ("attack --target mara k", "attack --target mara knife ", &[]),
+            (
+                "attack --weapon knife m",
+                "attack --weapon knife mara ",
+                &[],
+            ),
             (
                 "attack --actor ",
                 "attack --actor ",

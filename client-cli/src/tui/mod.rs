@@ -193,7 +193,10 @@ fn with_terminal(body: impl FnOnce(&mut DefaultTerminal) -> Result<()>) -> Resul
     let mut terminal = ratatui::try_init()
         .context("the TUI needs a terminal (for scripts: `tablehold state`, `watch`, `act`)")?;
     let result = body(&mut terminal);
-    ratatui::restore();
+    // Not `ratatui::restore`: when the terminal has closed (the window shut, SIGHUP) it prints
+    // its failure to that same dead terminal, and a failed `eprintln!` panics, which aborted
+    // the process before `demo` could stop its server and remove its directory.
+    let _ = ratatui::try_restore();
     result
 }
 

@@ -19,14 +19,14 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::command;
 use super::model::{Link, Model, Tone};
 
-/// Rows `text` takes wrapped at word boundaries on a screen `columns` wide, at most six (a word
-/// longer than a row is cut into rows of its own).
+/// Rows `text` takes wrapped at word boundaries on a screen `columns` wide, by display width,
+/// at most six (a word wider than a row is cut into rows of its own).
 fn note_rows(text: &str, columns: usize) -> u16 {
     let columns = columns.max(1);
     let mut rows = 1;
     let mut used = 0;
     for word in text.split_whitespace() {
-        let len = word.chars().count();
+        let len = Span::raw(word).width();
         let need = if used == 0 { len } else { used + 1 + len };
         if need <= columns {
             used = need;

@@ -326,13 +326,15 @@ fn an_actions_help_takes_the_rows_it_needs_up_to_six() {
     assert!(row(&screen, 22).starts_with("Tab completes"), "{screen}");
     assert!(row(&screen, 23).starts_with("> "), "{screen}");
     // Rows by greedy word wrap: (text, columns, rows).
-    let cases: [(&str, usize, u16); 6] = [
+    let cases: [(&str, usize, u16); 7] = [
         ("", 10, 1),
         ("abc def", 7, 1),
         ("abc defg", 7, 2),
         ("abcdefghij", 4, 3),
         ("ab abcdefghij", 4, 4),
         (&"word ".repeat(100), 10, 6),
+        // Wide characters count by the columns they take: 2 each.
+        ("名前名前 名前", 8, 2),
     ];
     for (text, columns, rows) in cases {
         assert_eq!(
