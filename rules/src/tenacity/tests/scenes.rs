@@ -259,6 +259,20 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::AnswerRefused(None, "push", vec![("ability", t("focus"))], "rule"),
                 S::Res("aune", "tenacity", 1),
+                S::Answer("accept", &[]),
+                // Before a stealth roll too: 4,2 gives 4 + stealth 1 + 2 = 7 to find her by.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("stealth")),
+                        ("kind", t("stealth")),
+                        ("ability", t("focus")),
+                    ],
+                    &[4, 2],
+                ),
+                S::Magnitude("aune", "hidden", 7),
+                S::Res("aune", "tenacity", 0),
             ],
         },
         Scene {
@@ -477,6 +491,7 @@ fn scenes() -> Vec<Scene> {
                     &[5, 5, 6, 4],
                 ),
                 S::PlayerNeverHears("target: 11"),
+                S::TargetSeen(false),
                 S::PlayerHears("fails"),
                 S::Res("aune", "spin", 1),
                 // Pushing 1 Spin + 1 point: 12 beats 11. Damage 2d4 (2, 2) + 0 = 4 stress.
@@ -711,6 +726,19 @@ fn scenes() -> Vec<Scene> {
                         ("skill", t("medicine")),
                     ],
                     &[2, 1],
+                ),
+                S::Res("bryn", "wounds", 1),
+                S::Res("bryn", "recovery", 1),
+                // A skill of rank 1 has no impact dice: a day of its care adds nothing, and
+                // draws no die (the step's dice list is empty and must be used up exactly).
+                S::Gm(
+                    "care",
+                    vec![
+                        ("healer", e("aune")),
+                        ("patient", e("bryn")),
+                        ("skill", t("persuasion")),
+                    ],
+                    &[],
                 ),
                 S::Res("bryn", "wounds", 1),
                 S::Res("bryn", "recovery", 1),
@@ -1400,6 +1428,7 @@ fn scenes() -> Vec<Scene> {
                     &[5, 2],
                 ),
                 S::PlayerNeverHears("HiddenTarget"),
+                S::TargetSeen(false),
                 S::Answer("accept", &[]),
                 S::Has("raider", "hidden"),
                 // 6,1 = 8 beats 7: found.
@@ -1469,7 +1498,13 @@ fn scenes() -> Vec<Scene> {
         Scene {
             name: "help: the better ranked rolls with one more die, one helper at a time",
             options: &[],
-            cast: vec![pc("aune"), bryn_the_investigator(), pc("carl")],
+            cast: vec![
+                pc("aune"),
+                bryn_the_investigator(),
+                with(pc("carl"), |v| {
+                    v["attributes"]["awareness"]["dice"] = serde_json::json!(3);
+                }),
+            ],
             steps: vec![
                 S::Act(
                     "bryn",
@@ -1491,6 +1526,7 @@ fn scenes() -> Vec<Scene> {
                     vec![("skill", t("investigation")), ("cr", n(9))],
                     &[2, 3, 6, 1],
                 ),
+                S::Said("total: Some(10)"),
                 S::Prompt(false),
                 // The help is used up: aune's own 2 dice again, 2,3 = 5 fails.
                 S::Act(
@@ -1507,6 +1543,21 @@ fn scenes() -> Vec<Scene> {
                     vec![("target", e("aune")), ("skill", t("survival"))],
                     "rule",
                 ),
+                // carl's investigation 2 on 3 dice equals aune's rank: aune keeps her own
+                // roll, 2 dice + 1: 2,3,8 = 8 + 2 = 10.
+                S::Act(
+                    "carl",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("investigation"))],
+                    &[],
+                ),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![("skill", t("investigation")), ("cr", n(9))],
+                    &[2, 3, 8],
+                ),
+                S::Said("total: Some(10)"),
             ],
         },
         Scene {
