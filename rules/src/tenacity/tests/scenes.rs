@@ -2557,3 +2557,78 @@ const GROUPS: [&[&str]; 20] = [
     DEFENCE_ROLLS_WIN_TIES_AND_TAKE_THE_SITUATIONS_DICE,
     BAD_INPUT_IS_REFUSED_AND_CHANGES_NOTHING,
 ];
+
+/// Who may do what: the GM's actions to the GM only, each character's to the seat that plays
+/// it (the GM for an NPC), under the system's own id and resources.
+#[test]
+fn the_catalogue_offers_each_seat_its_own_actions() {
+    use crate::options::TableOptions;
+    use crate::state::{MemoryState, StateMut};
+    use crate::system::RuleSystem;
+    use std::collections::BTreeMap;
+
+    assert_eq!(Tenacity.id(), "tenacity");
+    let keys: Vec<&str> = Tenacity.resources().iter().map(|r| r.key).collect();
+    assert_eq!(keys, ["tenacity", "spin", "stress", "wounds", "recovery"]);
+    let options = TableOptions::resolve(&Tenacity.options(), &BTreeMap::new()).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in [pc("aune"), npc("raider")] {
+        state.insert_combatant(Tenacity.sheet_from_json(&sheet).unwrap());
+    }
+    let offered = |seat: &Seat| -> Vec<(Option<String>, String)> {
+        let mut v: Vec<(Option<String>, String)> = Tenacity
+            .actions(&state, seat)
+            .into_iter()
+            .map(|a| (a.actor.map(|x| x.to_string()), a.name))
+            .collect();
+        v.sort();
+        v
+    };
+    let gm = offered(&Seat::Gm);
+    let aune = offered(&Seat::Player("aune".into()));
+    for name in super::super::actions::GM_ACTIONS {
+        assert!(gm.contains(&(None, name.to_owned())), "the GM's {name}");
+        assert!(!aune.iter().any(|(_, n)| n == name), "not aune's: {name}");
+    }
+    for name in super::super::actions::CHARACTER_ACTIONS {
+        let mine = |who: &str| (Some(who.to_owned()), name.to_owned());
+        assert!(aune.contains(&mine("aune")), "aune's {name}");
+        assert!(
+            gm.contains(&mine("raider")),
+            "the raider's {name}, for the GM"
+        );
+        assert!(
+            !aune.contains(&mine("raider")),
+            "not the raider's for aune: {name}"
+        );
+    }
+}
+
+/// The GM ends the encounter, and the scene ends with it: positive Spin is lost, negative Spin
+/// stays, stress recovers; nothing is left to end.
+#[test]
+fn ending_the_encounter_ends_the_scene() {
+    play(Scene {
+        name: "ending the encounter ends the scene",
+        options: &[],
+        cast: vec![
+            with(pc("aune"), |v| {
+                v["spin"] = serde_json::json!(3);
+                v["stress"] = serde_json::json!(4);
+            }),
+            with(npc("raider"), |v| v["spin"] = serde_json::json!(-2)),
+        ],
+        steps: vec![
+            // Reaction: aune 5,2 = 8; raider 4,3 = 7.
+            S::Gm("start_encounter", vec![], &[5, 2, 4, 3]),
+            S::Refused("aune", "end_encounter", vec![], "forbidden"),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Res("aune", "spin", 0),
+            S::Res("aune", "stress", 0),
+            S::Res("raider", "spin", -2),
+            S::Check(Box::new(|p: &Played<'_>| {
+                assert!(!p.state.encounter().active, "the encounter is over");
+            })),
+        ],
+    });
+}
