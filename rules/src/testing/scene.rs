@@ -56,8 +56,8 @@ pub enum S {
     AnswerWith(&'static str, Pairs, &'static [u32]),
     /// The open prompt's time runs out; its default draws these faces.
     TimeOut(&'static [u32]),
-    /// An action by `actor`'s seat (`"gm"`: the GM with no actor) refused with this code;
-    /// nothing drawn, nothing changed.
+    /// An action by `actor`'s seat (`"gm"`: the GM with no actor) refused with this code
+    /// (`code: words`: and a message holding the words); nothing drawn, nothing changed.
     Refused(&'static str, &'static str, Pairs, &'static str),
     /// An action sent by the seat of the first for the second, refused with this code.
     RefusedFrom(
@@ -178,7 +178,18 @@ impl Table<'_> {
     fn refused(&mut self, cmd: &Command, expected: &str, at: &str) {
         let before = self.state.clone();
         match self.run(cmd, &[]) {
-            Err(DecideError::Refused(refusal)) => assert_eq!(refusal.code(), expected, "{at}"),
+            // `code: words` also asks the refusal's message (what the player reads) to hold
+            // the words.
+            Err(DecideError::Refused(refusal)) => {
+                let (code, says) = expected
+                    .split_once(": ")
+                    .map_or((expected, None), |(c, s)| (c, Some(s)));
+                assert_eq!(refusal.code(), code, "{at}");
+                if let Some(says) = says {
+                    let message = refusal.to_string();
+                    assert!(message.contains(says), "{at}: the refusal says {message:?}");
+                }
+            }
             other => panic!("{at}: expected a refusal `{expected}`, got {other:?}"),
         }
         assert_eq!(self.state, before, "{at}: a refusal changes nothing");

@@ -2632,3 +2632,43 @@ fn ending_the_encounter_ends_the_scene() {
         ],
     });
 }
+
+/// A special ability activated in the push, not before the roll: one point (here 10acity, the
+/// last one) for its bonus, and the failure becomes a success. A push the character cannot pay
+/// says what it needs and what there is.
+#[test]
+fn a_special_ability_activated_in_the_push_pays_one_point_for_its_bonus() {
+    play(Scene {
+        name: "a special ability activated in the push",
+        options: &[],
+        cast: vec![with(pc("aune"), |v| {
+            v["abilities"] =
+                serde_json::json!([{"id": "focus", "name": "Focused mind", "bonus": 2}]);
+            v["tenacity"] = serde_json::json!(1);
+        })],
+        steps: vec![
+            // Investigation 2: 4,2 = 6 against 7 fails (and the failure earns 1 Spin).
+            S::Act(
+                "aune",
+                "check",
+                vec![("skill", t("investigation")), ("cr", n(7))],
+                &[4, 2],
+            ),
+            S::Res("aune", "spin", 1),
+            // Focus takes the one 10acity point first: a point and a Spin more are 2 asked
+            // against 0 + 1 left, refused as a whole.
+            S::AnswerRefused(
+                None,
+                "push",
+                vec![("points", n(1)), ("spin", n(1)), ("ability", t("focus"))],
+                "insufficient_resource: needs 2, has 1",
+            ),
+            // Focus for the last 10acity: 6 + 2 = 8 beats 7 with nothing more paid.
+            S::AnswerWith("push", vec![("ability", t("focus"))], &[]),
+            S::Said("aune activates a special ability"),
+            S::Res("aune", "tenacity", 0),
+            S::Res("aune", "spin", 1),
+            S::Prompt(false),
+        ],
+    });
+}
