@@ -174,7 +174,7 @@ fn a_push_pays_points_and_spin_then_exactly_the_negative_spin_still_needed() {
         Result<(i64, i64, i64), PushError>,
         &'static str,
     );
-    let cases: [Case; 8] = [
+    let cases: [Case; 11] = [
         (
             8,
             9,
@@ -246,6 +246,33 @@ fn a_push_pays_points_and_spin_then_exactly_the_negative_spin_still_needed() {
             false,
             Err(PushError::NotHeld),
             "4 points offered, 3 held",
+        ),
+        (
+            1,
+            15,
+            (0, 2),
+            (0, 2),
+            true,
+            Err(PushError::Short),
+            "3 pushed, 13 short: the 2 Spin spent and 13 negative would end at -13",
+        ),
+        (
+            8,
+            9,
+            (-1, 0),
+            (3, 0),
+            false,
+            Err(PushError::NotHeld),
+            "a negative offer is no offer",
+        ),
+        (
+            8,
+            9,
+            (0, -1),
+            (0, 3),
+            false,
+            Err(PushError::NotHeld),
+            "negative Spin offered is no offer",
         ),
     ];
     for (result, cr, offered, held, cost, want, why) in cases {
