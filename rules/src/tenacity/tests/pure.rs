@@ -330,6 +330,11 @@ fn worked_examples_w6_w7_pilot_bonus_and_the_reading_option() {
     // A8: pilot 4, ship 2: difference reading 2 + 1 = 3; higher reading 2 + 2 = 4.
     assert_eq!(pilot_bonus(4, 2, diff), 3);
     assert_eq!(pilot_bonus(4, 2, high), 4);
+    // Pilot 2, ship 6: 2 + (6 - 2) / 2 = 4; the higher reading 2 + 6 / 2 = 5.
+    assert_eq!(pilot_bonus(2, 6, diff), 4);
+    assert_eq!(pilot_bonus(2, 6, high), 5);
+    // No pilot rank: 0 + 4 / 2 = 2.
+    assert_eq!(pilot_bonus(0, 4, diff), 2);
 }
 
 #[test]
