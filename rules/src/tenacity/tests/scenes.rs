@@ -2672,3 +2672,28 @@ fn a_special_ability_activated_in_the_push_pays_one_point_for_its_bonus() {
         ],
     });
 }
+
+/// No challenge dice at all: the challenge is its bonus alone, and no d6 is drawn.
+#[test]
+fn no_challenge_dice_leave_the_bonus_alone() {
+    play(Scene {
+        name: "no challenge dice",
+        options: &[],
+        cast: vec![pc("aune")],
+        steps: vec![
+            // Investigation 2: 4,2 = 6 beats 0d6 + 3 = 3.
+            S::Act(
+                "aune",
+                "check",
+                vec![
+                    ("skill", t("investigation")),
+                    ("challenge_dice", n(0)),
+                    ("challenge_bonus", n(3)),
+                ],
+                &[4, 2],
+            ),
+            S::Said("total: Some(6)"),
+            S::Prompt(false),
+        ],
+    });
+}
