@@ -10,8 +10,8 @@ use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::refusal::Refusal;
-use crate::state::Combatant;
 use crate::state::StateView;
+use crate::state::{Combatant, Kind};
 
 use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
@@ -139,7 +139,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
             bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
         }
-        if t_stats.has_ability("magical_disruption") {
+        if disrupted(ctx, &target, &t_stats) {
             bonuses.push(Modifier::new("magical disruption", -1));
         }
         if let Some(m) = declare_pp(ctx, c, pp, 0)? {
@@ -287,4 +287,23 @@ fn spell_as_told(c: &Combatant, spell: &Spell) -> String {
     } else {
         spell.name.to_lowercase()
     }
+}
+
+/// Whether Magical disruption takes one off a spell attack on `target`: its own, or by
+/// default an able ally's on its side (the text's "nearby allies" gives no distance; the
+/// table may keep it to the bearer, `tinyd10.disruption = bearer`).
+fn disrupted(ctx: &Ctx<'_>, target: &Combatant, t_stats: &Stats) -> bool {
+    const ABILITY: &str = "magical_disruption";
+    if t_stats.has_ability(ABILITY) {
+        return true;
+    }
+    if is(ctx.state.options(), super::options::DISRUPTION, "bearer") {
+        return false;
+    }
+    ctx.state
+        .combatant_ids()
+        .into_iter()
+        .filter_map(|id| ctx.state.combatant(&id).cloned())
+        .filter(|o| o.side == target.side && o.kind != Kind::Object && !o.has_status(DEAD))
+        .any(|o| stats_of(&o).is_ok_and(|s| s.has_ability(ABILITY)))
 }

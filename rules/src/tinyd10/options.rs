@@ -31,6 +31,8 @@ pub const STANDARD_HEAL: &str = "tinyd10.standard_heal";
 pub const MORALE_COUNT: &str = "tinyd10.morale_count";
 /// Whether "allies within earshot" includes the one speaking (A20).
 pub const EARSHOT: &str = "tinyd10.earshot";
+/// Whom Magical disruption covers besides its bearer: "nearby allies" has no distance.
+pub const DISRUPTION: &str = "tinyd10.disruption";
 
 struct Choice {
     key: &'static str,
@@ -39,7 +41,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 12] = [
+const CHOICES: [Choice; 13] = [
     Choice {
         key: D5_FROM,
         help: "A 1d5: `draw` takes a five-sided draw of the fair stream; `half_d10` rolls a d10 and halves it, rounding up.",
@@ -111,6 +113,12 @@ const CHOICES: [Choice; 12] = [
         help: "Words of healing and strength reach allies within earshot: `with_speaker` or `allies_only`.",
         choices: &["with_speaker", "allies_only"],
         default: "with_speaker",
+    },
+    Choice {
+        key: DISRUPTION,
+        help: "Magical disruption's \"nearby allies\" has no distance: every able ally on the bearer's side (`side`), or the bearer alone (`bearer`).",
+        choices: &["side", "bearer"],
+        default: "side",
     },
 ];
 

@@ -1559,6 +1559,60 @@ fn magical_disruption_takes_one_off_a_spell_attack_on_its_bearer() {
     });
 }
 
+/// "Nearby allies" (no distance in the text): by default every able ally on the bearer's side
+/// is covered, so Fireball I on a goblin (reflex -2: no initiative tie) beside the adept rolls 4 + intellect 4 - 1 = 7 and
+/// misses T8; with `tinyd10.disruption = bearer` the same 4 makes 8 and hits (1d5 of 2 + 1 = 3
+/// damage, 5 HP to 2). Either way the caster pays 2 MP less 1 for Arcane knowledge.
+#[test]
+fn option_disruption_covers_the_bearers_side_or_the_bearer_alone() {
+    let adept = json!({
+        "id": "adept", "name": "adept", "kind": "npc", "abilities": ["magical_disruption"],
+        "stats": {"reflex": -1, "toughness": 8, "hp_max": 5}
+    });
+    let goblin = json!({
+        "id": "goblin", "name": "goblin", "kind": "npc",
+        "stats": {"reflex": -2, "toughness": 8, "hp_max": 5}
+    });
+    // (table options, dice, whether disruption counts, the goblin's HP after)
+    type Case = (
+        &'static [(&'static str, &'static str)],
+        &'static [u32],
+        bool,
+        i64,
+    );
+    let cases: [Case; 2] = [
+        (&[], &[4], true, 5),
+        (&[("tinyd10.disruption", "bearer")], &[4, 2], false, 2),
+    ];
+    for (options, faces, disrupted, hp) in cases {
+        let mut steps = vec![
+            S::Start(&[]),
+            S::Act(
+                "mira",
+                "cast",
+                vec![("spell", t("fireball_1")), ("target", t("goblin"))],
+                faces,
+            ),
+            S::Res("goblin", "hp", hp),
+            S::Res("mira", "mp", 12),
+        ];
+        steps.push(if disrupted {
+            S::Said("magical disruption")
+        } else {
+            S::Check(Box::new(|p: &Played<'_>| {
+                let told = format!("{:?}", p.last);
+                assert!(!told.contains("magical disruption"), "{told}");
+            }))
+        });
+        play(Scene {
+            name: "magical disruption on an ally",
+            options,
+            cast: vec![mira(), adept.clone(), goblin.clone()],
+            steps,
+        });
+    }
+}
+
 #[test]
 fn spell_adept_doubles_the_mp_standard_healing_gives() {
     let adept = json!({
