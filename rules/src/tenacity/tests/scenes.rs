@@ -1096,7 +1096,11 @@ fn scenes() -> Vec<Scene> {
                     ],
                     &[5, 3, 9, 6],
                 ),
+                S::Said(
+                    "modifiers: [Modifier { label: \"athletics\", value: 2 }], total: Some(11)",
+                ),
                 S::Lacks("raider", "hinder"),
+                S::Lacks("raider", "grappled"),
                 S::Refused(
                     "raider",
                     "overcome",
@@ -1208,6 +1212,9 @@ fn scenes() -> Vec<Scene> {
                     "come_round",
                     vec![("skill", t("concentration"))],
                     &[1, 1, 1, 2, 3, 1],
+                ),
+                S::Said(
+                    "modifiers: [Modifier { label: \"concentration\", value: 2 }], total: Some(5)",
                 ),
                 S::Has("bryn", "unconscious"),
                 // 1, 1, 1, 1 = 4; melee (a strength skill) 3,1 = 3 + 4 = 7: awake.
@@ -2096,10 +2103,12 @@ fn scenes() -> Vec<Scene> {
                     &[8, 1, 2, 2],
                 ),
                 S::Magnitude("aune", "hinder", 4),
+                S::Has("aune", "area.hinder"),
                 S::Act("bryn", "end_turn", vec![("next", e("aune"))], &[]),
                 // Moving out of the brambles ends it: no roll.
                 S::Act("aune", "move", vec![("spaces", n(2))], &[]),
                 S::Lacks("aune", "hinder"),
+                S::Lacks("aune", "area.hinder"),
                 S::Said("aune leaves the area: its hinder ends"),
             ],
         },
@@ -2189,6 +2198,20 @@ fn scenes() -> Vec<Scene> {
                 // 9,8 = 9 + 2 = 11: it wins by 4 and moves all 4.
                 S::Act("raider", "move", vec![("spaces", n(4))], &[5, 3, 9, 8]),
                 S::Said("raider moves 4 of 4 spaces while grappled"),
+                // The free escape try (itself not hindered): aune's unarmed 2,1 = 2 + 2 = 4
+                // against athletics 7,1 = 7 + 2 = 9: free, and every limb with it.
+                S::Act(
+                    "raider",
+                    "overcome",
+                    vec![
+                        ("condition", t("grappled")),
+                        ("skill", t("athletics")),
+                        ("against", t("unarmed")),
+                    ],
+                    &[2, 1, 7, 1],
+                ),
+                S::Lacks("raider", "grappled"),
+                S::Lacks("raider", "grappled_limbs"),
             ],
         },
         Scene {
@@ -2247,6 +2270,13 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Has("raider", "grappled"),
                 S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
+                // A lock with an item needs its locking property: the rope grapples only.
+                S::Refused(
+                    "aune",
+                    "lock",
+                    vec![("target", e("raider")), ("item", t("rope"))],
+                    "rule",
+                ),
                 // The lock: no check; unarmed 2 gives 1d4 (4) stress.
                 S::Act("aune", "lock", vec![("target", e("raider"))], &[4]),
                 S::Has("raider", "locked"),
@@ -2694,6 +2724,111 @@ fn no_challenge_dice_leave_the_bonus_alone() {
             ),
             S::Said("total: Some(6)"),
             S::Prompt(false),
+        ],
+    });
+}
+
+/// A fumble on a roll to throw a condition off costs a Spin; naming oneself with `--on` is
+/// throwing off one's own condition.
+#[test]
+fn throwing_off_a_condition_a_fumble_costs_spin_and_on_oneself_is_ones_own() {
+    play(Scene {
+        name: "overcome: a fumble, and --on oneself",
+        options: &[],
+        cast: vec![pc("aune")],
+        steps: vec![
+            S::Give("aune", "hinder", 2),
+            // Endurance 0 on 1,1: a fumble, 1 against 3 fails, Spin 0 → -1.
+            S::Act(
+                "aune",
+                "overcome",
+                vec![
+                    ("condition", t("hinder")),
+                    ("skill", t("endurance")),
+                    ("cr", n(3)),
+                ],
+                &[1, 1],
+            ),
+            S::Res("aune", "spin", -1),
+            S::Has("aune", "hinder"),
+            // 5,1 = 5 beats 3, the condition named on aune herself.
+            S::Act(
+                "aune",
+                "overcome",
+                vec![
+                    ("condition", t("hinder")),
+                    ("skill", t("endurance")),
+                    ("cr", n(3)),
+                    ("on", e("aune")),
+                ],
+                &[5, 1],
+            ),
+            S::Lacks("aune", "hinder"),
+        ],
+    });
+}
+
+/// A grappler of unarmed rank 1 has no impact dice: its grapple and its lock draw none, and
+/// the lock still takes hold.
+#[test]
+fn a_lock_with_no_impact_dice_still_takes_hold() {
+    play(Scene {
+        name: "a lock with no impact dice",
+        options: &[],
+        cast: vec![
+            with(pc("aune"), |v| {
+                v["equipment"] = serde_json::json!([
+                    { "id": "rope", "properties": ["grappling"] }
+                ]);
+            }),
+            npc("raider"),
+        ],
+        steps: vec![
+            // Reaction: aune 9,8 = 12; raider 3,4 = 7.
+            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+            // The raider defends 4,2 = 4 + 3 = 7; aune's unarmed 9,1 = 9 + 1 = 10.
+            S::Act(
+                "aune",
+                "check",
+                vec![
+                    ("skill", t("unarmed")),
+                    ("kind", t("grapple")),
+                    ("target", e("raider")),
+                    ("defence", t("reaction")),
+                    ("item", t("rope")),
+                ],
+                &[4, 2, 9, 1],
+            ),
+            S::Has("raider", "grappled"),
+            S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+            S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
+            S::Act("aune", "lock", vec![("target", e("raider"))], &[]),
+            S::Has("raider", "locked"),
+            S::Res("raider", "stress", 0),
+        ],
+    });
+}
+
+/// Someone who began a coup de grâce on one and then turns to another begins again on the
+/// other: a coup finishes only on the one it began on.
+#[test]
+fn a_coup_de_grace_finishes_only_on_the_one_it_began_on() {
+    play(Scene {
+        name: "a coup turned on another begins again",
+        options: &[],
+        cast: vec![pc("aune"), npc("raider"), npc("wolf")],
+        steps: vec![
+            // Reaction: aune 9,8 = 12; raider 3,4 = 7; wolf 1,1 = 4.
+            S::Gm("start_encounter", vec![], &[9, 8, 3, 4, 1, 1]),
+            S::Act("aune", "coup_de_grace", vec![("target", e("raider"))], &[]),
+            S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+            S::Act("raider", "end_turn", vec![("next", e("wolf"))], &[]),
+            S::Act("wolf", "end_turn", vec![("next", e("aune"))], &[]),
+            S::Round(2),
+            S::Act("aune", "coup_de_grace", vec![("target", e("wolf"))], &[]),
+            S::Lacks("wolf", "perishing"),
+            S::Lacks("raider", "perishing"),
+            S::Has("aune", "coup_de_grace"),
         ],
     });
 }
