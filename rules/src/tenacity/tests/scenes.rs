@@ -315,7 +315,9 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Res("raider", "stress", 0),
                 S::Prompt(true),
-                S::Answer("wound", &[]),
+                S::Asked("raider is over its maximum stress: mark a wound, or fall unconscious?"),
+                // Left unanswered, the wound is marked.
+                S::TimeOut(&[]),
                 S::Res("raider", "wounds", 1),
                 S::Lacks("raider", "unconscious"),
             ],
@@ -1084,6 +1086,7 @@ fn scenes() -> Vec<Scene> {
                     &[7, 2, 2, 1],
                 ),
                 S::Magnitude("raider", "hinder", 3),
+                S::Lacks("raider", "area.hinder"),
                 S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
                 // The applier's fresh melee roll 5,3 = 9; the raider's athletics 9,6 = 11: gone.
                 S::Act(
@@ -1254,6 +1257,7 @@ fn scenes() -> Vec<Scene> {
                     &[5, 2, 3, 3, 4],
                 ),
                 S::Res("ogre", "stress", 4),
+                S::Said("8 impact becomes 4 stress (size, resistance)"),
                 // Fire: 7 halved down = 3, less resistance 2 = 1: stress 5.
                 S::Act(
                     "aune",
@@ -1759,6 +1763,32 @@ fn scenes() -> Vec<Scene> {
                     &[9, 4, 2, 1],
                 ),
                 S::Magnitude("aune", "standing.raider", 0),
+                S::Said("and has lost all credibility"),
+                // From 0, 9,4 = 13 beats 6; 2d4 (4, 4) = 8, then (1, 1) = 2: 10 sways him.
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("social")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[9, 4, 4, 4],
+                ),
+                S::Act(
+                    "aune",
+                    "check",
+                    vec![
+                        ("skill", t("melee")),
+                        ("kind", t("social")),
+                        ("target", e("raider")),
+                        ("cr", n(6)),
+                    ],
+                    &[9, 4, 1, 1],
+                ),
+                S::Magnitude("aune", "standing.raider", 10),
+                S::Said("aune's standing with raider: 8 to 10 and sways them"),
                 S::Refused(
                     "aune",
                     "check",
@@ -2171,6 +2201,7 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Magnitude("raider", "grappled", 3),
                 S::Magnitude("raider", "grappled_limbs", 2),
+                S::Said("aune grapples raider (hinder 3, 2 limbs: every physical action)"),
                 S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
                 // Every physical action pays the 3 unasked: melee 6,2 = 6 + 4 - 3 = 7.
                 S::Act(
@@ -2256,6 +2287,7 @@ fn scenes() -> Vec<Scene> {
                     &[4, 2, 9, 1, 3],
                 ),
                 S::Magnitude("raider", "grappled", 3),
+                S::Lacks("raider", "grappled_limbs"),
                 S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
                 // Escape try: aune's fresh unarmed 8,1 = 10 against athletics 3,2 = 5: held.
                 S::Act(
@@ -2829,6 +2861,71 @@ fn a_coup_de_grace_finishes_only_on_the_one_it_began_on() {
             S::Lacks("wolf", "perishing"),
             S::Lacks("raider", "perishing"),
             S::Has("aune", "coup_de_grace"),
+        ],
+    });
+}
+
+/// A damaging condition from an area deals its impact each turn like any other: its magnitude
+/// is the impact (only a stop has none).
+#[test]
+fn a_damaging_condition_from_an_area_keeps_its_impact() {
+    play(Scene {
+        name: "an area's damaging condition",
+        options: &[],
+        cast: vec![pc("aune"), pc("bryn")],
+        steps: vec![
+            // Melee 8,1 = 8 + 4 = 12 beats 3; 2d4 (3, 2) = 5.
+            S::Act(
+                "bryn",
+                "check",
+                vec![
+                    ("skill", t("melee")),
+                    ("kind", t("condition")),
+                    ("condition", t("damage")),
+                    ("target", e("aune")),
+                    ("cr", n(3)),
+                    ("area", yes()),
+                ],
+                &[8, 1, 3, 2],
+            ),
+            S::Magnitude("aune", "damage", 5),
+            S::Has("aune", "area.damage"),
+        ],
+    });
+}
+
+/// Group initiative: a side chosen second in the list goes first, round after round; a table
+/// of one side is never asked.
+#[test]
+fn group_initiative_keeps_the_chosen_side_first_and_asks_no_lone_side() {
+    play(Scene {
+        name: "the players chosen first",
+        options: &[("tenacity.initiative", "group")],
+        cast: vec![pc("aune"), npc("raider")],
+        steps: vec![
+            // aune 9,3 = 12; raider 5,2 = 8: aune's seat picks her own side.
+            S::Gm("start_encounter", vec![], &[9, 3, 5, 2]),
+            S::Check(Box::new(|p: &Played<'_>| {
+                let asked = p.state.encounter().pending.last().cloned().expect("asked");
+                assert_eq!(asked.timeout_ms, 60_000, "the table's decision timeout");
+            })),
+            S::Answer("players", &[]),
+            S::Now(vec!["aune"]),
+            S::Act("aune", "end_turn", vec![], &[]),
+            S::Now(vec!["raider"]),
+            S::Act("raider", "end_turn", vec![], &[]),
+            S::Round(2),
+            S::Now(vec!["aune"]),
+        ],
+    });
+    play(Scene {
+        name: "one side alone",
+        options: &[("tenacity.initiative", "group")],
+        cast: vec![pc("aune"), pc("bryn")],
+        steps: vec![
+            S::Gm("start_encounter", vec![], &[9, 3, 5, 2]),
+            S::Prompt(false),
+            S::Now(vec!["aune", "bryn"]),
         ],
     });
 }
