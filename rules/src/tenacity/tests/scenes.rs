@@ -1569,6 +1569,13 @@ fn scenes() -> Vec<Scene> {
                     &[2, 3, 8],
                 ),
                 S::Said("total: Some(10)"),
+                // A rank of 1 on both sides is enough: bryn's insight 1 helps aune's insight 1.
+                S::Act(
+                    "bryn",
+                    "help",
+                    vec![("target", e("aune")), ("skill", t("insight"))],
+                    &[],
+                ),
             ],
         },
         Scene {
@@ -1845,6 +1852,11 @@ fn scenes() -> Vec<Scene> {
                 ),
                 S::Res("raider", "stress", 3),
                 S::Lacks("aune", "held_action"),
+                // Nothing else held: the turn order no longer shows her holding.
+                S::Check(Box::new(|p: &Played<'_>| {
+                    let held = &p.state.encounter().turns.held;
+                    assert!(!held.iter().any(|e| e.0 == "aune"), "{held:?}");
+                })),
                 S::Refused("aune", "release", vec![("what", t("action"))], "rule"),
                 S::Act("raider", "end_turn", vec![("next", e("bryn"))], &[]),
                 S::Act(
@@ -1989,6 +2001,12 @@ fn scenes() -> Vec<Scene> {
                 S::Gm(
                     "task",
                     vec![("pool", t("climb")), ("requirement", n(5))],
+                    &[],
+                ),
+                // Another task at the same time keeps its own requirement.
+                S::Gm(
+                    "task",
+                    vec![("pool", t("door")), ("requirement", n(9))],
                     &[],
                 ),
                 S::Act(
@@ -2926,6 +2944,42 @@ fn group_initiative_keeps_the_chosen_side_first_and_asks_no_lone_side() {
             S::Gm("start_encounter", vec![], &[9, 3, 5, 2]),
             S::Prompt(false),
             S::Now(vec!["aune", "bryn"]),
+        ],
+    });
+}
+
+/// A held movement spent when its trigger comes moves up to the character's movement (6 here),
+/// no further.
+#[test]
+fn a_held_movement_released_moves_within_the_movement() {
+    play(Scene {
+        name: "a held movement released",
+        options: &[],
+        cast: vec![pc("aune"), npc("raider")],
+        steps: vec![
+            // Reaction: aune 9,8 = 12; raider 3,4 = 7.
+            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+            S::Act(
+                "aune",
+                "hold",
+                vec![("what", t("movement")), ("trigger", t("the raider moves"))],
+                &[],
+            ),
+            S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+            S::Refused(
+                "aune",
+                "release",
+                vec![("what", t("movement")), ("spaces", n(7))],
+                "bad_request: must be 0 to 6",
+            ),
+            S::Act(
+                "aune",
+                "release",
+                vec![("what", t("movement")), ("spaces", n(6))],
+                &[],
+            ),
+            S::Said("aune moves 6 spaces"),
+            S::Lacks("aune", "held_movement"),
         ],
     });
 }
