@@ -965,6 +965,10 @@ fn scenes() -> Vec<Scene> {
                 S::Refused("raider", "end_turn", vec![("next", e("wolf"))], "rule"),
                 S::Act("raider", "end_turn", vec![], &[]),
                 S::Asked("who acts next?"),
+                S::Check(Box::new(|p: &Played<'_>| {
+                    let asked = p.state.encounter().pending.last().cloned().expect("asked");
+                    assert_eq!(asked.timeout_ms, 60_000, "the table's decision timeout");
+                })),
                 S::AnswerRefused(
                     Some(Seat::Player("aune".into())),
                     "aune",
@@ -2980,6 +2984,87 @@ fn a_held_movement_released_moves_within_the_movement() {
             ),
             S::Said("aune moves 6 spaces"),
             S::Lacks("aune", "held_movement"),
+        ],
+    });
+}
+
+/// The opening roll's ties: a hero over an opponent whatever their order, and between two
+/// opponents the first keeps it.
+#[test]
+fn opening_roll_ties_go_to_the_hero_then_to_the_first() {
+    // Reaction 3 on 2 dice: 9,3 = 12 for everyone.
+    play(Scene {
+        name: "a hero ties two opponents listed before her",
+        options: &[],
+        cast: vec![npc("ant"), npc("bat"), pc("zed")],
+        steps: vec![
+            S::Gm("start_encounter", vec![], &[9, 3, 9, 3, 9, 3]),
+            S::Now(vec!["zed"]),
+        ],
+    });
+    play(Scene {
+        name: "two opponents tie",
+        options: &[],
+        cast: vec![npc("ant"), npc("bat")],
+        steps: vec![
+            S::Gm("start_encounter", vec![], &[9, 3, 9, 3]),
+            S::Now(vec!["ant"]),
+        ],
+    });
+}
+
+/// Moving while grappled is won by the margin of the athletics contest, at most the spaces
+/// asked, and moving out of an area sheds its condition; moving no spaces leaves nothing.
+#[test]
+fn moving_while_grappled_goes_as_far_as_the_margin() {
+    play(Scene {
+        name: "moving while grappled",
+        options: &[],
+        cast: vec![
+            with(pc("aune"), |v| {
+                v["equipment"] = serde_json::json!([
+                    { "id": "rope", "properties": ["grappling"] }
+                ]);
+            }),
+            npc("raider"),
+        ],
+        steps: vec![
+            // Reaction: aune 9,8 = 12; raider 3,4 = 7.
+            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+            // The raider defends 4,2 = 4 + 3 = 7; aune's unarmed 9,1 = 9 + 1 = 10.
+            S::Act(
+                "aune",
+                "check",
+                vec![
+                    ("skill", t("unarmed")),
+                    ("kind", t("grapple")),
+                    ("target", e("raider")),
+                    ("defence", t("reaction")),
+                    ("item", t("rope")),
+                ],
+                &[4, 2, 9, 1],
+            ),
+            S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+            S::Give("raider", "hinder", 2),
+            S::Give("raider", "area.hinder", 0),
+            // Six spaces asked: aune's athletics 5,3 = 5 + 2 = 7, the raider's 9,1 = 9 + 2 = 11:
+            // won by 4, it moves 4, out of the area.
+            S::Act("raider", "move", vec![("spaces", n(6))], &[5, 3, 9, 1]),
+            S::Said("modifiers: [Modifier { label: \"athletics\", value: 2 }], total: Some(11)"),
+            S::Said("raider moves 4 of 6 spaces while grappled"),
+            S::Lacks("raider", "hinder"),
+        ],
+    });
+    play(Scene {
+        name: "moving no spaces",
+        options: &[],
+        cast: vec![pc("aune")],
+        steps: vec![
+            S::Gm("start_encounter", vec![], &[9, 8]),
+            S::Give("aune", "hinder", 2),
+            S::Give("aune", "area.hinder", 0),
+            S::Act("aune", "move", vec![("spaces", n(0))], &[]),
+            S::Has("aune", "hinder"),
         ],
     });
 }
