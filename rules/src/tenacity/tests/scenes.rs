@@ -3068,3 +3068,34 @@ fn moving_while_grappled_goes_as_far_as_the_margin() {
         ],
     });
 }
+
+/// First place is passed only before the turn has begun; and only someone brought back into
+/// the spotlight may respond after acting.
+#[test]
+fn first_place_is_passed_before_the_turn_begins_and_only_the_brought_back_respond() {
+    play(Scene {
+        name: "passing and responding out of turn",
+        options: &[],
+        cast: vec![pc("aune"), pc("bryn"), npc("raider")],
+        steps: vec![
+            // Reaction 3: aune 5,2 = 8; bryn 9,1 = 12; raider 4,3 = 7. Bryn holds it.
+            S::Gm("start_encounter", vec![], &[5, 2, 9, 1, 4, 3]),
+            S::Act("bryn", "move", vec![("spaces", n(1))], &[]),
+            S::Refused(
+                "bryn",
+                "pass_first",
+                vec![("to", e("aune"))],
+                "rule: has already begun its turn",
+            ),
+            S::Act("bryn", "end_turn", vec![("next", e("raider"))], &[]),
+            // Bryn has acted, but the raider has not brought her back: no response.
+            S::Refused(
+                "bryn",
+                "respond",
+                vec![],
+                "rule: may respond only after acting",
+            ),
+            S::Res("bryn", "tenacity", 3),
+        ],
+    });
+}
