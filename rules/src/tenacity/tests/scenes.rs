@@ -3099,3 +3099,76 @@ fn first_place_is_passed_before_the_turn_begins_and_only_the_brought_back_respon
         ],
     });
 }
+
+/// Two helpers on two skills of one character keep their own dice; a grappled mover who wins
+/// no space stays in its area, condition and all.
+#[test]
+fn two_helps_keep_their_dice_and_a_mover_held_in_place_keeps_its_area() {
+    play(Scene {
+        name: "two helps at once",
+        options: &[],
+        cast: vec![
+            pc("aune"),
+            bryn_the_investigator(),
+            with(pc("carl"), |v| {
+                v["attributes"]["awareness"]["skills"]["perception"] = serde_json::json!(3);
+            }),
+        ],
+        steps: vec![
+            S::Act(
+                "bryn",
+                "help",
+                vec![("target", e("aune")), ("skill", t("investigation"))],
+                &[],
+            ),
+            S::Act(
+                "carl",
+                "help",
+                vec![("target", e("aune")), ("skill", t("perception"))],
+                &[],
+            ),
+            // Investigation: bryn's 3 dice + 1: 2,3,6,1 = 6 + 4 = 10.
+            S::Act(
+                "aune",
+                "check",
+                vec![("skill", t("investigation")), ("cr", n(9))],
+                &[2, 3, 6, 1],
+            ),
+            S::Said("total: Some(10)"),
+        ],
+    });
+    play(Scene {
+        name: "held in place",
+        options: &[],
+        cast: vec![
+            with(pc("aune"), |v| {
+                v["equipment"] = serde_json::json!([
+                    { "id": "rope", "properties": ["grappling"] }
+                ]);
+            }),
+            npc("raider"),
+        ],
+        steps: vec![
+            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+            S::Act(
+                "aune",
+                "check",
+                vec![
+                    ("skill", t("unarmed")),
+                    ("kind", t("grapple")),
+                    ("target", e("raider")),
+                    ("defence", t("reaction")),
+                    ("item", t("rope")),
+                ],
+                &[4, 2, 9, 1],
+            ),
+            S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
+            S::Give("raider", "hinder", 2),
+            S::Give("raider", "area.hinder", 0),
+            // aune's athletics 9,1 = 11 against the raider's 5,3 = 7: it moves none.
+            S::Act("raider", "move", vec![("spaces", n(3))], &[9, 1, 5, 3]),
+            S::Said("raider moves 0 of 3 spaces while grappled"),
+            S::Has("raider", "hinder"),
+        ],
+    });
+}
