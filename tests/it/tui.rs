@@ -200,23 +200,55 @@ fn a_player_answers_and_takes_her_turn_by_keyboard_and_the_tui_reconnects_by_its
     assert_eq!(screen.matches("mara's turn starts").count(), 1, "{screen}");
 }
 
+/// `tablehold demo --system ID` as a command for tmux, with a profile directory of its own and
+/// its temporary directory in one of the test's own (TMPDIR), so that another demo (a user's,
+/// another test's) is never taken for one this demo left behind.
+struct Demo {
+    command: String,
+    tmp: tempfile::TempDir,
+    _config: tempfile::TempDir,
+}
+
+impl Demo {
+    fn new(system: &str) -> Demo {
+        let config = tempfile::tempdir().expect("temp dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let command = format!(
+            "env TMPDIR='{}' TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system {system}",
+            tmp.path().display(),
+            config.path().display(),
+            bin("tablehold").display()
+        );
+        Demo {
+            command,
+            tmp,
+            _config: config,
+        }
+    }
+
+    /// The demo directories in the test's temporary directory.
+    fn dirs(&self) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(self.tmp.path())
+            .expect("the demo's temp dir")
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("tablehold-demo-")
+            })
+            .map(|e| e.path())
+            .collect()
+    }
+}
+
 /// `tablehold demo` in a terminal: a server of its own, a table of the system, both seats on
 /// one screen. Whoever's turn it is (the player's character or the GM's NPC, found with F2),
 /// a full turn by keyboard: the attack on the one standing beside, then the end of the turn;
 /// the log shows the attack and the next turn starting.
 #[test]
 fn the_demo_plays_a_full_turn_by_keyboard() {
-    let config = tempfile::tempdir().expect("temp dir");
-    // The demo's temporary directory goes into one of the test's own, so that another demo
-    // (a user's, another test's) is not taken for one this demo left behind.
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let command = format!(
-        "env TMPDIR='{}' TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system grimwire",
-        tmp.path().display(),
-        config.path().display(),
-        bin("tablehold").display()
-    );
-    let tui = Tui::spawn("demo", &command);
+    let demo = Demo::new("grimwire");
+    let tui = Tui::spawn("demo", &demo.command);
     let screen = tui.until("● online · F2: GM");
     assert!(
         screen.starts_with("grimwire demo · player player · round "),
@@ -271,15 +303,7 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
     assert!(screen.contains("· numbers GM only"), "{screen}");
     // Leaving stops the demo's server and removes its directory.
     drop(tui);
-    let left: Vec<_> = std::fs::read_dir(tmp.path())
-        .expect("the demo's temp dir")
-        .filter_map(Result::ok)
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("tablehold-demo-")
-        })
-        .collect();
+    let left = demo.dirs();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
@@ -289,31 +313,13 @@ fn the_demo_plays_a_full_turn_by_keyboard() {
 /// left both behind.) The demo's temporary directory is one of the test's own (TMPDIR).
 #[test]
 fn closing_the_terminal_under_the_demo_still_cleans_up() {
-    let config = tempfile::tempdir().expect("temp dir");
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let command = format!(
-        "env TMPDIR='{}' TABLEHOLD_CONFIG_DIR='{}' '{}' demo --system vigor",
-        tmp.path().display(),
-        config.path().display(),
-        bin("tablehold").display()
-    );
-    let tui = Tui::spawn("hangup", &command);
+    let demo = Demo::new("vigor");
+    let tui = Tui::spawn("hangup", &demo.command);
     tui.until("● online · F2: GM");
-    let demo_dirs = || {
-        std::fs::read_dir(tmp.path())
-            .expect("the demo's temp dir")
-            .filter_map(Result::ok)
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .starts_with("tablehold-demo-")
-            })
-            .count()
-    };
-    assert_eq!(demo_dirs(), 1, "the demo made its directory");
+    assert_eq!(demo.dirs().len(), 1, "the demo made its directory");
     let _ = tui.tmux(&["kill-server"]);
     let start = Instant::now();
-    while demo_dirs() > 0 {
+    while !demo.dirs().is_empty() {
         assert!(
             start.elapsed() < SCREEN_TIMEOUT,
             "the demo's directory is still there after the terminal closed"

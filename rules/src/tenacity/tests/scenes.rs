@@ -2829,37 +2829,15 @@ fn a_lock_with_no_impact_dice_still_takes_hold() {
     play(Scene {
         name: "a lock with no impact dice",
         options: &[],
-        cast: vec![
-            with(pc("aune"), |v| {
-                v["equipment"] = serde_json::json!([
-                    { "id": "rope", "properties": ["grappling"] }
-                ]);
-            }),
-            npc("raider"),
-        ],
-        steps: vec![
-            // Reaction: aune 9,8 = 12; raider 3,4 = 7.
-            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
-            // The raider defends 4,2 = 4 + 3 = 7; aune's unarmed 9,1 = 9 + 1 = 10.
-            S::Act(
-                "aune",
-                "check",
-                vec![
-                    ("skill", t("unarmed")),
-                    ("kind", t("grapple")),
-                    ("target", e("raider")),
-                    ("defence", t("reaction")),
-                    ("item", t("rope")),
-                ],
-                &[4, 2, 9, 1],
-            ),
+        cast: roped_cast(),
+        steps: roped_grapple_then(vec![
             S::Has("raider", "grappled"),
             S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
             S::Act("raider", "end_turn", vec![("next", e("aune"))], &[]),
             S::Act("aune", "lock", vec![("target", e("raider"))], &[]),
             S::Has("raider", "locked"),
             S::Res("raider", "stress", 0),
-        ],
+        ]),
     });
 }
 
@@ -3020,30 +2998,8 @@ fn moving_while_grappled_goes_as_far_as_the_margin() {
     play(Scene {
         name: "moving while grappled",
         options: &[],
-        cast: vec![
-            with(pc("aune"), |v| {
-                v["equipment"] = serde_json::json!([
-                    { "id": "rope", "properties": ["grappling"] }
-                ]);
-            }),
-            npc("raider"),
-        ],
-        steps: vec![
-            // Reaction: aune 9,8 = 12; raider 3,4 = 7.
-            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
-            // The raider defends 4,2 = 4 + 3 = 7; aune's unarmed 9,1 = 9 + 1 = 10.
-            S::Act(
-                "aune",
-                "check",
-                vec![
-                    ("skill", t("unarmed")),
-                    ("kind", t("grapple")),
-                    ("target", e("raider")),
-                    ("defence", t("reaction")),
-                    ("item", t("rope")),
-                ],
-                &[4, 2, 9, 1],
-            ),
+        cast: roped_cast(),
+        steps: roped_grapple_then(vec![
             S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
             S::Give("raider", "hinder", 2),
             S::Give("raider", "area.hinder", 0),
@@ -3053,7 +3009,7 @@ fn moving_while_grappled_goes_as_far_as_the_margin() {
             S::Said("modifiers: [Modifier { label: \"athletics\", value: 2 }], total: Some(11)"),
             S::Said("raider moves 4 of 6 spaces while grappled"),
             S::Lacks("raider", "hinder"),
-        ],
+        ]),
     });
     play(Scene {
         name: "moving no spaces",
@@ -3140,28 +3096,8 @@ fn two_helps_keep_their_dice_and_a_mover_held_in_place_keeps_its_area() {
     play(Scene {
         name: "held in place",
         options: &[],
-        cast: vec![
-            with(pc("aune"), |v| {
-                v["equipment"] = serde_json::json!([
-                    { "id": "rope", "properties": ["grappling"] }
-                ]);
-            }),
-            npc("raider"),
-        ],
-        steps: vec![
-            S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
-            S::Act(
-                "aune",
-                "check",
-                vec![
-                    ("skill", t("unarmed")),
-                    ("kind", t("grapple")),
-                    ("target", e("raider")),
-                    ("defence", t("reaction")),
-                    ("item", t("rope")),
-                ],
-                &[4, 2, 9, 1],
-            ),
+        cast: roped_cast(),
+        steps: roped_grapple_then(vec![
             S::Act("aune", "end_turn", vec![("next", e("raider"))], &[]),
             S::Give("raider", "hinder", 2),
             S::Give("raider", "area.hinder", 0),
@@ -3169,6 +3105,41 @@ fn two_helps_keep_their_dice_and_a_mover_held_in_place_keeps_its_area() {
             S::Act("raider", "move", vec![("spaces", n(3))], &[9, 1, 5, 3]),
             S::Said("raider moves 0 of 3 spaces while grappled"),
             S::Has("raider", "hinder"),
-        ],
+        ]),
     });
+}
+
+/// aune, unarmed 1 with a grappling rope, and a raider.
+fn roped_cast() -> Vec<Value> {
+    vec![
+        with(pc("aune"), |v| {
+            v["equipment"] = serde_json::json!([
+                { "id": "rope", "properties": ["grappling"] }
+            ]);
+        }),
+        npc("raider"),
+    ]
+}
+
+/// The encounter starts (reaction: aune 9,8 = 12; raider 3,4 = 7) and aune grapples the
+/// raider with her rope (it defends 4,2 = 4 + 3 = 7; her unarmed 9,1 = 9 + 1 = 10, rank 1: no
+/// impact dice); then `then`.
+fn roped_grapple_then(then: Vec<S>) -> Vec<S> {
+    let mut steps = vec![
+        S::Gm("start_encounter", vec![], &[9, 8, 3, 4]),
+        S::Act(
+            "aune",
+            "check",
+            vec![
+                ("skill", t("unarmed")),
+                ("kind", t("grapple")),
+                ("target", e("raider")),
+                ("defence", t("reaction")),
+                ("item", t("rope")),
+            ],
+            &[4, 2, 9, 1],
+        ),
+    ];
+    steps.extend(then);
+    steps
 }
