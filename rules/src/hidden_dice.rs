@@ -147,6 +147,39 @@ pub fn seal(event: &mut Event, key: &Bytes32) {
     }
 }
 
+/// One sealed part's dice, waiting for its epoch's seed to be revealed: the event and part it
+/// was sealed in, and the dice as their opening will show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingOpening {
+    pub seq: u64,
+    pub part: u32,
+    pub dice: String,
+}
+
+/// The dice sealed in one logged event, with the epoch they were drawn from, in part order:
+/// what a table keeps of an event until its epoch ends, so that it never needs the event again.
+pub fn sealed_in(seq: u64, parts: &[Part]) -> Option<(u64, Vec<PendingOpening>)> {
+    let (epoch, sealed) = parts.iter().find_map(|p| match &p.fact {
+        Fact::DiceDrawn { epoch, sealed, .. } => Some((*epoch, sealed)),
+        _ => None,
+    })?;
+    let openings: Vec<PendingOpening> = sealed
+        .iter()
+        .filter_map(|s| {
+            let dice = usize::try_from(s.part)
+                .ok()
+                .and_then(|n| parts.get(n.checked_sub(1)?))
+                .and_then(|p| OpenedDice::of(&p.fact))?;
+            Some(PendingOpening {
+                seq,
+                part: s.part,
+                dice: dice.text(),
+            })
+        })
+        .collect();
+    (!openings.is_empty()).then_some((epoch, openings))
+}
+
 /// The openings of every part of `epoch` sealed in `logged` (the log so far, as `(seq,
 /// parts)`), in log order, added to `reveal` (the event that reveals the epoch's seed) and,
 /// when they do not fit in `max_bytes`, to events of their own right after it: an encounter
@@ -157,40 +190,42 @@ pub fn opening_events<'a>(
     logged: impl IntoIterator<Item = (u64, &'a [Part])>,
     max_bytes: usize,
 ) -> Vec<Event> {
+    let pending = logged
+        .into_iter()
+        .filter_map(|(seq, parts)| sealed_in(seq, parts))
+        .filter(|(e, _)| *e == epoch)
+        .flat_map(|(_, openings)| openings);
+    pack_openings(epoch, reveal, pending, max_bytes)
+}
+
+/// `reveal` followed by the openings of `pending` (in the order given), packed into as few
+/// events as fit `max_bytes` each.
+pub fn pack_openings(
+    epoch: u64,
+    reveal: Event,
+    pending: impl IntoIterator<Item = PendingOpening>,
+    max_bytes: usize,
+) -> Vec<Event> {
     let mut events = vec![reveal];
     let mut size = 0;
-    for (seq, parts) in logged {
-        let sealed = parts.iter().find_map(|p| match &p.fact {
-            Fact::DiceDrawn {
-                epoch: e, sealed, ..
-            } if *e == epoch => Some(sealed),
-            _ => None,
-        });
-        for s in sealed.into_iter().flatten() {
-            let dice = usize::try_from(s.part)
-                .ok()
-                .and_then(|n| parts.get(n.checked_sub(1)?))
-                .and_then(|p| OpenedDice::of(&p.fact));
-            let Some(dice) = dice else { continue };
-            let text = dice.text();
-            // The text is escaped inside the part's JSON: reckon it at twice its length.
-            let cost = 2 * text.len() + 96;
-            if size > 0 && size + cost > max_bytes {
-                events.push(Event::default());
-                size = 0;
-            }
-            size += cost;
-            if let Some(last) = events.last_mut() {
-                last.parts.push(Part {
-                    audience: Audience::Everyone,
-                    fact: Fact::DiceOpened {
-                        epoch,
-                        seq,
-                        part: s.part,
-                        dice: text,
-                    },
-                });
-            }
+    for PendingOpening { seq, part, dice } in pending {
+        // The text is escaped inside the part's JSON: reckon it at twice its length.
+        let cost = 2 * dice.len() + 96;
+        if size > 0 && size + cost > max_bytes {
+            events.push(Event::default());
+            size = 0;
+        }
+        size += cost;
+        if let Some(last) = events.last_mut() {
+            last.parts.push(Part {
+                audience: Audience::Everyone,
+                fact: Fact::DiceOpened {
+                    epoch,
+                    seq,
+                    part,
+                    dice,
+                },
+            });
         }
     }
     events

@@ -8,6 +8,7 @@ mod fairness;
 mod fixtures;
 mod flood;
 mod load;
+mod long_log;
 mod mist_encounter;
 mod security;
 mod server;

@@ -29,44 +29,41 @@ impl Audiences {
         }
     }
 
-    /// Makes sure every seat in `seats` (ids of players and spectators) has a view, building a
-    /// newcomer's from the events so far.
-    pub fn track<'a>(&mut self, seats: &BTreeSet<String>, history: impl Fn() -> Vec<&'a [Part]>) {
-        let missing: Vec<View> = seats
-            .iter()
-            .map(|s| View::Seat(SeatId(s.clone())))
-            .filter(|v| !self.views.contains_key(v))
-            .collect();
-        if missing.is_empty() {
-            return;
-        }
-        let events = history();
-        for view in missing {
-            let mut state = MemoryState::new(self.options.clone());
-            for parts in &events {
-                apply_view(&mut state, &view, parts);
-            }
-            self.views.insert(view, state);
+    /// Gives every seat in `seats` (ids of players and spectators) an empty view: the state
+    /// at the start of a log, before any event is applied.
+    pub fn open_at_start(&mut self, seats: &BTreeSet<String>) {
+        for seat in seats {
+            self.views
+                .entry(View::Seat(SeatId(seat.clone())))
+                .or_insert_with(|| MemoryState::new(self.options.clone()));
         }
     }
 
-    /// The state `seat` (a player or spectator) has seen: built from the parts its view
-    /// admitted, and nothing else. A seat that joined since the last event gets its state
-    /// built from the log first.
-    pub fn seen_by<'a>(
-        &mut self,
-        seat: &SeatId,
-        history: impl Fn() -> Vec<&'a [Part]>,
-    ) -> &MemoryState {
-        let view = View::Seat(seat.clone());
-        if !self.views.contains_key(&view) {
-            let mut state = MemoryState::new(self.options.clone());
-            for parts in history() {
-                apply_view(&mut state, &view, parts);
-            }
-            self.views.insert(view.clone(), state);
+    /// The seats in `seats` that have no view yet: those that joined since the table loaded.
+    pub fn missing(&self, seats: &BTreeSet<String>) -> Vec<String> {
+        seats
+            .iter()
+            .filter(|s| !self.views.contains_key(&View::Seat(SeatId((*s).clone()))))
+            .cloned()
+            .collect()
+    }
+
+    /// A newcomer's view, to be fed the log so far (in order, page by page) and then added.
+    pub fn begin(&self, seat: &str) -> Building {
+        Building {
+            view: View::Seat(SeatId(seat.to_owned())),
+            state: MemoryState::new(self.options.clone()),
         }
-        &self.views[&view]
+    }
+
+    pub fn add(&mut self, built: Building) {
+        self.views.insert(built.view, built.state);
+    }
+
+    /// The state `seat` (a player or spectator) has seen: built from the parts its view
+    /// admitted, and nothing else. `None` for a seat whose view was never built.
+    pub fn seen_by(&self, seat: &SeatId) -> Option<&MemoryState> {
+        self.views.get(&View::Seat(seat.clone()))
     }
 
     /// Applies each audience's view of one event.
@@ -105,6 +102,18 @@ impl Audiences {
             });
         }
         Event { parts }
+    }
+}
+
+/// A seat's view while it is built from the log.
+pub struct Building {
+    view: View,
+    state: MemoryState,
+}
+
+impl Building {
+    pub fn feed(&mut self, parts: &[Part]) {
+        apply_view(&mut self.state, &self.view, parts);
     }
 }
 

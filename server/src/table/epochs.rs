@@ -1,7 +1,7 @@
 //! A table's dice epochs (DESIGN.md, "Dice and fairness"): which epoch the next die comes from,
 //! where each stands in its commit-then-reveal life, and the events that move it on.
 //!
-//! The state here is derived from the log alone ([`Epochs::observe`] on every fact), plus the
+//! The state here is derived from the log alone ([`Epochs::record`] on every event), plus the
 //! server-only seeds; the timing of the contribution windows is the one thing that is not
 //! logged, and it restarts when a table is loaded.
 //!
@@ -17,7 +17,7 @@ use tablehold_rules::dice::fair::{
     Bytes32, entropy_commitment, epoch_key, from_hex32, seed_commitment, to_hex,
     withheld_replacement,
 };
-use tablehold_rules::hidden_dice;
+use tablehold_rules::hidden_dice::{self, PendingOpening};
 use tablehold_rules::{Event, Fact, Part};
 
 use crate::store::EpochSecret;
@@ -69,6 +69,10 @@ pub struct Epochs {
     /// a choice between two keys, so they take no part in later epochs of the session unless
     /// the GM readmits them (FAIRNESS.md, rule 11).
     barred: BTreeMap<String, u64>,
+    /// The dice sealed in each epoch not yet revealed, in log order: kept from the events as
+    /// they pass ([`Epochs::record`]), so that revealing an epoch never reads its log back and
+    /// the table need not keep its whole log in memory.
+    openings: BTreeMap<u64, Vec<PendingOpening>>,
 }
 
 impl Epochs {
@@ -77,12 +81,25 @@ impl Epochs {
             list: BTreeMap::new(),
             seeds: secrets.iter().map(|s| (s.epoch, s.seed)).collect(),
             barred: BTreeMap::new(),
+            openings: BTreeMap::new(),
+        }
+    }
+
+    /// Follows one logged event: its facts ([`Epochs::observe`]) and the dice it sealed, which
+    /// the reveal of their epoch opens. Call it once per event, in log order, before revealing
+    /// an epoch the same event ends.
+    pub fn record(&mut self, seq: u64, parts: &[Part]) {
+        if let Some((epoch, openings)) = hidden_dice::sealed_in(seq, parts) {
+            self.openings.entry(epoch).or_default().extend(openings);
+        }
+        for part in parts {
+            self.observe(&part.fact);
         }
     }
 
     /// Follows one logged fact. Facts out of order are ignored here: the log was checked
     /// when it was written, and `tablehold verify` is where a reader checks it again.
-    pub fn observe(&mut self, fact: &Fact) {
+    fn observe(&mut self, fact: &Fact) {
         match fact {
             Fact::EpochOpened { epoch, purpose, .. } => {
                 self.list.insert(
@@ -130,6 +147,8 @@ impl Epochs {
             Fact::EpochSealed { epoch } => self.set_phase(*epoch, Phase::Sealed),
             Fact::EpochRevealed { epoch, .. } => {
                 self.set_phase(*epoch, Phase::Revealed);
+                // Its openings are logged beside this reveal: nothing more to keep.
+                self.openings.remove(epoch);
                 // The table's epoch ends with the session, and a new session bars nobody.
                 if self.list.get(epoch).is_some_and(|e| e.purpose == TABLE) {
                     self.barred.clear();
@@ -231,14 +250,9 @@ impl Epochs {
     }
 
     /// The events that end an epoch: its seed, then the dice of every part of it that was
-    /// sealed when drawn (see `hidden_dice::opening_events`). `logged` is the log so far, as
-    /// `(seq, parts)`. Empty if the seed is unknown.
-    pub fn revealing<'a>(
-        &self,
-        id: u64,
-        logged: impl IntoIterator<Item = (u64, &'a [Part])>,
-        max_bytes: usize,
-    ) -> Vec<Event> {
+    /// sealed when drawn (see `hidden_dice::pack_openings`), as recorded from the log so far.
+    /// Empty if the seed is unknown.
+    pub fn revealing(&self, id: u64, max_bytes: usize) -> Vec<Event> {
         let Some(seed) = self.seeds.get(&id) else {
             return Vec::new();
         };
@@ -246,7 +260,8 @@ impl Epochs {
             epoch: id,
             seed: to_hex(seed),
         });
-        hidden_dice::opening_events(id, reveal, logged, max_bytes)
+        let pending = self.openings.get(&id).into_iter().flatten().cloned();
+        hidden_dice::pack_openings(id, reveal, pending, max_bytes)
     }
 
     /// The seats barred from contributing until the GM readmits them.
@@ -400,10 +415,97 @@ mod tests {
 
     fn run(epochs: &mut Epochs, events: &[Event]) {
         for e in events {
-            for f in e.facts() {
-                epochs.observe(f);
-            }
+            epochs.record(0, &e.parts);
         }
+    }
+
+    /// An event that drew `1d20` from `epoch` and sealed it from the players.
+    fn secret_roll(epoch: u64) -> (Event, String) {
+        let mut stream = tablehold_rules::dice::CounterStream::new([9; 32], epoch);
+        let expr = tablehold_rules::dice::DiceExpr::parse("1d20").expect("notation");
+        let roll = tablehold_rules::dice::roll(&expr, &mut stream).expect("rolls");
+        let fact = Fact::Rolled {
+            by: None,
+            purpose: "secret".into(),
+            roll,
+        };
+        let text = hidden_dice::OpenedDice::of(&fact).expect("dice").text();
+        let mut event = Event {
+            parts: vec![
+                Part {
+                    audience: tablehold_rules::Audience::GmOnly,
+                    fact,
+                },
+                Part {
+                    audience: tablehold_rules::Audience::Everyone,
+                    fact: Fact::DiceDrawn {
+                        epoch,
+                        spans: vec![[0, 1]],
+                        sealed: Vec::new(),
+                    },
+                },
+            ],
+        };
+        hidden_dice::seal(&mut event, &[5; 32]);
+        (event, text)
+    }
+
+    // The reveal opens every die sealed in its epoch, in log order with the sequence each was
+    // logged at, from what the epochs kept as the events passed: the log is not read again.
+    #[test]
+    fn a_reveal_opens_the_dice_sealed_in_its_epoch_from_what_was_recorded() {
+        let mut epochs = Epochs::default();
+        for (id, purpose) in [(1, TABLE), (2, ENCOUNTER)] {
+            epochs.add_seed(&secret(id));
+            run(&mut epochs, &[Epochs::opening(&secret(id), purpose)]);
+        }
+        let (in_table, _) = secret_roll(1);
+        let (first, first_dice) = secret_roll(2);
+        let (second, second_dice) = secret_roll(2);
+        epochs.record(5, &first.parts);
+        epochs.record(6, &in_table.parts);
+        epochs.record(9, &second.parts);
+        let opened = |events: &[Event]| -> Vec<(u64, u64, u32, String)> {
+            events
+                .iter()
+                .flat_map(|e| e.facts())
+                .filter_map(|f| match f {
+                    Fact::DiceOpened {
+                        epoch,
+                        seq,
+                        part,
+                        dice,
+                    } => Some((*epoch, *seq, *part, dice.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let reveal = epochs.revealing(2, 1 << 16);
+        assert!(matches!(
+            &reveal[0].parts[0].fact,
+            Fact::EpochRevealed { epoch: 2, .. }
+        ));
+        assert_eq!(
+            opened(&reveal),
+            vec![(2, 5, 1, first_dice), (2, 9, 1, second_dice)]
+        );
+        // Once the reveal is logged its openings are not kept; the table epoch's still are.
+        run(&mut epochs, &reveal);
+        assert!(opened(&epochs.revealing(2, 1 << 16)).is_empty());
+        assert_eq!(opened(&epochs.revealing(1, 1 << 16)).len(), 1);
+        // Past `max_bytes`, the openings go on in events of their own: the first rides with
+        // the reveal, the second (over 100 bytes with it) starts the next event.
+        let (third, _) = secret_roll(1);
+        epochs.record(12, &third.parts);
+        let split = epochs.revealing(1, 100);
+        assert_eq!(
+            split.iter().map(|e| e.parts.len()).collect::<Vec<_>>(),
+            [2, 1]
+        );
+        assert_eq!(
+            opened(&split).iter().map(|o| o.1).collect::<Vec<_>>(),
+            [6, 12]
+        );
     }
 
     #[test]
@@ -527,14 +629,14 @@ mod tests {
         let sealed = epochs.advance(None, true);
         run(&mut epochs, &sealed);
         assert_eq!(epochs.barred().count(), 1);
-        let end_encounter = epochs.revealing(2, [], 1 << 16);
+        let end_encounter = epochs.revealing(2, 1 << 16);
         run(&mut epochs, &end_encounter);
         assert_eq!(
             epochs.barred().count(),
             1,
             "an encounter's end is not the session's"
         );
-        let end_session = epochs.revealing(1, [], 1 << 16);
+        let end_session = epochs.revealing(1, 1 << 16);
         run(&mut epochs, &end_session);
         assert_eq!(epochs.barred().count(), 0);
     }
@@ -576,7 +678,7 @@ mod tests {
             run(&mut epochs, &moved);
         }
         assert_eq!(epochs.current().map(|e| e.id), Some(2));
-        let reveal = epochs.revealing(2, [], 1 << 16).remove(0);
+        let reveal = epochs.revealing(2, 1 << 16).remove(0);
         let drawn = Event::public(Fact::DiceDrawn {
             epoch: 2,
             spans: vec![[0, 1], [1, 3]],

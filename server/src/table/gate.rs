@@ -198,11 +198,8 @@ impl Table {
                     .epochs
                     .open(epochs::TABLE)
                     .map(|e| {
-                        self.epochs.revealing(
-                            e.id,
-                            self.journal.logged(),
-                            super::pipeline::MAX_EVENT_BYTES,
-                        )
+                        self.epochs
+                            .revealing(e.id, super::pipeline::MAX_EVENT_BYTES)
                     })
                     .unwrap_or_default())
             }

@@ -1,12 +1,11 @@
 //! Creating a table's records, and rebuilding a table from its log.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use tablehold_log::{GENESIS, link_of_stored};
 use tablehold_protocol::{Invite, Role};
 use tablehold_rules::options::{OptionValue, TableOptions};
-use tablehold_rules::upgrade::parts_from_json;
-use tablehold_rules::{Event, Part, RuleSystem, apply};
+use tablehold_rules::{Event, RuleSystem, apply};
 use tablehold_systems::Catalogue;
 
 use crate::auth;
@@ -18,6 +17,7 @@ use super::WireError;
 use super::audiences::Audiences;
 use super::epochs::Epochs;
 pub use super::journal::LoggedEvent;
+use super::journal::{Journal, TAIL_EVENTS};
 use super::world::TableWorld;
 use tablehold_protocol::ErrorCode;
 
@@ -139,12 +139,12 @@ pub fn role_of(name: &str) -> Option<Role> {
     }
 }
 
-/// A table rebuilt from its log: the world after every event, the events, the dice epochs
+/// A table rebuilt from its log: the world after every event, the log's end, the dice epochs
 /// and each audience's view where the log left them.
 pub struct Rebuilt {
     pub system: &'static dyn RuleSystem,
     pub world: TableWorld,
-    pub events: Vec<LoggedEvent>,
+    pub journal: Journal,
     pub epochs: Epochs,
     pub audiences: Audiences,
 }
@@ -173,8 +173,8 @@ pub fn rebuild(loaded: &LoadedTable, system: &'static dyn RuleSystem) -> Result<
     let mut epochs = Epochs::new(&loaded.epochs);
     let mut audiences = Audiences::new(options.clone());
     let seats = player_seats(&seat_records(loaded));
-    audiences.track(&seats, Vec::new);
-    let mut events = Vec::with_capacity(loaded.events.len());
+    audiences.open_at_start(&seats);
+    let mut tail = VecDeque::with_capacity(TAIL_EVENTS.min(loaded.events.len()));
     let mut prev = GENESIS;
     for record in &loaded.events {
         let at = |e: &dyn std::fmt::Display| format!("event {}: {e}", record.seq);
@@ -203,27 +203,25 @@ pub fn rebuild(loaded: &LoadedTable, system: &'static dyn RuleSystem) -> Result<
             ));
         }
         prev = link;
-        let parts: Vec<Part> =
-            parts_from_json(record.version, &record.parts).map_err(|e| at(&e))?;
-        let event = Event { parts };
+        let mut logged = LoggedEvent::decode(record).map_err(|e| at(&e))?;
+        let event = Event {
+            parts: std::mem::take(&mut logged.parts),
+        };
         apply(&mut world, &event).map_err(|e| at(&e))?;
-        for fact in event.facts() {
-            epochs.observe(fact);
-        }
+        epochs.record(record.seq, &event.parts);
         audiences.apply(&event.parts);
-        events.push(LoggedEvent {
-            seq: record.seq,
-            version: record.version,
-            at_ms: record.at_ms,
-            parts: event.parts,
-            stored: record.parts.as_slice().into(),
-            link,
-        });
+        logged.parts = event.parts;
+        // Only the tail stays: memory must not grow with the log (see `journal.rs`).
+        if tail.len() == TAIL_EVENTS {
+            tail.pop_front();
+        }
+        tail.push_back(logged);
     }
+    let head = loaded.events.last().map_or(0, |e| e.seq);
     Ok(Rebuilt {
         system,
         world,
-        events,
+        journal: Journal::new(&loaded.table.id, head, prev, tail.into()),
         epochs,
         audiences,
     })
@@ -315,7 +313,7 @@ mod tests {
             link,
         }]))
         .expect("loads");
-        let event = &rebuilt.events[0];
+        let event = rebuilt.journal.get(1).expect("the event is held");
         assert_eq!(event.version, 1);
         assert!(
             matches!(

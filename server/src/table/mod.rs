@@ -8,6 +8,7 @@ mod deadlines;
 mod epochs;
 mod export;
 mod gate;
+mod history;
 mod journal;
 mod load;
 mod pipeline;

@@ -168,11 +168,6 @@ impl Table {
                 format!("the table could not apply its own decision ({e}); nothing was logged");
             return refuse(reply, WireError::new(ErrorCode::Internal, message));
         }
-        // A seat that joined since the last batch gets its view built from the log so far,
-        // before this batch's events are applied to every view.
-        let journal = &self.journal;
-        self.audiences
-            .track(&self.seating.audience_ids(), || journal.history());
         let at_ms = now_ms();
         let mut queue: VecDeque<Event> = events.into();
         let mut turn_ended = false;
@@ -185,17 +180,15 @@ impl Table {
             let mut event = event;
             self.epochs.seal_hidden(&mut event);
             let encounter_epoch = self.epochs.open(epochs::ENCOUNTER).map(|e| e.id);
+            // Recorded before the reveal below, so that this event's own sealed dice are
+            // opened too.
+            self.epochs.record(self.journal.head() + 1, &event.parts);
             for fact in event.facts() {
-                self.epochs.observe(fact);
                 match fact {
                     Fact::EncounterEnded => {
                         turn_ended = true;
-                        // This event is not in the journal yet: its own sealed dice are
-                        // opened too.
-                        let this = (self.journal.head() + 1, event.parts.as_slice());
-                        let logged = self.journal.logged().chain([this]);
                         if let Some(id) = encounter_epoch {
-                            let reveal = self.epochs.revealing(id, logged, MAX_EVENT_BYTES);
+                            let reveal = self.epochs.revealing(id, MAX_EVENT_BYTES);
                             for e in reveal.into_iter().rev() {
                                 queue.push_front(e);
                             }
@@ -239,6 +232,7 @@ impl Table {
                         self.stream.fan_out(logged);
                     }
                 }
+                self.journal.forget_durable(last);
                 if let Some(reply) = reply {
                     let _ = reply.send(Ok(Reply::Applied {
                         first_seq: first,
@@ -279,7 +273,7 @@ impl Table {
             Ok((r, loaded)) => {
                 self.reloads += 1;
                 self.world = r.world;
-                self.journal = super::journal::Journal::new(&self.id, r.events);
+                self.journal = r.journal;
                 self.epochs = r.epochs;
                 self.audiences = r.audiences;
                 self.seating.reload(&loaded.seats, loaded.invites);

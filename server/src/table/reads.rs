@@ -14,9 +14,9 @@ use crate::store::Write;
 
 use super::audiences::Audiences;
 use super::export;
-use super::journal::Journal;
+use super::history::PAGE_EVENTS;
 use super::seats::rules_seat;
-use super::stream::{Sink, backlog};
+use super::stream::{Sink, backlog, frame_for};
 use super::task::Table;
 use super::view::{Header, combatant_view, table_view};
 use super::{SeatKey, WireError};
@@ -25,13 +25,18 @@ use super::{SeatKey, WireError};
 /// Replies about the table are rendered from it, so they show a seat exactly what its events
 /// showed it (invariant 6: one `view`, for events, refusals and state).
 fn seen_state<'a>(
-    audiences: &'a mut Audiences,
-    journal: &Journal,
+    audiences: &'a Audiences,
     seat: &Seat,
-) -> Option<&'a MemoryState> {
+) -> Result<Option<&'a MemoryState>, WireError> {
     match seat {
-        Seat::Gm => None,
-        Seat::Player(id) | Seat::Spectator(id) => Some(audiences.seen_by(id, || journal.history())),
+        Seat::Gm => Ok(None),
+        Seat::Player(id) | Seat::Spectator(id) => match audiences.seen_by(id) {
+            Some(seen) => Ok(Some(seen)),
+            None => Err(WireError::new(
+                ErrorCode::Internal,
+                "what your seat has seen is not built yet; reconnect to have it built",
+            )),
+        },
     }
 }
 
@@ -44,10 +49,13 @@ impl Table {
     ) -> Result<(SeatKey, String), WireError> {
         let claim = self.seating.claim(code, name, peer, Instant::now())?;
         self.durable(claim.writes()).await?;
-        Ok((self.seating.joined(&claim), claim.token))
+        let seat = self.seating.joined(&claim);
+        // The newcomer's view of the log so far, for its state and its digests.
+        self.track_new_seats().await?;
+        Ok((seat, claim.token))
     }
 
-    pub(super) fn subscribe(
+    pub(super) async fn subscribe(
         &mut self,
         seat: &SeatKey,
         sink: Sink,
@@ -55,18 +63,34 @@ impl Table {
         after: u64,
     ) -> Result<(), WireError> {
         let seat = self.seating.current(seat)?;
-        self.stream
-            .subscribe(seat, sink, id, after, self.journal.events())
+        let rules_seat = rules_seat(&seat.info);
+        // The backlog is read until the head, or until it holds more frames than the
+        // connection could take (then the subscription is refused whole).
+        let head = self.journal.head();
+        let room = sink.outbox.capacity();
+        let mut frames = Vec::new();
+        let mut at = after;
+        while at < head && frames.len() < room {
+            let page = self.events_after(at, PAGE_EVENTS).await?;
+            let Some(last) = page.last() else { break };
+            at = last.seq;
+            frames.extend(
+                page.iter()
+                    .filter_map(|e| frame_for(&self.id, e, &rules_seat)),
+            );
+        }
+        self.stream.subscribe(seat, sink, id, head, frames)
     }
 
-    pub(super) fn backlog(
+    pub(super) async fn backlog(
         &self,
         seat: &SeatKey,
         after: u64,
         limit: usize,
     ) -> Result<(Vec<Vec<u8>>, u64, u64), WireError> {
         let seat = self.seating.current(seat)?;
-        let (frames, covered) = backlog(&self.id, self.journal.events(), &seat, after, limit);
+        let events = self.events_after(after, limit).await?;
+        let (frames, covered) = backlog(&self.id, &events, &seat, after, limit);
         Ok((frames, covered, self.journal.head()))
     }
 
@@ -94,7 +118,7 @@ impl Table {
                     digest: gm.then(|| digest::current(&self.world)),
                     grid: self.system.grid(),
                 };
-                let state = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
+                let state = match seen_state(&self.audiences, &rules_seat)? {
                     Some(seen) => table_view(header, seen),
                     None => table_view(header, &self.world),
                 };
@@ -107,7 +131,7 @@ impl Table {
             }),
             Op::ShowSheet { entity } => {
                 let id = entity.as_str().into();
-                let c = match seen_state(&mut self.audiences, &self.journal, &rules_seat) {
+                let c = match seen_state(&self.audiences, &rules_seat)? {
                     Some(seen) => seen.combatant(&id),
                     None => self.world.combatant(&id),
                 }
@@ -144,7 +168,9 @@ impl Table {
                 })
             }
             Op::Export { after } => {
-                let (events, more) = export::page(self.journal.events(), after, &rules_seat);
+                let held = self.events_after(after, PAGE_EVENTS).await?;
+                let (events, cut) = export::page(&held, after, &rules_seat);
+                let more = cut || held.last().is_some_and(|e| e.seq < self.journal.head());
                 Ok(Reply::ExportPage {
                     header: LogHeader {
                         format: tablehold_log::file::FORMAT.to_owned(),

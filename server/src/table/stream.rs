@@ -93,30 +93,24 @@ impl Stream {
             .collect()
     }
 
-    /// Subscribes `sink` for `seat` after `after`: the `subscribed` response for request `id`,
-    /// then the backlog, then every event live. The backlog must fit what the outbox has free
-    /// now, all of it or none: a response followed by an error for one request would leave the
-    /// client unsure what it has.
+    /// Subscribes `sink` for `seat`: the `subscribed` response for request `id` (with the log's
+    /// `head`), then `backlog` (the seat's frames of the events it asked for, in order), then
+    /// every event live. The backlog must fit what the outbox has free now, all of it or none:
+    /// a response followed by an error for one request would leave the client unsure what it
+    /// has.
     pub fn subscribe(
         &mut self,
         seat: SeatKey,
         sink: Sink,
         id: u64,
-        after: u64,
-        events: &[LoggedEvent],
+        head: u64,
+        backlog: Vec<Vec<u8>>,
     ) -> Result<(), WireError> {
-        let rules_seat = rules_seat(&seat.info);
-        let head = events.last().map(|e| e.seq).unwrap_or(0);
         let mut frames = vec![encode(&ServerMsg::Response {
             id,
             reply: Reply::Subscribed { head },
         })];
-        frames.extend(
-            events
-                .iter()
-                .filter(|e| e.seq > after)
-                .filter_map(|e| frame_for(&self.table, e, &rules_seat)),
-        );
+        frames.extend(backlog);
         if !self.subscribers.contains_key(&sink.conn) && self.subscribers.len() >= MAX_SUBSCRIBERS {
             return Err(WireError::new(
                 ErrorCode::TableFull,
@@ -127,8 +121,7 @@ impl Stream {
             return Err(WireError::new(
                 ErrorCode::TooLarge,
                 format!(
-                    "{} events are waiting; subscribe from a later sequence (at most {} at once)",
-                    frames.len() - 1,
+                    "more events are waiting than this connection takes at once (at most {}); subscribe from a later sequence",
                     sink.outbox.capacity().saturating_sub(1)
                 ),
             ));
@@ -259,6 +252,16 @@ mod tests {
         out
     }
 
+    /// The frames `seat` is given of the events of `log` after `after`.
+    fn seen(log: &[LoggedEvent], seat: &str, after: u64) -> Vec<Vec<u8>> {
+        let role = if seat == "gm" { Role::Gm } else { Role::Player };
+        let rules_seat = rules_seat(&key(seat, role).info);
+        log.iter()
+            .filter(|e| e.seq > after)
+            .filter_map(|e| frame_for("t", e, &rules_seat))
+            .collect()
+    }
+
     #[test]
     fn a_subscriber_gets_its_backlog_then_live_events_as_its_seat_sees_them() {
         let only_rui = Audience::Seats(BTreeSet::from([SeatId::from("rui")]));
@@ -271,10 +274,10 @@ mod tests {
         let (ines, mut ines_rx) = sink(1, 8);
         let (gm, mut gm_rx) = sink(2, 8);
         stream
-            .subscribe(key("ines", Role::Player), ines, 7, 0, &log)
+            .subscribe(key("ines", Role::Player), ines, 7, 3, seen(&log, "ines", 0))
             .expect("subscribe");
         stream
-            .subscribe(key("gm", Role::Gm), gm, 8, 1, &log)
+            .subscribe(key("gm", Role::Gm), gm, 8, 3, seen(&log, "gm", 1))
             .expect("subscribe");
         stream.fan_out(&logged(4, only_rui));
         stream.fan_out(&logged(5, Audience::Everyone));
@@ -289,10 +292,10 @@ mod tests {
         let kicked = slow.kick.clone();
         let (fast, mut fast_rx) = sink(2, 8);
         stream
-            .subscribe(key("ines", Role::Player), slow, 1, 0, &[])
+            .subscribe(key("ines", Role::Player), slow, 1, 0, Vec::new())
             .expect("subscribe");
         stream
-            .subscribe(key("rui", Role::Player), fast, 2, 0, &[])
+            .subscribe(key("rui", Role::Player), fast, 2, 0, Vec::new())
             .expect("subscribe");
         for seq in 1..=3 {
             stream.fan_out(&logged(seq, Audience::Everyone));
@@ -317,7 +320,13 @@ mod tests {
         let log: Vec<LoggedEvent> = (1..=4).map(|s| logged(s, Audience::Everyone)).collect();
         let mut stream = Stream::new("t");
         let (small, mut rx) = sink(1, 3);
-        let got = stream.subscribe(key("ines", Role::Player), small, 1, 0, &log);
+        let got = stream.subscribe(
+            key("ines", Role::Player),
+            small,
+            1,
+            4,
+            seen(&log, "ines", 0),
+        );
         assert_eq!(got.err().map(|e| e.code), Some(ErrorCode::TooLarge));
         assert!(rx.try_recv().is_err(), "nothing was sent");
         assert!(stream.is_empty());
@@ -331,10 +340,10 @@ mod tests {
         let (ines, mut ines_rx) = sink(1, 4);
         let (rui, _rui_rx) = sink(2, 4);
         stream
-            .subscribe(key("ines", Role::Player), ines, 1, 0, &[])
+            .subscribe(key("ines", Role::Player), ines, 1, 0, Vec::new())
             .expect("subscribe");
         stream
-            .subscribe(key("rui", Role::Player), rui, 2, 0, &[])
+            .subscribe(key("rui", Role::Player), rui, 2, 0, Vec::new())
             .expect("subscribe");
         stream.close(Some("ines"), "your seat was revoked by the GM");
         assert_eq!(stream.seat_ids(), BTreeSet::from(["rui".to_owned()]));

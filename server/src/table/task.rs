@@ -71,7 +71,7 @@ pub fn spawn(
         name: loaded.table.name.clone(),
         system: rebuilt.system,
         world: rebuilt.world,
-        journal: Journal::new(&id, rebuilt.events),
+        journal: rebuilt.journal,
         options_json: serde_json::from_str(&loaded.table.options_json)
             .unwrap_or(serde_json::Value::Null),
         epochs: rebuilt.epochs,
@@ -203,7 +203,14 @@ impl Table {
             }
             TableMsg::Auth { token, reply } => {
                 let head = self.journal.head();
-                let _ = reply.send(self.seating.auth(&token).map(|seat| (seat, head)));
+                let seat = self.seating.auth(&token);
+                if seat.is_ok()
+                    && let Err(e) = self.track_new_seats().await
+                {
+                    // Its view is built at the next try; the seat may still act meanwhile.
+                    tracing::error!(table = %self.id, error = %e.message, "a seat's view could not be built");
+                }
+                let _ = reply.send(seat.map(|seat| (seat, head)));
             }
             TableMsg::Subscribe {
                 seat,
@@ -215,7 +222,7 @@ impl Table {
                 reply,
             } => {
                 let sink = Sink { conn, outbox, kick };
-                let _ = reply.send(self.subscribe(&seat, sink, id, after));
+                let _ = reply.send(self.subscribe(&seat, sink, id, after).await);
             }
             TableMsg::Unsubscribe { conn } => self.stream.unsubscribe(conn),
             TableMsg::Backlog {
@@ -224,7 +231,7 @@ impl Table {
                 limit,
                 reply,
             } => {
-                let _ = reply.send(self.backlog(&seat, after, limit));
+                let _ = reply.send(self.backlog(&seat, after, limit).await);
             }
             TableMsg::Request { seat, op, reply } => match self.seating.current(&seat) {
                 Err(e) => {
