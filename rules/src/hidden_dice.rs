@@ -149,7 +149,7 @@ pub fn seal(event: &mut Event, key: &Bytes32) {
 
 /// One sealed part's dice, waiting for its epoch's seed to be revealed: the event and part it
 /// was sealed in, and the dice as their opening will show them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PendingOpening {
     pub seq: u64,
     pub part: u32,

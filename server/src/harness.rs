@@ -17,6 +17,8 @@ use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};
 
 pub struct TestTable {
     pub registry: Registry,
+    /// The table's store, for tests that read what was written.
+    pub store: Arc<dyn Store>,
     pub id: String,
     pub gm: SeatKey,
     invites: Vec<tablehold_protocol::Invite>,
@@ -39,7 +41,7 @@ impl TestTable {
         let (stop_tx, stop) = watch::channel(false);
         // Tests never shut this registry down: the receiver is dropped at once.
         let (done, _) = mpsc::channel(1);
-        let registry = Registry::new(store, Arc::new(settings), stop, done);
+        let registry = Registry::new(store.clone(), Arc::new(settings), stop, done);
         let created = registry
             .create(NewTable {
                 system: system.into(),
@@ -66,6 +68,7 @@ impl TestTable {
         .expect("the GM's token");
         TestTable {
             registry,
+            store,
             id: table,
             gm,
             invites,

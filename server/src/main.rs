@@ -80,6 +80,9 @@ struct Args {
     /// Unfinished handshakes one address may have at once.
     #[arg(long, default_value_t = 64, hide = true)]
     max_handshakes_per_address: usize,
+    /// Events a table logs between snapshots of its state.
+    #[arg(long, default_value_t = 1000, hide = true)]
+    snapshot_every: u64,
 }
 
 /// File descriptors the server keeps for itself beyond its connections: the listener, the
@@ -202,6 +205,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
         max_connections: fit_fd_limit(args.max_connections),
         max_connections_per_address: args.max_connections_per_address,
         max_handshakes_per_address: args.max_handshakes_per_address,
+        snapshot_every: args.snapshot_every.max(1),
         ..Settings::default()
     });
     let store = tokio::task::spawn_blocking({

@@ -104,20 +104,15 @@ impl Registry {
         if let Some(h) = self.tables.get(table) {
             return Ok(h.clone());
         }
-        let loaded = self
-            .store
-            .load_table(table)
-            .await
-            .map_err(|e| WireError::new(ErrorCode::Internal, e.to_string()))?
-            .ok_or_else(|| unknown(table))?;
-        let (rebuilt, loaded) = table::rebuild_blocking(loaded, &self.settings.systems)
+        let (rebuilt, loaded) = table::load(&*self.store, table, &self.settings.systems)
             .await
             .map_err(|e| {
                 WireError::new(
                     ErrorCode::Internal,
                     format!("table {table} cannot be rebuilt from its log: {e}"),
                 )
-            })?;
+            })?
+            .ok_or_else(|| unknown(table))?;
         let stop = Stop {
             stop: self.stop.clone(),
             done: self.done.clone(),

@@ -39,6 +39,10 @@ pub struct Settings {
     /// Handshakes one address may have in progress at once: a single host opening sockets
     /// faster than it finishes them is refused at once, without evicting anyone else.
     pub max_handshakes_per_address: usize,
+    /// Events a table logs between snapshots of its state: a table stopped without warning
+    /// replays at most this many when it next loads (one that unloads writes a snapshot
+    /// first). Each costs a write of the table's state, so not every event.
+    pub snapshot_every: u64,
     /// The rule systems tables may run: the shipped ones, unless a test host adds its own.
     pub systems: tablehold_systems::Catalogue,
 }
@@ -59,6 +63,7 @@ impl Default for Settings {
             max_connections: 10_000,
             max_connections_per_address: 256,
             max_handshakes_per_address: 64,
+            snapshot_every: 1000,
             systems: tablehold_systems::Catalogue::shipped(),
         }
     }

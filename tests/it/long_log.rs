@@ -16,6 +16,32 @@ use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state};
 const ROLLS: u64 = 300;
 /// Every tenth of them is the GM's secret.
 const SECRET_EVERY: u64 = 10;
+/// Events between the table's snapshots.
+const SNAPSHOT_EVERY: u64 = 50;
+
+/// The number after `name=` in a log line (its colours taken out).
+fn field(line: &str, name: &str) -> u64 {
+    let mut plain = String::new();
+    let mut escape = false;
+    for c in line.chars() {
+        match (escape, c) {
+            (false, '\u{1b}') => escape = true,
+            (true, 'm') => escape = false,
+            (false, _) => plain.push(c),
+            (true, _) => {}
+        }
+    }
+    let line = plain.as_str();
+    let at = line
+        .find(&format!("{name}="))
+        .unwrap_or_else(|| panic!("no {name} in {line}"));
+    line[at + name.len() + 1..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or_else(|e| panic!("{name} in {line}: {e}"))
+}
 
 /// The sequence numbers of the events of `log` with a part its viewer was shown.
 fn shown(log: &LogFile) -> Vec<u64> {
@@ -36,7 +62,12 @@ async fn head(client: &mut Raw) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_log_longer_than_the_tables_memory_is_served_whole() {
-    let mut server = TestServer::start(&["--requests-per-second", "1000"]);
+    let mut server = TestServer::start(&[
+        "--requests-per-second",
+        "1000",
+        "--snapshot-every",
+        &SNAPSHOT_EVERY.to_string(),
+    ]);
     let url = server.url.clone();
     let t = create_table(&url, BTreeMap::new()).await;
     let mut gm = gm(&url, &t).await;
@@ -96,13 +127,23 @@ async fn a_log_longer_than_the_tables_memory_is_served_whole() {
     let got: Vec<u64> = ines.events.iter().map(|e| e.seq).collect();
     assert_eq!(got, expected);
 
-    // After a restart the table loads from its long log and serves the same export, and a
-    // reconnecting seat is given the backlog from any point.
+    // Killed, the server comes back and the table loads from its latest snapshot and the
+    // few events after it; it serves the same export, and a reconnecting seat the backlog
+    // from any point.
     let data = server.data.clone();
     let _kept = server.keep_dir();
     server.kill();
-    let server = TestServer::restart_at(&data, &url);
+    let server = TestServer::restart_with(&data, &url, &["--log", "tablehold_server::table=debug"]);
     let mut gm_again = crate::server::gm(&server.url, &t).await;
+    let rebuilt = tokio::task::block_in_place(|| {
+        server.wait_for_log("table rebuilt", std::time::Duration::from_secs(10))
+    })
+    .expect("the table says how it was rebuilt");
+    assert!(field(&rebuilt, "from_snapshot") >= ROLLS, "{rebuilt}");
+    assert!(
+        field(&rebuilt, "replayed") < SNAPSHOT_EVERY + 10,
+        "{rebuilt}"
+    );
     let again = export(&mut gm_again).await;
     assert_eq!(again.events, gm_log.events);
     let mut back = Raw::connect(&server.url).await;

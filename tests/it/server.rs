@@ -603,7 +603,9 @@ async fn requests_sent_without_waiting_are_applied_and_answered_in_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
-    let mut server = TestServer::start(&["--requests-per-second", "1000"]);
+    // Snapshots every 25 events, so kills land before, during and after them too.
+    let mut server =
+        TestServer::start(&["--requests-per-second", "1000", "--snapshot-every", "25"]);
     let dir = server.keep_dir().expect("data dir");
     let data = server.data.clone();
     let mut url = server.url.clone();
@@ -695,7 +697,10 @@ async fn nothing_acknowledged_is_lost_when_the_server_is_killed() {
         for c in clients {
             let _ = c.await;
         }
-        server = TestServer::start_on(&data, &["--requests-per-second", "1000"]);
+        server = TestServer::start_on(
+            &data,
+            &["--requests-per-second", "1000", "--snapshot-every", "25"],
+        );
         url = server.url.clone();
         let acked = seen.lock().map(|s| s.clone()).unwrap_or_default();
         for (ti, t) in tables.iter().enumerate() {

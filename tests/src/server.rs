@@ -62,8 +62,13 @@ impl TestServer {
     /// Starts a server on an existing data file at the address another one used (`url`, the
     /// old server's): a restart that clients which saved the address can reconnect to.
     pub fn restart_at(data: &std::path::Path, url: &str) -> TestServer {
+        TestServer::restart_with(data, url, &[])
+    }
+
+    /// [`TestServer::restart_at`] with flags of its own (a `--log` filter, say).
+    pub fn restart_with(data: &std::path::Path, url: &str, extra: &[&str]) -> TestServer {
         let addr = url.strip_prefix("ws://").unwrap_or(url);
-        TestServer::launch_at(data, Some(TEST_SEED), addr, &[])
+        TestServer::launch_at(data, Some(TEST_SEED), addr, extra)
     }
 
     fn launch(data: &std::path::Path, seed: Option<&str>, extra: &[&str]) -> TestServer {

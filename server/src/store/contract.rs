@@ -11,8 +11,8 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::{
-    EpochSecret, EventRecord, InviteRecord, LoadedTable, Owner, SeatRecord, Store, StoreError,
-    TableRecord, Write,
+    EpochSecret, EventRecord, InviteRecord, LoadedTable, Owner, SeatRecord, SnapshotRecord, Store,
+    StoreError, TableRecord, Write,
 };
 
 /// A store implementation as the suite sees it.
@@ -110,8 +110,19 @@ pub(super) fn sample(id: &str) -> LoadedTable {
         table: table(id),
         seats: vec![seat(id, "gm", "gm", 1), seat(id, "p1", "player", 2)],
         invites: vec![invite(id, 7, Some("p1")), invite(id, 9, None)],
+        snapshot: None,
         events: (1..=5).map(|seq| event(id, seq)).collect(),
         epochs: vec![epoch(id, 1), epoch(id, 2)],
+    }
+}
+
+fn snapshot(table: &str, seq: u64, body: &[u8]) -> SnapshotRecord {
+    SnapshotRecord {
+        table: table.to_owned(),
+        seq,
+        link: hash(seq as u8),
+        release: "test/1".to_owned(),
+        body: body.to_vec(),
     }
 }
 
@@ -140,6 +151,57 @@ pub(super) async fn records_round_trip(s: &dyn StoreUnderTest) {
         counters.writes.load(std::sync::atomic::Ordering::Relaxed),
         12
     );
+    store.close().await.expect("close");
+}
+
+/// A snapshot names a logged event exactly, replaces the one before, and a load returns it
+/// with the events from its own on; one that names no logged event fails its whole batch.
+pub(super) async fn a_snapshot_is_loaded_with_the_events_from_its_own(s: &dyn StoreUnderTest) {
+    let (_dir, path) = temp();
+    let store = s.open(&path);
+    let mut expected = sample("t1");
+    write(s, &*store, writes_of(&expected))
+        .await
+        .expect("write");
+    write(s, &*store, vec![Write::Snapshot(snapshot("t1", 2, b"two"))])
+        .await
+        .expect("a snapshot of event 2");
+    // The next one rides in the batch of the event it is as of.
+    let sixth = event("t1", 6);
+    write(
+        s,
+        &*store,
+        vec![
+            Write::Event(sixth.clone()),
+            Write::Snapshot(snapshot("t1", 4, b"four")),
+        ],
+    )
+    .await
+    .expect("a later snapshot");
+    expected.events.push(sixth);
+    let loaded = store.load_table("t1").await.expect("load").expect("t1");
+    assert_eq!(loaded.snapshot, Some(snapshot("t1", 4, b"four")));
+    assert_eq!(loaded.events, expected.events[3..]);
+    assert_eq!(
+        (loaded.seats, loaded.invites, loaded.epochs),
+        (expected.seats, expected.invites, expected.epochs)
+    );
+    // Past the head, or with a link the log does not have: refused, and nothing of the batch
+    // is stored.
+    let mut wrong_link = snapshot("t1", 5, b"bad");
+    wrong_link.link = hash(99);
+    for bad in [snapshot("t1", 8, b"ahead"), wrong_link] {
+        let got = write(
+            s,
+            &*store,
+            vec![Write::Event(event("t1", 7)), Write::Snapshot(bad)],
+        )
+        .await;
+        assert!(got.is_err(), "{got:?}");
+        let loaded = store.load_table("t1").await.expect("load").expect("t1");
+        assert_eq!(loaded.snapshot, Some(snapshot("t1", 4, b"four")));
+        assert_eq!(loaded.events.last().map(|e| e.seq), Some(6));
+    }
     store.close().await.expect("close");
 }
 

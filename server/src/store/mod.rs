@@ -77,9 +77,11 @@ pub trait Store: Send + Sync + fmt::Debug {
     fn submit(&self, owner: &Owner, batch: Vec<Write>) -> Receipt;
 
     /// Everything stored about `table`, or `None` if it was never created, read in one
-    /// snapshot so that the events, seats and epochs agree with each other even while appends
-    /// commit. Seats come in seat id order, invites in code hash order, events in seq order,
-    /// epochs in epoch order.
+    /// consistent view so that the events, seats and epochs agree with each other even while
+    /// appends commit. Seats come in seat id order, invites in code hash order, events in seq
+    /// order, epochs in epoch order. With a [`SnapshotRecord`], the events start at the
+    /// snapshot's own (so the loader can check its link) and the older ones are left to
+    /// [`Store::events_after`].
     fn load_table<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<LoadedTable>>;
 
     /// Events of `table` with seq > `after`, in order, at most `limit`; empty for a table that
@@ -177,6 +179,22 @@ pub struct EpochSecret {
     pub test_seed: bool,
 }
 
+/// A table's state as of one event, so that loading it need not replay the log from the start.
+/// A cache, never the truth: it is written beside the log, replaced by the next, and a build
+/// that cannot use one (another release, a body it cannot read) replays the whole log instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotRecord {
+    pub table: String,
+    /// The event the state is as of, and its link: a snapshot names an event of its table's
+    /// log exactly.
+    pub seq: u64,
+    pub link: [u8; 32],
+    /// Which build wrote the body (its release and snapshot format): only the same one reads
+    /// it.
+    pub release: String,
+    pub body: Vec<u8>,
+}
+
 /// One write. A batch is applied in order, all or nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
@@ -187,6 +205,9 @@ pub enum Write {
     Invite(InviteRecord),
     Event(EventRecord),
     Epoch(EpochSecret),
+    /// Replaces the table's snapshot. Fails the batch unless it names a logged event of the
+    /// table (this batch's included) by seq and link.
+    Snapshot(SnapshotRecord),
 }
 
 /// Everything the store holds about one table, for loading it.
@@ -195,7 +216,9 @@ pub struct LoadedTable {
     pub table: TableRecord,
     pub seats: Vec<SeatRecord>,
     pub invites: Vec<InviteRecord>,
-    /// In seq order.
+    /// The latest snapshot, if one was written.
+    pub snapshot: Option<SnapshotRecord>,
+    /// In seq order: from the snapshot's own event on when there is a snapshot, else all.
     pub events: Vec<EventRecord>,
     /// In epoch order.
     pub epochs: Vec<EpochSecret>,

@@ -29,6 +29,33 @@ impl Audiences {
         }
     }
 
+    /// Every view but the GM's with its key (`public`, `seat:<id>`), for a snapshot.
+    pub fn saved(&self) -> Vec<(String, MemoryState)> {
+        self.views
+            .iter()
+            .map(|(view, state)| (view.to_string(), state.clone()))
+            .collect()
+    }
+
+    /// The views a snapshot kept, under the table's options.
+    pub fn restored(
+        options: TableOptions,
+        saved: Vec<(String, MemoryState)>,
+    ) -> Result<Audiences, String> {
+        let mut views = BTreeMap::new();
+        for (key, mut state) in saved {
+            let view = View::parse(&key)
+                .filter(|v| *v != View::Gm)
+                .ok_or_else(|| format!("`{key}` is not the view of a seat or of the public"))?;
+            state.options = options.clone();
+            views.insert(view, state);
+        }
+        if !views.contains_key(&View::Public) {
+            return Err("the public view is missing".to_owned());
+        }
+        Ok(Audiences { options, views })
+    }
+
     /// Gives every seat in `seats` (ids of players and spectators) an empty view: the state
     /// at the start of a log, before any event is applied.
     pub fn open_at_start(&mut self, seats: &BTreeSet<String>) {

@@ -11,6 +11,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+
 use tablehold_protocol::ErrorCode;
 use tablehold_rules::dice::CounterStream;
 use tablehold_rules::dice::fair::{
@@ -27,7 +29,7 @@ use super::WireError;
 pub use tablehold_log::verify::{ENCOUNTER, TABLE};
 
 /// Where an epoch stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Seats may commit to entropy.
     Committing,
@@ -39,7 +41,7 @@ pub enum Phase {
     Revealed,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Epoch {
     pub id: u64,
     pub purpose: String,
@@ -75,7 +77,35 @@ pub struct Epochs {
     openings: BTreeMap<u64, Vec<PendingOpening>>,
 }
 
+/// What [`Epochs`] derived from the log, for a snapshot: everything but the seeds, which stay
+/// in the store's secrets (a snapshot never holds one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedEpochs {
+    list: BTreeMap<u64, Epoch>,
+    barred: BTreeMap<String, u64>,
+    openings: BTreeMap<u64, Vec<PendingOpening>>,
+}
+
 impl Epochs {
+    /// The state derived from the log, for a snapshot.
+    pub fn saved(&self) -> SavedEpochs {
+        SavedEpochs {
+            list: self.list.clone(),
+            barred: self.barred.clone(),
+            openings: self.openings.clone(),
+        }
+    }
+
+    /// The epochs as a snapshot left them, with the seeds from the store.
+    pub fn restored(saved: SavedEpochs, secrets: &[EpochSecret]) -> Self {
+        Epochs {
+            list: saved.list,
+            seeds: secrets.iter().map(|s| (s.epoch, s.seed)).collect(),
+            barred: saved.barred,
+            openings: saved.openings,
+        }
+    }
+
     pub fn new(secrets: &[EpochSecret]) -> Self {
         Epochs {
             list: BTreeMap::new(),

@@ -107,6 +107,11 @@ impl Journal {
         }
     }
 
+    /// The link of the last event: what the next one chains from.
+    pub fn last_link(&self) -> Link {
+        self.last_link
+    }
+
     /// How many events are held in memory.
     pub fn held(&self) -> usize {
         self.tail.len()

@@ -15,12 +15,13 @@ mod pipeline;
 mod reads;
 mod seating;
 mod seats;
+mod snapshot;
 mod stream;
 mod task;
 mod view;
 mod world;
 
-pub use load::rebuild_blocking;
+pub use load::load;
 pub use load::{NewTable, create};
 pub use pipeline::store_error;
 pub use task::{Stop, is_command, spawn};

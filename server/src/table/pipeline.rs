@@ -14,10 +14,10 @@ use tokio::time::Instant;
 use crate::clock::now_ms;
 use crate::store::{StoreError, Write};
 
-use super::epochs;
-use super::load::rebuild_blocking;
+use super::load::load;
 use super::task::Table;
 use super::{Answer, WireError};
+use super::{epochs, snapshot};
 
 /// The largest event (its encoded parts) a table logs: a sixth of the protocol's frame limit,
 /// so an event frame, with its envelope, always fits.
@@ -208,6 +208,13 @@ impl Table {
             }
             writes.push(Write::Event(self.journal.append(event, at_ms)));
         }
+        // Every so many events, the state as of this batch's last rides with it, so a load
+        // replays at most that many (see `snapshot.rs`).
+        if self.journal.head() >= self.snapshot_at + self.settings.snapshot_every
+            && let Some(write) = self.snapshot()
+        {
+            writes.push(write);
+        }
         let receipt = self.store.submit(&self.owner, writes);
         self.track_prompt();
         self.pipeline
@@ -251,6 +258,30 @@ impl Table {
         }
     }
 
+    /// The snapshot of the state as of the head, to write; `None` (said in the server's log)
+    /// when it cannot be made, which only costs a longer replay at the next load.
+    pub(super) fn snapshot(&mut self) -> Option<Write> {
+        let head = self.journal.head();
+        let link = self.journal.last_link();
+        match snapshot::take(
+            &self.id,
+            head,
+            link,
+            &self.world,
+            &self.audiences,
+            &self.epochs,
+        ) {
+            Ok(record) => {
+                self.snapshot_at = head;
+                Some(Write::Snapshot(record))
+            }
+            Err(e) => {
+                tracing::error!(table = %self.id, error = %e, "no snapshot could be made");
+                None
+            }
+        }
+    }
+
     /// Makes `writes` durable now, outside the event log (seats, invites).
     pub(super) async fn durable(&self, writes: Vec<Write>) -> Result<(), WireError> {
         match self.store.submit(&self.owner, writes).await {
@@ -264,16 +295,17 @@ impl Table {
     }
 
     async fn reload(&mut self) {
-        let loaded = match self.store.load_table(&self.id).await {
-            Ok(Some(l)) => rebuild_blocking(l, &self.settings.systems).await,
+        let loaded = match load(&*self.store, &self.id, &self.settings.systems).await {
+            Ok(Some(l)) => Ok(l),
             Ok(None) => Err("the table is gone from the store".to_owned()),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e),
         };
         match loaded {
             Ok((r, loaded)) => {
                 self.reloads += 1;
                 self.world = r.world;
                 self.journal = r.journal;
+                self.snapshot_at = r.snapshot_seq;
                 self.epochs = r.epochs;
                 self.audiences = r.audiences;
                 self.seating.reload(&loaded.seats, loaded.invites);

@@ -45,6 +45,8 @@ pub(super) struct Table {
     pub(super) stream: Stream,
     pub(super) deadlines: Deadlines,
     pub(super) pipeline: Pipeline,
+    /// The event the latest snapshot (written or on its way) is as of.
+    pub(super) snapshot_at: u64,
     /// How many times the task rebuilt itself from its log after a failed append: a decision
     /// made before a rebuild may rest on events that were lost.
     pub(super) reloads: u64,
@@ -87,6 +89,7 @@ pub fn spawn(
         stream: Stream::new(&id),
         deadlines: Deadlines::default(),
         pipeline: Pipeline::default(),
+        snapshot_at: rebuilt.snapshot_seq,
         reloads: 0,
         broken: false,
         id,
@@ -125,6 +128,10 @@ impl Table {
         stop: &mut watch::Receiver<bool>,
     ) {
         tracing::debug!(table = %self.id, events = self.journal.head(), "table loaded");
+        // A seat that joined after the snapshot this table loaded from has no view yet.
+        if let Err(e) = self.track_new_seats().await {
+            tracing::error!(table = %self.id, error = %e.message, "a seat's view could not be built");
+        }
         loop {
             if self.broken {
                 tables.remove_if(&self.id, |_, h| h.tx.same_channel(mine));
@@ -181,6 +188,14 @@ impl Table {
             self.advance_epochs(true).await;
         }
         self.settle().await;
+        // The next load starts from here rather than replaying what came since the last.
+        if self.journal.head() > self.snapshot_at
+            && !self.broken
+            && let Some(write) = self.snapshot()
+            && let Err(e) = self.durable(vec![write]).await
+        {
+            tracing::warn!(table = %self.id, error = %e.message, "the snapshot at unload was not written");
+        }
         // Anyone still subscribed is told why the stream ends.
         self.stream.close(None, why);
     }

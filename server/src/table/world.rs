@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use bevy_ecs::prelude::{Component, Entity, Resource, World};
 use tablehold_rules::options::TableOptions;
-use tablehold_rules::{Combatant, Encounter, EntityId, StateMut, StateView};
+use tablehold_rules::{Combatant, Encounter, EntityId, MemoryState, StateMut, StateView};
 
 /// A combatant's data. One component today: the rules read a combatant as a whole, and the
 /// server has no per-field systems yet that would gain from splitting it.
@@ -35,6 +35,29 @@ impl TableWorld {
         world.insert_resource(EncounterRes::default());
         world.insert_resource(OptionsRes(options));
         TableWorld { world }
+    }
+
+    /// The state as a plain value, for a snapshot.
+    pub fn to_memory(&self) -> MemoryState {
+        MemoryState {
+            options: self.options().clone(),
+            combatants: self
+                .index()
+                .keys()
+                .filter_map(|id| Some((id.clone(), self.combatant(id)?.clone())))
+                .collect(),
+            encounter: self.encounter().clone(),
+        }
+    }
+
+    /// A world holding `state`, under `options` (the table's, not the snapshot's).
+    pub fn from_memory(state: MemoryState, options: TableOptions) -> Self {
+        let mut world = TableWorld::new(options);
+        for combatant in state.combatants.into_values() {
+            world.insert_combatant(combatant);
+        }
+        *world.encounter_mut() = state.encounter;
+        world
     }
 
     fn index(&self) -> &BTreeMap<EntityId, Entity> {
@@ -113,7 +136,7 @@ impl StateMut for TableWorld {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use proptest::prelude::*;
     use tablehold_rules::dice::CounterStream;
     use tablehold_rules::digest::current as digest_now;
@@ -124,7 +147,7 @@ mod tests {
     use super::*;
 
     const PC: &str = "id = \"p\"\nname = \"P\"\nkind = \"pc\"\nowner = \"p\"\nlevel = 1\ncondition_max = 12\nfocus_max = 6\nattributes = { TOG = 2, AGL = 1, COR = 3, MND = 0, PER = 2, RSN = 0 }\n[[weapons]]\nid = \"knife\"\nname = \"Knife\"\nclass = \"light\"\ndamage = \"1d4\"\ndamage_type = \"edged\"\n";
-    const NPC: &str = "id = \"n\"\nname = \"N\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 9\nfocus_max = 0\nattributes = { TOG = 1, AGL = 0, COR = 2, MND = 0, PER = 1, RSN = 0 }\n[[weapons]]\nid = \"club\"\nname = \"Club\"\nclass = \"light\"\ndamage = \"1d6\"\ndamage_type = \"blunt\"\n[npc]\ndefence_tn = 11\nattack_tn = 12\n";
+    pub(crate) const NPC: &str = "id = \"n\"\nname = \"N\"\nkind = \"npc\"\nlevel = 1\ncondition_max = 9\nfocus_max = 0\nattributes = { TOG = 1, AGL = 0, COR = 2, MND = 0, PER = 1, RSN = 0 }\n[[weapons]]\nid = \"club\"\nname = \"Club\"\nclass = \"light\"\ndamage = \"1d6\"\ndamage_type = \"blunt\"\n[npc]\ndefence_tn = 11\nattack_tn = 12\n";
 
     /// The commands of a small fight, picked by index; many are refused at a given moment,
     /// which is part of the point.

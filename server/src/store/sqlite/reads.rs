@@ -9,8 +9,8 @@ use rusqlite::{Connection, Row, params};
 
 use super::errors::{map_err, read_err, to_bool, to_hash, to_u64};
 use crate::store::{
-    EpochSecret, EventRecord, InviteRecord, LoadedTable, SeatRecord, StoreError, StoreFuture,
-    TableRecord,
+    EpochSecret, EventRecord, InviteRecord, LoadedTable, SeatRecord, SnapshotRecord, StoreError,
+    StoreFuture, TableRecord,
 };
 
 /// The read connection, shared with the blocking threads that run the reads.
@@ -104,7 +104,23 @@ pub(super) fn load_table(
         }
     }
 
-    let events = query_events(&tx, path, table, 0, i64::MAX)?;
+    let snapshot = {
+        let mut stmt = tx
+            .prepare_cached(
+                "SELECT table_id, seq, link, release, body FROM snapshots WHERE table_id = ?1",
+            )
+            .map_err(|e| map_err(path, e))?;
+        let mut rows = stmt.query(params![table]).map_err(|e| map_err(path, e))?;
+        match rows.next().map_err(|e| read_err(path, e))? {
+            Some(row) => Some(snapshot_from_row(row, path)?),
+            None => None,
+        }
+    };
+    // From the snapshot's own event, whose link the loader checks against the snapshot's.
+    let from = snapshot
+        .as_ref()
+        .map_or(0, |s| i64::try_from(s.seq).unwrap_or(i64::MAX) - 1);
+    let events = query_events(&tx, path, table, from, i64::MAX)?;
 
     let mut epochs = Vec::new();
     {
@@ -125,6 +141,7 @@ pub(super) fn load_table(
         table: record,
         seats,
         invites,
+        snapshot,
         events,
         epochs,
     }))
@@ -232,6 +249,17 @@ fn event_from_row(row: &Row<'_>, name: &str) -> Result<EventRecord, StoreError> 
         at_ms: to_u64(name, "an event's at_ms", row.get(3).map_err(get_err)?)?,
         parts: row.get(4).map_err(get_err)?,
         link: to_hash(name, "an event's link", row.get(5).map_err(get_err)?)?,
+    })
+}
+
+fn snapshot_from_row(row: &Row<'_>, name: &str) -> Result<SnapshotRecord, StoreError> {
+    let get_err = |e| read_err(name, e);
+    Ok(SnapshotRecord {
+        table: row.get(0).map_err(get_err)?,
+        seq: to_u64(name, "a snapshot's seq", row.get(1).map_err(get_err)?)?,
+        link: to_hash(name, "a snapshot's link", row.get(2).map_err(get_err)?)?,
+        release: row.get(3).map_err(get_err)?,
+        body: row.get(4).map_err(get_err)?,
     })
 }
 

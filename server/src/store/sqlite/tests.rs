@@ -45,6 +45,7 @@ macro_rules! contract_tests {
 contract_tests!(
     records_round_trip,
     seats_and_invites_are_replaced,
+    a_snapshot_is_loaded_with_the_events_from_its_own,
     events_after_pages_in_order,
     duplicate_seq_fails_only_its_own_batch,
     failed_batch_stores_nothing_and_leaves_no_gap,

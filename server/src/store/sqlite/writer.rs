@@ -9,11 +9,11 @@ use std::sync::atomic::Ordering;
 use std::sync::{Mutex, PoisonError, RwLock, mpsc};
 use std::thread::JoinHandle;
 
-use rusqlite::{Connection, TransactionBehavior, ffi, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, ffi, params};
 use tokio::sync::oneshot;
 
 use super::errors::{map_err, read_err, to_i64, write_err};
-use crate::store::{EventRecord, Receipt, SharedCounters, StoreError, Write};
+use crate::store::{EventRecord, Receipt, SharedCounters, SnapshotRecord, StoreError, Write};
 
 /// A cap on the writes taken into one group, so that one commit's latency and the work redone
 /// after a failed group stay bounded even when the queue is never empty.
@@ -229,6 +229,7 @@ fn apply(conn: &Connection, name: &str, write: &Write) -> Result<(), StoreError>
             .map_err(|e| write_err(name, e, String::new))?;
         }
         Write::Event(e) => append_event(conn, name, e)?,
+        Write::Snapshot(s) => put_snapshot(conn, name, s)?,
         Write::Epoch(s) => {
             let epoch = to_i64(name, "epoch", s.epoch)?;
             conn.prepare_cached(
@@ -250,6 +251,35 @@ fn apply(conn: &Connection, name: &str, write: &Write) -> Result<(), StoreError>
             })?;
         }
     }
+    Ok(())
+}
+
+/// Replaces the table's snapshot, once it is known to name a logged event of the table: a
+/// snapshot of a state the log does not lead to would be loaded as if it did.
+fn put_snapshot(conn: &Connection, name: &str, s: &SnapshotRecord) -> Result<(), StoreError> {
+    let seq = to_i64(name, "seq", s.seq)?;
+    let link: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT link FROM events WHERE table_id = ?1 AND seq = ?2")
+        .and_then(|mut stmt| {
+            stmt.query_row(params![s.table, seq], |row| row.get(0))
+                .optional()
+        })
+        .map_err(|err| read_err(name, err))?;
+    if link.as_deref() != Some(s.link.as_slice()) {
+        return Err(StoreError::Io {
+            path: name.to_owned(),
+            detail: format!(
+                "table {}: a snapshot as of event {} does not name a logged event",
+                s.table, s.seq
+            ),
+        });
+    }
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO snapshots (table_id, seq, link, release, body) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut stmt| stmt.execute(params![s.table, seq, s.link.as_slice(), s.release, s.body]))
+    .map_err(|e| write_err(name, e, String::new))?;
     Ok(())
 }
 
