@@ -19,7 +19,7 @@ fn the_load_generator_delivers_every_action_to_every_seat_and_the_logs_hold_them
             "--seconds",
             "2",
         ])
-        .args(["--check", "--json", "--server"])
+        .args(["--check", "--restart", "--json", "--server"])
         .arg(bin("tablehold-server"))
         .output()
         .expect("run tablehold-load");
@@ -29,7 +29,20 @@ fn the_load_generator_delivers_every_action_to_every_seat_and_the_logs_hold_them
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let run: Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    let [run, restart] = lines.as_slice() else {
+        panic!("a run and a restart: {stdout}");
+    };
+    // Killed and started again, the server loads both tables and each takes an action.
+    assert_eq!(restart["target"], "restart", "{restart}");
+    assert_eq!(restart["tables"], 2, "{restart}");
+    assert!(
+        restart["max_ms"].as_f64().is_some_and(|ms| ms > 0.0),
+        "{restart}"
+    );
     assert_eq!(run["offered"], 100, "{run}");
     assert_eq!(run["acknowledged"], 100, "{run}");
     assert_eq!(run["delivered"], 100, "every seat got every roll: {run}");

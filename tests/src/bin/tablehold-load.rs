@@ -55,6 +55,11 @@ struct Args {
     /// print the ratios: every figure beside a baseline from the same sitting.
     #[arg(long, conflicts_with = "url")]
     baseline: bool,
+    /// After the runs, kill the server started here without warning, start it again on the
+    /// same data file, and time each table's first action (the table loads from its latest
+    /// snapshot and the events after it); print the server's memory with every table loaded.
+    #[arg(long, conflicts_with = "url")]
+    restart: bool,
     /// Serve the bare relay on a free loopback port and print its URL (how --baseline starts
     /// it, as a process of its own).
     #[arg(long, hide = true)]
@@ -82,7 +87,7 @@ fn main() -> Result<()> {
     let _ = rlimit::increase_nofile_limit(u64::try_from(sockets).unwrap_or(u64::MAX));
     // All clients come from 127.0.0.1: the per-address limits, right against a flood from one
     // host, would refuse a load generator.
-    let spawned = match &args.url {
+    let mut spawned = match &args.url {
         Some(_) => None,
         None => Some(Spawned::start(
             args.server.clone(),
@@ -133,6 +138,43 @@ fn main() -> Result<()> {
             println!("run {i}, tablehold: {}", text(&figures));
         }
         runs.push(figures);
+    }
+    if args.restart
+        && let Some(server) = &mut spawned
+    {
+        let tables: Vec<(String, String)> =
+            runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
+        server.restart()?;
+        let restarted = runtime.block_on(load::restart::first_actions(
+            &server.url,
+            Some(server.pid()),
+            &tables,
+        ))?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "target": "restart",
+                    "tables": restarted.tables,
+                    "p50_ms": restarted.p50_ms,
+                    "p99_ms": restarted.p99_ms,
+                    "max_ms": restarted.max_ms,
+                    "server_rss_kib": restarted.rss_kib,
+                })
+            );
+        } else {
+            println!(
+                "after a restart (SIGKILL): first action of each of {} tables, p50 {:.2} ms p99 {:.2} ms max {:.2} ms; server RSS with all of them loaded {}",
+                restarted.tables,
+                restarted.p50_ms,
+                restarted.p99_ms,
+                restarted.max_ms,
+                restarted.rss_kib.map_or("unknown".to_owned(), |k| format!(
+                    "{:.1} MiB",
+                    k as f64 / 1024.0
+                ))
+            );
+        }
     }
     if !args.json {
         if runs.len() > 1 {

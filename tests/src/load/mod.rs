@@ -10,6 +10,7 @@
 mod procfs;
 pub mod relay;
 mod relay_seat;
+pub mod restart;
 mod seat;
 mod server;
 mod track;
@@ -99,6 +100,8 @@ pub struct Figures {
     /// With `--check`: acknowledged rolls not found in their table's log (0 when the log
     /// holds every one).
     pub missing_from_log: Option<u64>,
+    /// The tables of the run, as `(id, GM token)`, for `--restart`.
+    pub tables: Vec<(String, String)>,
 }
 
 /// What is loaded: a Tablehold server, or the bare relay of `--baseline`.
@@ -210,6 +213,12 @@ pub async fn run(
         let _ = latency.add(&t.latency);
     }
     figures.delivered_per_s = ratio(figures.delivered as f64, offer_time);
+    if target == Target::Tablehold {
+        figures.tables = tables
+            .iter()
+            .map(|(id, token, _)| (id.clone(), token.clone()))
+            .collect();
+    }
     let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1000.0;
     figures.p50_ms = ms(0.5);
     figures.p99_ms = ms(0.99);

@@ -12,6 +12,9 @@ pub struct Spawned {
     child: Child,
     pub url: String,
     _dir: tempfile::TempDir,
+    /// How it was started, for [`Spawned::restart`].
+    binary: PathBuf,
+    args: Vec<std::ffi::OsString>,
 }
 
 impl Spawned {
@@ -51,12 +54,40 @@ impl Spawned {
         Spawned::spawn(command, &binary, dir)
     }
 
+    /// Kills the server without warning (SIGKILL: nothing is flushed or snapshotted at
+    /// unload) and starts it again the same way on the same data file.
+    pub fn restart(&mut self) -> Result<(), LoadError> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut command = Command::new(&self.binary);
+        command.args(&self.args);
+        let (child, url) = Spawned::launch(command, &self.binary)?;
+        self.child = child;
+        self.url = url;
+        Ok(())
+    }
+
     /// Runs `command` and waits for the `listening on URL` line it prints when ready.
     fn spawn(
-        mut command: Command,
+        command: Command,
         binary: &std::path::Path,
         dir: tempfile::TempDir,
     ) -> Result<Spawned, LoadError> {
+        let args = command.get_args().map(ToOwned::to_owned).collect();
+        let (child, url) = Spawned::launch(command, binary)?;
+        Ok(Spawned {
+            child,
+            url,
+            _dir: dir,
+            binary: binary.to_owned(),
+            args,
+        })
+    }
+
+    fn launch(
+        mut command: Command,
+        binary: &std::path::Path,
+    ) -> Result<(Child, String), LoadError> {
         let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -85,11 +116,7 @@ impl Spawned {
         };
         // Keep reading its output so the server never blocks on a full pipe.
         std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-        Ok(Spawned {
-            child,
-            url,
-            _dir: dir,
-        })
+        Ok((child, url))
     }
 
     pub fn pid(&self) -> u32 {
