@@ -12,7 +12,7 @@ use tablehold_tests::server::{Raw, TestServer};
 use crate::fairness::export;
 use crate::server::{NPC_GOBLIN, PC_AUNE, act, create_table, gm, join, state};
 
-/// Rolls before anyone joins: several times the 64 events a table keeps in memory.
+/// Rolls before anyone joins: many times the 16 events a table keeps in memory.
 const ROLLS: u64 = 300;
 /// Every tenth of them is the GM's secret.
 const SECRET_EVERY: u64 = 10;

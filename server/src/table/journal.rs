@@ -21,7 +21,7 @@ use crate::store::EventRecord;
 
 /// How many durable events a table keeps in memory: a client back from a short drop, or a
 /// newcomer to a quiet table, is served from here; a longer gap is paged from the store.
-pub const TAIL_EVENTS: usize = 64;
+pub const TAIL_EVENTS: usize = 16;
 
 /// One event as the table keeps it in memory: decoded for fan-out, and its stored bytes and
 /// link for exports, which must hash exactly what the log holds.

@@ -1,11 +1,12 @@
-//! The embedded store: one SQLite file, one writer thread that group-commits, one reader.
+//! The embedded store: one SQLite file, one writer thread that group-commits, a few readers.
 //!
 //! SQLite allows one writer at a time, and with `synchronous=FULL` every commit costs an fsync.
 //! Funnelling every write through one thread that commits everything waiting in one transaction
 //! turns that fsync into a shared cost: under load, many events from many tables become durable
-//! together. Reads take a second connection so that loading a table never queues behind a
-//! commit (WAL lets them run while the writer writes), and run on tokio's blocking threads so
-//! that they never stall the runtime.
+//! together. Reads take connections of their own so that loading a table never queues behind a
+//! commit (WAL lets them run while the writer writes), several so that one long read does not
+//! hold up the others, and run on tokio's blocking threads so that they never stall the
+//! runtime.
 //!
 //! This file opens the store and answers the [`Store`] trait; the work is in its modules, one
 //! job each:
@@ -23,7 +24,7 @@ mod writer;
 mod tests;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -79,26 +80,31 @@ impl SqliteStore {
         let durability = format::configure(&writer, &name)?;
         format::create_or_check_schema(&mut writer, &name)?;
 
-        // Opened only now: the file exists and has the schema, so the reader never creates it.
-        let reader = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| map_err(&name, e))?;
-        reader
-            .busy_timeout(BUSY_TIMEOUT)
+        // Opened only now: the file exists and has the schema, so a reader never creates it.
+        let mut readers = Vec::with_capacity(reads::READERS);
+        for _ in 0..reads::READERS {
+            let reader = Connection::open_with_flags(
+                path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
             .map_err(|e| map_err(&name, e))?;
-        format::configure(&reader, &name)?;
-        // The reader must never write: every write has to go through the writer's group commit.
-        reader
-            .execute_batch("PRAGMA query_only = ON")
-            .map_err(|e| map_err(&name, e))?;
+            reader
+                .busy_timeout(BUSY_TIMEOUT)
+                .map_err(|e| map_err(&name, e))?;
+            format::configure(&reader, &name)?;
+            // A reader must never write: every write has to go through the writer's group
+            // commit.
+            reader
+                .execute_batch("PRAGMA query_only = ON")
+                .map_err(|e| map_err(&name, e))?;
+            readers.push(reader);
+        }
 
         let counters = SharedCounters::default();
         let writer = Writer::start(writer, counters.clone(), &name)?;
         Ok(SqliteStore {
             writer,
-            reader: Arc::new(Mutex::new(reader)),
+            reader: Arc::new(reads::ReaderPool::new(readers)),
             counters,
             path: name.into(),
             durability,

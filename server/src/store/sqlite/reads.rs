@@ -13,8 +13,45 @@ use crate::store::{
     StoreFuture, TableRecord,
 };
 
-/// The read connection, shared with the blocking threads that run the reads.
-pub(super) type ReadConnection = Arc<Mutex<Connection>>;
+/// The read connections, shared with the blocking threads that run the reads. More than one,
+/// so that a long read (a far-behind client's backlog, paged from the log) never makes the
+/// load of another table wait for it.
+pub(super) type ReadConnection = Arc<ReaderPool>;
+
+/// How many read connections a store keeps. Each is cheap (SQLite shares the page cache of a
+/// WAL file's readers through the OS); a few are enough to keep one slow reader from
+/// queueing the others on a 2-core host.
+pub(super) const READERS: usize = 4;
+
+pub(super) struct ReaderPool {
+    conns: Vec<Mutex<Connection>>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+impl ReaderPool {
+    pub(super) fn new(conns: Vec<Connection>) -> ReaderPool {
+        ReaderPool {
+            conns: conns.into_iter().map(Mutex::new).collect(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// A free connection if there is one, else the next in turn once it is free.
+    fn take(&self) -> MutexGuard<'_, Connection> {
+        let count = self.conns.len().max(1);
+        let start = self
+            .next
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            % count;
+        for i in 0..count {
+            if let Some(Ok(conn)) = self.conns.get((start + i) % count).map(Mutex::try_lock) {
+                return settle(conn);
+            }
+        }
+        let conn = self.conns[start].lock().unwrap_or_else(PoisonError::into_inner);
+        settle(conn)
+    }
+}
 
 /// Runs `read` on the read connection on one of tokio's blocking threads: SQLite's reads
 /// block on the file, and the caller is an async task. Reads queue on the one connection, in
@@ -32,7 +69,7 @@ where
     let path = Arc::clone(path);
     Box::pin(async move {
         let name = Arc::clone(&path);
-        tokio::task::spawn_blocking(move || read(&mut lock(&reader), &name))
+        tokio::task::spawn_blocking(move || read(&mut reader.take(), &name))
             .await
             .unwrap_or_else(|e| {
                 Err(StoreError::Io {
@@ -43,10 +80,9 @@ where
     })
 }
 
-/// The reader connection. A panic while it was held leaves nothing half-done that matters
-/// (an open read transaction is rolled back here), so poisoning is not fatal.
-fn lock(reader: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    let conn = reader.lock().unwrap_or_else(PoisonError::into_inner);
+/// A reader connection ready for a read. A panic while it was held leaves nothing half-done
+/// that matters (an open read transaction is rolled back here), so poisoning is not fatal.
+fn settle(conn: MutexGuard<'_, Connection>) -> MutexGuard<'_, Connection> {
     if !conn.is_autocommit() {
         let _ = conn.execute_batch("ROLLBACK");
     }
