@@ -39,16 +39,15 @@ impl ReaderPool {
     /// A free connection if there is one, else the next in turn once it is free.
     fn take(&self) -> MutexGuard<'_, Connection> {
         let count = self.conns.len().max(1);
-        let start = self
-            .next
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            % count;
+        let start = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % count;
         for i in 0..count {
             if let Some(Ok(conn)) = self.conns.get((start + i) % count).map(Mutex::try_lock) {
                 return settle(conn);
             }
         }
-        let conn = self.conns[start].lock().unwrap_or_else(PoisonError::into_inner);
+        let conn = self.conns[start]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         settle(conn)
     }
 }

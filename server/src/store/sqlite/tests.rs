@@ -223,3 +223,33 @@ async fn short_hash_reads_as_corrupt() {
         "{err:?}"
     );
 }
+
+// A format 2 file written before snapshots existed has no `snapshots` table: it opens as it
+// is, keeps every record, and gains the table, so this build can snapshot its tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_format_2_file_from_before_snapshots_opens_and_gains_them() {
+    let (_dir, path) = temp();
+    let store = SqliteStore::open(&path).expect("open");
+    write(&store, writes_of(&sample("t1"))).await;
+    close(store);
+    let conn = Connection::open(&path).expect("connection");
+    conn.execute_batch("DROP TABLE snapshots")
+        .expect("as an older build left it");
+    drop(conn);
+    let store = SqliteStore::open(&path).expect("an older file opens");
+    let snapshot = crate::store::SnapshotRecord {
+        table: "t1".into(),
+        seq: 5,
+        link: contract::hash(5),
+        release: "r".into(),
+        body: vec![1, 2, 3],
+    };
+    write(
+        &store,
+        vec![crate::store::Write::Snapshot(snapshot.clone())],
+    )
+    .await;
+    let loaded = store.load_table("t1").await.expect("load").expect("t1");
+    assert_eq!(loaded.snapshot, Some(snapshot));
+    assert_eq!(loaded.events, sample("t1").events[4..]);
+}
