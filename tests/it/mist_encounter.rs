@@ -194,9 +194,10 @@ fn a_mist_encounter_is_played_through_the_binary() {
         .as_array()
         .and_then(|cs| cs.iter().find(|c| c["id"] == "gunman"))
         .expect("gunman");
+    // The pistol fired (and jammed): it also waits for a reload.
     assert_eq!(
         gunman["statuses"],
-        serde_json::json!(["dead", "jam.pistol", "unconscious"])
+        serde_json::json!(["dead", "jam.pistol", "unconscious", "unloaded.pistol"])
     );
     let heard = t.ok("ines", &["log"]);
     for secret in ["cudgel", "pistol", "jam", "attack_total", "difficulty 13"] {

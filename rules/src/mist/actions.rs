@@ -177,10 +177,16 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             "Out of combat: Medicine against 10, a point of Life per point over.",
             vec![target()],
         ),
+        "reload" => action(
+            name,
+            actor,
+            "Reload a fired gun: a round's action per round of its reload time (none when it is 0).",
+            vec![ArgSpec::new("weapon", ArgKind::Text, true, "the gun")],
+        ),
         "act" => action(
             name,
             actor,
-            "Any other action (stand up, use an item, reload): the GM rules its check.",
+            "Any other action (stand up, use an item): the GM rules its check.",
             vec![ArgSpec::new(
                 "what",
                 ArgKind::Text,
@@ -235,6 +241,19 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         if enc.active && c.has_status(super::hold::HOLDING) {
             names.push("release");
         }
+        let unloaded: Vec<String> = sheet_of(&c)
+            .map(|s| {
+                s.weapons
+                    .iter()
+                    .filter(|w| c.has_status(&super::unloaded_key(&w.id)))
+                    .map(|w| w.id.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Reloading takes the round's action (or none), so it is offered when acting is.
+        if !unloaded.is_empty() && (!enc.active || !names.is_empty()) {
+            names.push("reload");
+        }
         let others: Vec<String> = state
             .combatant_ids()
             .into_iter()
@@ -249,6 +268,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 for a in &mut s.args {
                     match (name, a.name.as_str()) {
                         ("revive", "target") => a.now.clone_from(&unconscious),
+                        ("reload", "weapon") => a.now.clone_from(&unloaded),
                         (_, "target" | "interrupt") => a.now.clone_from(&others),
                         (_, "weapon") => a.now.clone_from(&weapons),
                         _ => {}

@@ -26,6 +26,7 @@ use super::jam::{self, After};
 use super::options::{
     CHECK_TIES, CRITICALS, DIVIDED_CRIT, DODGE_SPENDS, GUN_DODGE, NATURAL_TEN, is,
 };
+use super::reload;
 use super::round::{How, after_group, spend};
 use super::sheet::{Powder, Weapon, WeaponKind};
 use super::tell::{self, Check};
@@ -97,6 +98,7 @@ fn weapon_of(c: &Combatant, args: &Args) -> Result<Weapon, Refusal> {
             w.name, s.magnitude
         )));
     }
+    reload::loaded(c, &w)?;
     Ok(w)
 }
 
@@ -152,6 +154,7 @@ pub fn attack(
         }
     }
     spend(ctx, &c.id, how)?;
+    reload::fired(ctx, &c.id, &w)?;
     if w.kind == WeaponKind::Gun && !powder_fires(ctx, c, &w)? {
         return Ok(());
     }
@@ -243,18 +246,11 @@ fn jams(ctx: &mut Ctx<'_>, shooter: &EntityId, w: &Weapon, why: &str) -> Result<
         roll,
     }))?;
     match row.out {
-        After::Fine => {}
-        After::Jammed | After::Reload | After::Destroyed => {
+        // The ball is gone either way: firing left the gun unloaded (`reload::fired`).
+        After::Fine | After::Reload => {}
+        After::Jammed | After::Destroyed => {
             // The status names the weapon and the jam: an NPC's is the GM's to know.
-            let npc = ctx
-                .state
-                .combatant(shooter)
-                .is_some_and(crate::redact::gm_only_numbers);
-            let audience = if npc {
-                crate::event::Audience::GmOnly
-            } else {
-                crate::event::Audience::Everyone
-            };
+            let audience = reload::gun_audience(ctx, shooter);
             ctx.set_status_for(
                 audience,
                 shooter,
@@ -849,6 +845,19 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
             ),
         );
     }
+    if shooter
+        .statuses
+        .contains_key(&super::unloaded_key(&weapon.id))
+    {
+        return ctx.note_about(
+            &shooter.id,
+            format!(
+                "{}'s aimed attack is wasted: {} is not loaded",
+                shooter.id, weapon.name
+            ),
+        );
+    }
+    reload::fired(ctx, &shooter.id, &weapon)?;
     if weapon.kind == WeaponKind::Gun && !powder_fires(ctx, &shooter, &weapon)? {
         return Ok(());
     }

@@ -13,6 +13,7 @@ pub mod checks;
 mod hold;
 pub mod jam;
 mod options;
+pub mod reload;
 mod round;
 pub mod sheet;
 mod tell;
@@ -67,6 +68,12 @@ pub const OUT_OF_SIGHT: &str = "out_of_sight";
 pub const ARMOURED: &str = "armoured";
 /// Encounter value: 1 while the fight is in the mist.
 pub const IN_MIST: &str = "in_mist";
+
+/// The status a gun carries once fired until reloaded: `unloaded.<weapon id>`, magnitude the
+/// rounds of reloading still to do (0: an immediate action).
+pub fn unloaded_key(weapon: &str) -> String {
+    format!("unloaded.{weapon}")
+}
 
 /// The status a gun carries while it cannot fire: `jam.<weapon id>`, magnitude the jam face.
 pub fn jam_key(weapon: &str) -> String {
@@ -162,6 +169,7 @@ impl RuleSystem for Mist {
                     "aim" => attack::aim(ctx, &c, args, how),
                     "delay" => round::delay(ctx, &c),
                     "revive" => care::revive(ctx, &c, args, how),
+                    "reload" => reload::reload(ctx, &c, args, how),
                     _ => round::other_action(ctx, &c, args, how),
                 }
             }

@@ -353,7 +353,7 @@ pub fn follow(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
 pub fn may_act(ctx: &Ctx<'_>, c: &crate::state::Combatant, action: &str) -> Result<How, Refusal> {
     let enc = ctx.state.encounter();
     if !enc.active {
-        if action == "revive" {
+        if matches!(action, "revive" | "reload") {
             return Ok(How::Free);
         }
         return Err(Refusal::NoEncounter);

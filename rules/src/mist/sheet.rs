@@ -191,11 +191,25 @@ pub struct Weapon {
     /// hand to the practised one.
     #[serde(default)]
     pub reload: Vec<i64>,
+    /// Guns: which of the three reload times this character has reached (1 the first, 3 the
+    /// last), as the Gunslinger developments lower it.
+    #[serde(default = "one")]
+    pub reload_tier: i64,
     #[serde(default)]
     pub powder: Powder,
 }
 
 impl Weapon {
+    /// Rounds this gun takes to reload at the sheet's tier (0: an immediate action); 0 for
+    /// anything that is not a gun.
+    pub fn reload_time(&self) -> i64 {
+        usize::try_from(self.reload_tier - 1)
+            .ok()
+            .and_then(|i| self.reload.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
     pub fn has(&self, t: Trait) -> bool {
         self.traits.contains(&t)
     }
@@ -388,7 +402,14 @@ impl Sheet {
                 for (k, r) in w.reload.iter().enumerate() {
                     in_range(&at(&format!("reload[{k}]")), *r, 0, 20, "rounds to reload")?;
                 }
-            } else if !w.reload.is_empty() || w.powder != Powder::Regular {
+                in_range(
+                    &at("reload_tier"),
+                    w.reload_tier,
+                    1,
+                    3,
+                    "one of the gun's three reload times",
+                )?;
+            } else if !w.reload.is_empty() || w.powder != Powder::Regular || w.reload_tier != 1 {
                 return Err(SheetError::invalid(
                     at("reload"),
                     "only guns reload and take powder",
@@ -447,6 +468,7 @@ pub fn fists() -> Weapon {
         stunning: 0,
         immobilizing: 0,
         reload: Vec::new(),
+        reload_tier: 1,
         powder: Powder::Regular,
     }
 }

@@ -674,6 +674,123 @@ fn guns_jam_on_doubles_and_powder_follows_the_mist() {
 }
 
 #[test]
+fn a_fired_gun_is_reloaded_a_round_of_work_at_a_time_and_at_once_out_of_the_fight() {
+    play(Scene {
+        name: "reloading",
+        options: &[],
+        cast: vec![
+            // The pistol's tier is the first of its three times (2 rounds); the snap pistol's
+            // the third (0: an immediate action, folded into the shot).
+            with(beatrix(), |v| {
+                v["weapons"] = json!([
+                    {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]},
+                    {"id": "snap", "name": "snap pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0], "reload_tier": 3}
+                ]);
+            }),
+            with(thug("thug-a"), |v| {
+                v["life_max"] = json!(30);
+                v["weapons"] = json!([
+                    {"id": "musket", "name": "musket", "kind": "gun", "damage": "2d10h", "reload": [3, 2, 1]}
+                ]);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            // Round 1: the pistol fires (3 + 6 = 9 hits Evade 7; 4 and 5, no doubles) and is
+            // left with 2 rounds of reloading.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                &[6],
+            ),
+            S::Answer("take", &[4, 5]),
+            S::Magnitude("beatrix", "unloaded.pistol", 2),
+            // The thug's musket too; whether it is loaded is the GM's to know.
+            S::Act(
+                "thug-a",
+                "attack",
+                vec![("target", t("beatrix")), ("weapon", t("musket"))],
+                &[1],
+            ),
+            S::Magnitude("thug-a", "unloaded.musket", 3),
+            S::GmOnly(&["unloaded.musket"]),
+            // Round 2: the empty pistol cannot fire; a round of reloading leaves one more.
+            S::Round(2),
+            S::Refused(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                "rule: pistol is not loaded: reload it first (`reload --weapon pistol`, 2 rounds)",
+            ),
+            S::Refused(
+                "beatrix",
+                "reload",
+                vec![("weapon", t("knife"))],
+                "bad_request",
+            ),
+            S::Act("beatrix", "reload", vec![("weapon", t("pistol"))], &[]),
+            S::Magnitude("beatrix", "unloaded.pistol", 1),
+            S::Said("works at reloading the pistol: 1 round more"),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+            // Round 3: the second round loads it.
+            S::Round(3),
+            S::Act("beatrix", "reload", vec![("weapon", t("pistol"))], &[]),
+            S::Lacks("beatrix", "unloaded.pistol"),
+            S::Said("reloads the pistol: loaded"),
+            S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+            // Round 4: nothing to reload; the snap pistol reloads as it fires.
+            S::Round(4),
+            S::Refused(
+                "beatrix",
+                "reload",
+                vec![("weapon", t("pistol"))],
+                "rule: pistol is loaded already",
+            ),
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("snap"))],
+                &[1],
+            ),
+            S::Lacks("beatrix", "unloaded.snap"),
+            // After the fight there is time to reload the musket at once.
+            S::Gm("end_encounter", vec![], &[]),
+            S::Act("thug-a", "reload", vec![("weapon", t("musket"))], &[]),
+            S::Lacks("thug-a", "unloaded.musket"),
+        ],
+    });
+    // A fouled bullet (jam table 7) jams nothing: the ball is gone and the gun, fired, waits
+    // for its reload like any other.
+    play(Scene {
+        name: "fouled bullet",
+        options: &[],
+        cast: vec![
+            with(beatrix(), |v| {
+                v["weapons"] = json!([
+                    {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0], "reload_tier": 2}
+                ]);
+            }),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                &[6],
+            ),
+            S::Answer("take", &[4, 4, 7]),
+            S::Said("fouled bullet"),
+            S::Res("thug-a", "life", 30),
+            S::Lacks("beatrix", "jam.pistol"),
+            S::Magnitude("beatrix", "unloaded.pistol", 1),
+        ],
+    });
+}
+
+#[test]
 fn hazeblast_outside_the_mist_rolls_on_the_jam_table_and_regular_powder_fails_in_it() {
     let gunner = || {
         with(beatrix(), |v| {

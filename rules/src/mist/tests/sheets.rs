@@ -119,6 +119,30 @@ fn a_sheet_that_breaks_a_limit_is_refused_naming_the_field() {
             "weapons[0].reload",
         ),
         (
+            with(base(), |v| {
+                w(
+                    v,
+                    json!({"id": "p", "name": "p", "kind": "gun", "damage": "2d10h", "reload": [3, 2, 1], "reload_tier": 4}),
+                )
+            }),
+            "weapons[0].reload_tier",
+        ),
+        (
+            with(base(), |v| {
+                w(
+                    v,
+                    json!({"id": "p", "name": "p", "kind": "gun", "damage": "2d10h", "reload": [3, 2, 1], "reload_tier": 0}),
+                )
+            }),
+            "weapons[0].reload_tier",
+        ),
+        (
+            with(base(), |v| {
+                w(v, json!({"id": "s", "name": "s", "reload_tier": 2}))
+            }),
+            "weapons[0].reload",
+        ),
+        (
             with(base(), |v| w(v, json!({"id": "fists", "name": "f"}))),
             "weapons[0].id",
         ),
