@@ -109,6 +109,17 @@ impl TestTable {
         .await
     }
 
+    /// Stops the table as a server shutting down does, and waits until it has settled (and
+    /// written its snapshot): the store is the test's alone from then on.
+    pub async fn stop(&self) {
+        let running = self.registry.running(&self.id);
+        let _ = self._stop.send(true);
+        if let Some(handle) = running {
+            let mut stopped = handle.stopped.clone();
+            let _ = tokio::time::timeout(PATIENCE, stopped.wait_for(|s| *s)).await;
+        }
+    }
+
     /// Subscribes `seat` from the start: the frames it receives arrive on the returned queue.
     pub async fn subscribe(&mut self, seat: &SeatKey) -> mpsc::Receiver<Outbound> {
         let (outbox, frames) = mpsc::channel(512);

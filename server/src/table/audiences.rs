@@ -29,10 +29,15 @@ impl Audiences {
         }
     }
 
-    /// Every view but the GM's with its key (`public`, `seat:<id>`), for a snapshot.
-    pub fn saved(&self) -> Vec<(String, MemoryState)> {
+    /// The public view and those of `seats` with their keys (`public`, `seat:<id>`), for a
+    /// snapshot: a revoked seat's view is left out, as a replay of the log leaves it out.
+    pub fn saved(&self, seats: &BTreeSet<String>) -> Vec<(String, MemoryState)> {
         self.views
             .iter()
+            .filter(|(view, _)| match view {
+                View::Seat(id) => seats.contains(&id.0),
+                _ => true,
+            })
             .map(|(view, state)| (view.to_string(), state.clone()))
             .collect()
     }

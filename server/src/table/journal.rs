@@ -36,9 +36,15 @@ pub struct LoggedEvent {
 }
 
 impl LoggedEvent {
-    /// A stored event decoded (through the upgrade, for an older format). The caller has
-    /// checked its version and, where it matters, its link.
+    /// A stored event decoded (through the upgrade, for an older format); refused when a newer
+    /// build wrote it. Its link is the caller's to check where it matters (a load does).
     pub fn decode(record: &EventRecord) -> Result<LoggedEvent, String> {
+        if record.version > EVENT_VERSION || record.version == 0 {
+            return Err(format!(
+                "event {} has format version {}, and this build reads up to {EVENT_VERSION}",
+                record.seq, record.version
+            ));
+        }
         let parts = parts_from_json(record.version, &record.parts).map_err(|e| e.to_string())?;
         Ok(LoggedEvent {
             seq: record.seq,

@@ -189,7 +189,10 @@ pub async fn load(
     let (result, mut loaded) = rebuild_blocking(loaded, system).await?;
     let rebuilt = match result {
         Ok(rebuilt) => rebuilt,
-        Err(RebuildError::Snapshot(why)) => {
+        // With a snapshot, any failure may be the snapshot's (a state the events after it do
+        // not apply to): the whole log decides.
+        Err(e) if loaded.snapshot.is_some() => {
+            let why = e.to_string();
             tracing::warn!(table, reason = %why, "the table's snapshot cannot be used; replaying its whole log");
             loaded.events = store
                 .events_after(table, 0, usize::MAX)

@@ -13,6 +13,8 @@ mod journal;
 mod load;
 mod pipeline;
 mod reads;
+#[cfg(test)]
+mod recovery_tests;
 mod seating;
 mod seats;
 mod snapshot;

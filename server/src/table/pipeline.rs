@@ -208,14 +208,22 @@ impl Table {
             }
             writes.push(Write::Event(self.journal.append(event, at_ms)));
         }
-        // Every so many events, the state as of this batch's last rides with it, so a load
-        // replays at most that many (see `snapshot.rs`).
+        let receipt = self.store.submit(&self.owner, writes);
+        // Every so many events, the state as of this batch's last, so a load replays at most
+        // that many (see `snapshot.rs`). A batch of its own, right behind the events (batches
+        // land in order): a snapshot that cannot be written costs a longer replay, never an
+        // event.
         if self.journal.head() >= self.snapshot_at + self.settings.snapshot_every
             && let Some(write) = self.snapshot()
         {
-            writes.push(write);
+            let written = self.store.submit(&self.owner, vec![write]);
+            let table = self.id.clone();
+            tokio::spawn(async move {
+                if let Ok(Err(e)) = written.await {
+                    tracing::warn!(%table, error = %e, "a snapshot was not written; the next load replays from an older one");
+                }
+            });
         }
-        let receipt = self.store.submit(&self.owner, writes);
         self.track_prompt();
         self.pipeline
             .push(receipt, head + 1, self.journal.head(), reply);
@@ -267,9 +275,8 @@ impl Table {
             &self.id,
             head,
             link,
-            &self.world,
-            &self.audiences,
-            &self.epochs,
+            (&self.world, &self.audiences, &self.epochs),
+            &self.seating.audience_ids(),
         ) {
             Ok(record) => {
                 self.snapshot_at = head;
@@ -311,6 +318,10 @@ impl Table {
                 self.seating.reload(&loaded.seats, loaded.invites);
                 self.track_prompt();
                 self.restart_window();
+                // A seat that joined after the snapshot it loaded from has no view yet.
+                if let Err(e) = self.track_new_seats().await {
+                    tracing::error!(table = %self.id, error = %e.message, "a seat's view could not be built");
+                }
             }
             Err(e) => {
                 // What this task holds may include lost events: it must serve nothing more.

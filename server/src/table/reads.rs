@@ -50,8 +50,12 @@ impl Table {
         let claim = self.seating.claim(code, name, peer, Instant::now())?;
         self.durable(claim.writes()).await?;
         let seat = self.seating.joined(&claim);
-        // The newcomer's view of the log so far, for its state and its digests.
-        self.track_new_seats().await?;
+        // The newcomer's view of the log so far, for its state and its digests. The seat is
+        // durable already, so a failure here must not cost it its token: the view is built
+        // again when it next authenticates.
+        if let Err(e) = self.track_new_seats().await {
+            tracing::error!(table = %self.id, error = %e.message, "a seat's view could not be built");
+        }
         Ok((seat, claim.token))
     }
 

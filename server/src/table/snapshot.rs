@@ -8,6 +8,8 @@
 //! and what the dice epochs derived from the log; never a seed, which stays in the store's
 //! secrets.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 use tablehold_log::Link;
 use tablehold_rules::options::TableOptions;
@@ -22,10 +24,15 @@ use super::world::TableWorld;
 /// The body's layout. Raised whenever [`Body`] or a type inside it changes shape.
 const FORMAT: u32 = 1;
 
-/// The build a snapshot body must come from to be read: the package's release and the body's
-/// format. A snapshot from any other build is replayed past rather than trusted.
+/// The build a snapshot body must come from to be read: the package's release, the body's
+/// format and the fingerprint of the source behind every type in it (`build.rs`). A snapshot
+/// from any other build is replayed past rather than trusted.
 pub fn release() -> String {
-    format!("{}/{FORMAT}", env!("CARGO_PKG_VERSION"))
+    format!(
+        "{}/{FORMAT}/{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("TABLEHOLD_STATE_FINGERPRINT")
+    )
 }
 
 #[derive(Serialize, Deserialize)]
@@ -45,17 +52,18 @@ pub struct Restored {
     pub epochs: Epochs,
 }
 
-/// The snapshot of `table` as of event `seq` (whose link is `link`).
+/// The snapshot of `table` as of event `seq` (whose link is `link`), with the views of the
+/// public and of `seats` (the players and spectators not revoked).
 pub fn take(
     table: &str,
     seq: u64,
     link: Link,
-    world: &TableWorld,
-    audiences: &Audiences,
-    epochs: &Epochs,
+    state: (&TableWorld, &Audiences, &Epochs),
+    seats: &BTreeSet<String>,
 ) -> Result<SnapshotRecord, String> {
+    let (world, audiences, epochs) = state;
     let gm = world.to_memory();
-    let views = audiences.saved();
+    let views = audiences.saved(seats);
     let digests = std::iter::once(digest::current(&gm))
         .chain(views.iter().map(|(_, state)| digest::current(state)))
         .collect();
@@ -131,22 +139,25 @@ mod tests {
 
     /// What a table holds, for comparing two rebuilds of it.
     fn held(r: &Rebuilt) -> (String, Vec<(String, MemoryState)>, SavedEpochs, u64, Link) {
+        let anyone: BTreeSet<String> = ["ines", "rui", "sam"].map(str::to_owned).into();
         (
             digest::current(&r.world),
-            r.audiences.saved(),
+            r.audiences.saved(&anyone),
             r.epochs.saved(),
             r.journal.head(),
             r.journal.last_link(),
         )
     }
 
-    /// A table's full replay, its snapshot set aside.
-    async fn replayed(store: &dyn Store, id: &str) -> Rebuilt {
+    /// A table's full replay up to event `head`, its snapshot set aside. (Up to a given head:
+    /// the table keeps running beside the test, and a window's timeout may log more.)
+    async fn replayed(store: &dyn Store, id: &str, head: u64) -> Rebuilt {
         let (_, mut all) = load(store, id, &settings().systems)
             .await
             .expect("loads")
             .expect("exists");
-        all.events = store.events_after(id, 0, usize::MAX).await.expect("log");
+        let up_to = usize::try_from(head).expect("small");
+        all.events = store.events_after(id, 0, up_to).await.expect("log");
         all.snapshot = None;
         rebuild(&all, tablehold_systems::SystemId::Grimwire.system()).expect("replays")
     }
@@ -169,6 +180,17 @@ mod tests {
         .await;
         let gm = t.gm.clone();
         let ines = t.join(Role::Player, "Ines").await;
+        // A spectator who joins and is revoked: a replay gives no view to a revoked seat, and
+        // a snapshot keeps none either.
+        let sam = t.join(Role::Spectator, "Sam").await;
+        t.request(
+            &gm,
+            Op::RevokeSeat {
+                seat: sam.info.id.clone(),
+            },
+        )
+        .await
+        .expect("revoked");
         let mut ops = vec![Op::AddSheet { sheet: NPC.into() }];
         ops.extend((0..25).map(|i| roll(i % 5 == 0)));
         ops.push(act(None, "start_encounter"));
@@ -202,7 +224,7 @@ mod tests {
             Some(from_snapshot.snapshot_seq),
             "only the events from the snapshot's were read"
         );
-        let full = replayed(&*t.store, &t.id).await;
+        let full = replayed(&*t.store, &t.id, head).await;
         let seats = player_seats(&seat_records(&loaded));
         let rui_key = format!("seat:{}", rui.info.id);
         assert_eq!(from_snapshot.audiences.missing(&seats), vec![rui.info.id]);
@@ -211,14 +233,17 @@ mod tests {
         assert_eq!(held(&from_snapshot), expected);
         assert!(full.world.encounter().active, "the fight is still on");
 
-        // A snapshot of another build is not trusted: the whole log is replayed instead.
+        // A snapshot of another build is not trusted: the whole log is replayed instead. (The
+        // table stops first, writing its own, so the foreign one is the last written.)
+        t.stop().await;
+        let full = replayed(&*t.store, &t.id, u64::MAX).await;
+        let head = full.journal.head();
         let mut foreign = take(
             &t.id,
             head,
             full.journal.last_link(),
-            &full.world,
-            &full.audiences,
-            &full.epochs,
+            (&full.world, &full.audiences, &full.epochs),
+            &seats,
         )
         .expect("a snapshot");
         foreign.release = "0.0.0-other/1".into();

@@ -236,36 +236,53 @@ pub(super) fn inspect(conn: &Connection, name: &str) -> Result<FileState, StoreE
     }
 
     for (table, columns, key) in EXPECTED_TABLES {
-        let mut stmt = conn
-            .prepare("SELECT name, pk FROM pragma_table_info(?1) ORDER BY cid")
-            .map_err(|e| map_err(name, e))?;
-        let mut rows = stmt.query(params![table]).map_err(|e| map_err(name, e))?;
-        let mut found_columns = Vec::new();
-        let mut found_key = Vec::new();
-        while let Some(row) = rows.next().map_err(|e| read_err(name, e))? {
-            let column: String = row.get(0).map_err(|e| read_err(name, e))?;
-            let pk: i64 = row.get(1).map_err(|e| read_err(name, e))?;
-            if pk > 0 {
-                found_key.push((pk, column.clone()));
-            }
-            found_columns.push(column);
-        }
-        found_key.sort();
-        let found_key: Vec<&str> = found_key.iter().map(|(_, c)| c.as_str()).collect();
-        if found_columns.is_empty() {
-            return Err(corrupt(format!("table `{table}` is missing")));
-        }
-        if found_columns != *columns || found_key != *key {
-            return Err(corrupt(format!(
-                "table `{table}` has columns ({}) with key ({}), expected ({}) with key ({})",
-                found_columns.join(", "),
-                found_key.join(", "),
-                columns.join(", "),
-                key.join(", ")
-            )));
-        }
+        check_table(conn, name, table, columns, key)?;
     }
     Ok(FileState::Tablehold)
+}
+
+/// Whether `table` has exactly `columns` in order with primary key `key`: what this build must
+/// find to read and write it without misreading.
+fn check_table(
+    conn: &Connection,
+    name: &str,
+    table: &str,
+    columns: &[&str],
+    key: &[&str],
+) -> Result<(), StoreError> {
+    let corrupt = |detail: String| StoreError::Corrupt {
+        path: name.to_owned(),
+        detail,
+    };
+    let mut stmt = conn
+        .prepare("SELECT name, pk FROM pragma_table_info(?1) ORDER BY cid")
+        .map_err(|e| map_err(name, e))?;
+    let mut rows = stmt.query(params![table]).map_err(|e| map_err(name, e))?;
+    let mut found_columns = Vec::new();
+    let mut found_key = Vec::new();
+    while let Some(row) = rows.next().map_err(|e| read_err(name, e))? {
+        let column: String = row.get(0).map_err(|e| read_err(name, e))?;
+        let pk: i64 = row.get(1).map_err(|e| read_err(name, e))?;
+        if pk > 0 {
+            found_key.push((pk, column.clone()));
+        }
+        found_columns.push(column);
+    }
+    found_key.sort();
+    let found_key: Vec<&str> = found_key.iter().map(|(_, c)| c.as_str()).collect();
+    if found_columns.is_empty() {
+        return Err(corrupt(format!("table `{table}` is missing")));
+    }
+    if found_columns != *columns || found_key != *key {
+        return Err(corrupt(format!(
+            "table `{table}` has columns ({}) with key ({}), expected ({}) with key ({})",
+            found_columns.join(", "),
+            found_key.join(", "),
+            columns.join(", "),
+            key.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// Sets the pragmas every connection needs and reads them back: SQLite ignores a journal mode
@@ -325,5 +342,13 @@ pub(super) fn create_or_check_schema(conn: &mut Connection, name: &str) -> Resul
         .map_err(|e| map_err(name, e))?;
     }
     tx.execute_batch(SNAPSHOTS).map_err(|e| map_err(name, e))?;
+    // A `snapshots` table of another shape would fail every snapshot, and every load with it.
+    check_table(
+        &tx,
+        name,
+        "snapshots",
+        &["table_id", "seq", "link", "release", "body"],
+        &["table_id"],
+    )?;
     tx.commit().map_err(|e| map_err(name, e))
 }

@@ -1,9 +1,9 @@
 //! Reads and paging: loading a table, events after a seq, the table ids, and the conversion of
 //! rows back into records (which refuses a value this schema could not have written). They run
-//! on the read connection, never on the writer's, and must not write: the connection is
+//! on the read connections, never on the writer's, and must not write: the connections are
 //! `query_only`, and every write goes through the writer's group commit.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, Row, params};
 
@@ -41,10 +41,14 @@ impl ReaderPool {
         let count = self.conns.len().max(1);
         let start = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % count;
         for i in 0..count {
-            if let Some(Ok(conn)) = self.conns.get((start + i) % count).map(Mutex::try_lock) {
-                return settle(conn);
+            match self.conns.get((start + i) % count).map(Mutex::try_lock) {
+                Some(Ok(conn)) => return settle(conn),
+                // A read that panicked left nothing that `settle` does not undo.
+                Some(Err(TryLockError::Poisoned(p))) => return settle(p.into_inner()),
+                _ => {}
             }
         }
+        // All busy: wait for this one. (The pool always holds `READERS` connections.)
         let conn = self.conns[start]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
@@ -52,9 +56,9 @@ impl ReaderPool {
     }
 }
 
-/// Runs `read` on the read connection on one of tokio's blocking threads: SQLite's reads
-/// block on the file, and the caller is an async task. Reads queue on the one connection, in
-/// the order they reach it; none waits for the writer.
+/// Runs `read` on a read connection on one of tokio's blocking threads: SQLite's reads block on
+/// the file, and the caller is an async task. A read takes a free connection, or queues on one
+/// when all are busy; none waits for the writer.
 pub(super) fn spawn<T, F>(
     reader: &ReadConnection,
     path: &Arc<str>,

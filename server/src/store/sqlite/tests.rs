@@ -253,3 +253,21 @@ async fn a_format_2_file_from_before_snapshots_opens_and_gains_them() {
     assert_eq!(loaded.snapshot, Some(snapshot));
     assert_eq!(loaded.events, sample("t1").events[4..]);
 }
+
+// A `snapshots` table of another shape would fail every snapshot and every load: the file is
+// refused when opened, naming the table, instead.
+#[test]
+fn a_snapshots_table_of_another_shape_is_refused_at_open() {
+    let (_dir, path) = temp();
+    close(SqliteStore::open(&path).expect("open"));
+    let conn = Connection::open(&path).expect("connection");
+    conn.execute_batch("DROP TABLE snapshots; CREATE TABLE snapshots (table_id TEXT, state BLOB)")
+        .expect("another shape");
+    drop(conn);
+    let err = SqliteStore::open(&path).expect_err("refused");
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    assert!(
+        err.to_string().contains("table `snapshots` has columns"),
+        "{err}"
+    );
+}
