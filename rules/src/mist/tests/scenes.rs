@@ -1375,6 +1375,30 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
             S::Lacks("thug-a", "held"),
         ],
     });
+    // A device's Immobilizing adds to the captor's side: with a net of 3, 2 + 3 + 2 + 3 = 10
+    // against 7 + 2 = 9 catches; without it 7 would not.
+    play(Scene {
+        name: "immobilizing net",
+        options: &[],
+        cast: vec![
+            with(markus(), |v| {
+                v["skills"]["athletics"] = json!(2);
+                v["weapons"] = json!([{"id": "net", "name": "net", "immobilizing": 3}]);
+            }),
+            thug("thug-a"),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "markus",
+                "grab",
+                vec![("target", t("thug-a")), ("weapon", t("net"))],
+                &[6],
+            ),
+            S::Answer("take", &[2, 7]),
+            S::Magnitude("thug-a", "held", 0),
+        ],
+    });
     // Each round's contest after the catch: Markus holds with 1 + Body 3 + Athletics 2 = 6.
     // (name, the captive's Brawl, a ruling before round 2, the round's faces, still held)
     type Round = (
