@@ -19,8 +19,9 @@ fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) 
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 7] = [
+pub const GM_ACTIONS: [&str; 8] = [
     "start_encounter",
+    "clear_jam",
     "ambush",
     "opportunity_attack",
     "end_encounter",
@@ -88,6 +89,24 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 ArgSpec::new("attacker", ArgKind::Entity, true, "who strikes"),
                 target(),
                 weapon(),
+            ],
+        ),
+        "clear_jam" => action(
+            name,
+            None,
+            "A character's Craft check to clear a jammed gun, against the difficulty you set (in a fight, their action).",
+            vec![
+                target(),
+                ArgSpec::new("weapon", ArgKind::Text, true, "the jammed gun"),
+                ArgSpec::new("difficulty", ArgKind::Int, true, "the repair difficulty")
+                    .range(0, 30),
+                ArgSpec::new(
+                    "attribute",
+                    ArgKind::Text,
+                    true,
+                    "the attribute you name for Craft",
+                )
+                .choices(&["body", "senses", "science", "willpower"]),
             ],
         ),
         "end_group_turn" => action(
@@ -208,9 +227,10 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 "end_group_turn",
                 "set_mist",
                 "opportunity_attack",
+                "clear_jam",
             ]
         } else {
-            &["ambush", "rest"]
+            &["ambush", "rest", "clear_jam"]
         };
         out.extend(names.iter().filter_map(|n| spec(n, None)));
     }

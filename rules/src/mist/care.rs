@@ -18,7 +18,8 @@ use super::sheet::DamageDie;
 use super::tell::{self, Check};
 use super::{DEAD, LIFE, UNCONSCIOUS, sheet_of};
 
-fn attribute(c: &Combatant, name: &str) -> Result<i64, Refusal> {
+/// The attribute `name` of `c`'s sheet, for a check whose attribute the GM names.
+pub fn attribute(c: &Combatant, name: &str) -> Result<i64, Refusal> {
     let s = sheet_of(c)?;
     Ok(match name {
         "body" => s.body,

@@ -12,6 +12,7 @@ mod care;
 pub mod checks;
 mod hold;
 pub mod jam;
+mod jam_fix;
 mod options;
 pub mod reload;
 mod round;
@@ -152,6 +153,7 @@ impl RuleSystem for Mist {
                 "set_mist" => round::set_mist(ctx, args),
                 "ambush" => round::ambush(ctx),
                 "opportunity_attack" => attack::opportunity(ctx, args),
+                "clear_jam" => jam_fix::clear_jam(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }

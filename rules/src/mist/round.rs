@@ -229,8 +229,10 @@ fn end_ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     first_round(ctx, &ids)
 }
 
-/// Gives every fighter the round's action back; a delayed action not used lapses.
+/// Gives every fighter the round's action back; a delayed action not used lapses; minor jams
+/// are cleared.
 fn refresh(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    super::jam_fix::minor_jams_clear(ctx)?;
     for id in ctx.state.encounter().order.clone() {
         let c = ctx.combatant(&id)?;
         if c.has_status(DELAYED) {

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::action::ArgValue;
 use crate::state::StateView;
-use crate::testing::scene::{self, Played, S, Scene};
+use crate::testing::scene::{self, Pairs, Played, S, Scene};
 
 use super::super::Mist;
 use super::{creature, with};
@@ -661,15 +661,107 @@ fn guns_jam_on_doubles_and_powder_follows_the_mist() {
             S::Res("thug-a", "life", 30),
             S::Magnitude("beatrix", "jam.pistol", 6),
             S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
-            // Round 2: the jammed pistol cannot fire until the jam is cleared.
+            // Round 2: a minor jam clears itself within the round, but the pistol, fired,
+            // waits for its reload.
             S::Round(2),
+            S::Lacks("beatrix", "jam.pistol"),
             S::Refused(
                 "beatrix",
                 "attack",
                 vec![("target", t("thug-a")), ("weapon", t("pistol"))],
-                "rule",
+                "rule: pistol is not loaded",
             ),
         ],
+    });
+}
+
+#[test]
+fn the_gm_runs_the_craft_check_that_clears_a_jam_in_a_fight_or_after_it() {
+    let clear = |face: &'static str| -> Pairs {
+        vec![
+            ("target", t("beatrix")),
+            ("weapon", t("pistol")),
+            ("difficulty", ArgValue::Int(8)),
+            ("attribute", t(face)),
+        ]
+    };
+    let gunner = || {
+        with(beatrix(), |v| {
+            v["skills"]["craft"] = json!(2);
+            v["weapons"] = json!([
+                {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}
+            ]);
+        })
+    };
+    let fire_and_jam = |jam: &'static [u32]| {
+        vec![
+            S::Start(&[1, 9]),
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+                &[6],
+            ),
+            S::Answer("take", jam),
+        ]
+    };
+    // A major jam (4): the Craft check takes her action; 3 + Science 2 + Craft 2 = 7 misses 8,
+    // 5 + 4 = 9 clears it, and the pistol still waits for its reload.
+    let mut steps = fire_and_jam(&[5, 5, 4]);
+    steps.extend([
+        S::Magnitude("beatrix", "jam.pistol", 4),
+        S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+        S::Round(2),
+        S::Refused(
+            "beatrix",
+            "attack",
+            vec![("target", t("thug-a")), ("weapon", t("pistol"))],
+            "rule: pistol cannot fire: jammed (jam table 4) until fixed",
+        ),
+        S::Refused("beatrix", "clear_jam", clear("science"), "forbidden"),
+        S::Gm("clear_jam", clear("science"), &[3]),
+        S::Said("fails to clear the jam"),
+        S::Magnitude("beatrix", "jam.pistol", 4),
+        S::Res("beatrix", "action", 0),
+        S::Act("thug-a", "act", vec![("what", t("waits"))], &[]),
+        S::Round(3),
+        S::Gm("clear_jam", clear("science"), &[5]),
+        S::Said("clears the jam"),
+        S::Lacks("beatrix", "jam.pistol"),
+        S::Magnitude("beatrix", "unloaded.pistol", 2),
+        S::GmRefused("clear_jam", clear("science"), "rule: pistol is not jammed"),
+    ]);
+    play(Scene {
+        name: "major jam",
+        options: &[],
+        cast: vec![
+            gunner(),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ],
+        steps,
+    });
+    // A severe malfunction (3) is out for the fight; after it, the check clears it
+    // (8 + Body 2 + Craft 2 = 12 against 8).
+    let mut steps = fire_and_jam(&[2, 2, 3]);
+    steps.extend([
+        S::Magnitude("beatrix", "jam.pistol", 3),
+        S::GmRefused(
+            "clear_jam",
+            clear("body"),
+            "rule: pistol: out for this fight",
+        ),
+        S::Gm("end_encounter", vec![], &[]),
+        S::Gm("clear_jam", clear("body"), &[8]),
+        S::Lacks("beatrix", "jam.pistol"),
+    ]);
+    play(Scene {
+        name: "severe malfunction",
+        options: &[],
+        cast: vec![
+            gunner(),
+            with(thug("thug-a"), |v| v["life_max"] = json!(30)),
+        ],
+        steps,
     });
 }
 
