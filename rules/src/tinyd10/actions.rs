@@ -180,6 +180,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 )
                 .range(-5, 5)
                 .gm_only(),
+                ArgSpec::new(
+                    "also",
+                    ArgKind::Text,
+                    false,
+                    "One man army: more opponents within reach, comma-separated (1 PP a target, the first included)",
+                ),
             ],
         ),
         "cast" => action(
@@ -203,14 +209,15 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A striking class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP), with an attack roll.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
                     "hail_of_daggers",
                     "stunning_blow",
+                    "call_to_battle",
                 ]),
-                target(true),
+                target(false),
                 pp(),
             ],
         ),
@@ -239,7 +246,21 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             name,
             actor,
             "The turn's movement sequence, up to the speed (half when standing up).",
-            vec![ArgSpec::new("to", ArgKind::Cell, true, "where to")],
+            vec![
+                ArgSpec::new("to", ArgKind::Cell, true, "where to"),
+                ArgSpec::new(
+                    "haste",
+                    ArgKind::Flag,
+                    false,
+                    "Haste: give up the turn's attack to move up to double the speed",
+                ),
+                ArgSpec::new(
+                    "retreat",
+                    ArgKind::Flag,
+                    false,
+                    "Tactical retreat (1 PP): after a melee hit, to just outside that opponent's movement range",
+                ),
+            ],
         ),
         "end_turn" => action(name, actor, "End the turn.", vec![]),
         _ => return None,
@@ -267,6 +288,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         if !enc.active {
             names.extend(["heal", "potion"]);
         } else if now.contains(&c.id) && cannot_act(&c).is_none() {
+            if c.resource(ACTION) < 1 && c.has_status(super::EXTRA_ATTACK) {
+                names.push("attack");
+            }
             if c.resource(ACTION) > 0 {
                 names.push("attack");
                 if !stats.spells.is_empty() {
@@ -275,6 +299,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 if super::strike::STRIKES
                     .iter()
                     .any(|(id, ..)| stats.has_ability(id))
+                    || stats.has_ability(super::call::ID)
                 {
                     names.push("ability");
                 }
@@ -286,7 +311,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     names.push("heal");
                 }
             }
-            if c.resource(MOVE) > 0 {
+            if c.resource(MOVE) > 0 || c.has_status(super::RETREAT) {
                 names.push("move");
             }
             names.push("end_turn");

@@ -23,10 +23,11 @@ use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::roll_told;
 use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
-use super::round::{spend, toughness_of};
+use super::round::toughness_of;
 use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
 use super::tell::{self, Check};
-use super::{ACTION, DEAD, PP, PRONE, cannot_act, harm, stats_of};
+use super::{DEAD, PP, PRONE, cannot_act, harm, stats_of};
+use super::{afflict, faces};
 
 pub const STEP_HIT: &str = "tinyd10.hit";
 
@@ -39,12 +40,25 @@ fn malformed(step: &PendingStep, what: &str) -> DecideError {
 }
 
 /// What the attacker asked for besides the target and weapon.
-struct Declared {
+pub(super) struct Declared {
     pp: i64,
-    power_strike: i64,
-    feint: bool,
+    pub(super) power_strike: i64,
+    pub(super) feint: bool,
     nonlethal: bool,
     advantage: i64,
+}
+
+impl Declared {
+    /// A plain blow: nothing added, nothing declared (an attack the rules give for free).
+    pub(super) fn plain() -> Self {
+        Declared {
+            pp: 0,
+            power_strike: 0,
+            feint: false,
+            nonlethal: false,
+            advantage: 0,
+        }
+    }
 }
 
 fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refusal> {
@@ -104,29 +118,82 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     .cloned()
     .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
-    let t_stats = stats_of(&t)?;
+    let mut targets = vec![t];
+    targets.extend(super::army::more_targets(
+        ctx,
+        c,
+        &stats,
+        &w,
+        &d,
+        args,
+        &targets[0],
+    )?);
     if w.kind == AttackKind::Ranged {
-        super::round::within_range(ctx, c, &t, w.range_ft, &w.name)?;
+        super::round::within_range(ctx, c, &targets[0], w.range_ft, &w.name)?;
     }
-    // Everything the attack may cost (Feint's 2 PP included, in case it misses) is checked
-    // before anything is spent or rolled.
+    // Everything the attack may cost (Feint's 2 PP included, in case it misses, and One man
+    // army's point a target) is checked before anything is spent or rolled.
     let feint_reserve = if d.feint { 2 } else { 0 };
-    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve)?;
-    spend(ctx, c, ACTION)?;
-    let mut bonuses = modifiers(&stats, &w, &t_stats, &d);
+    let army = super::army::cost(&targets);
+    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve + army)?;
+    super::call::take_attack(ctx, c)?;
+    if army > 0 {
+        spend_pp(ctx, &c.id, army, "one man army")?;
+    }
+    let pp = declare_pp(ctx, c, d.pp, d.power_strike)?;
+    for t in &targets {
+        if cannot_act(&ctx.combatant(&c.id)?).is_some() {
+            break;
+        }
+        let t = ctx.combatant(&t.id)?;
+        if t.has_status(DEAD) {
+            continue;
+        }
+        strike_one(ctx, c, &w, &d, pp.clone(), &t, false)?;
+    }
+    // A Sudden strike may have dropped the attacker in its own turn: nobody could end it.
+    if cannot_act(&ctx.combatant(&c.id)?).is_some()
+        && crate::toolkit::turns::check_turn(&ctx.state, &c.id).is_ok()
+    {
+        super::round::end_turn(ctx, &c.id)?;
+    }
+    Ok(())
+}
+
+/// One attack roll of `c` on `t` and all that follows it. `free` marks an attack the rules
+/// give outside the turn (Sudden strike, Battle lock): it sets off no Sudden strike in reply
+/// (so two rogues cannot answer each other for ever) and leaves no Tactical retreat behind.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn strike_one(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    pp: Option<Modifier>,
+    t: &Combatant,
+    free: bool,
+) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let t_stats = stats_of(t)?;
+    let mut bonuses = modifiers(&stats, w, &t_stats, d);
+    let now = ctx.combatant(&c.id)?;
     if w.kind.attribute() == Attribute::Power
-        && let Some(s) = c.statuses.get(super::care::STRENGTH)
+        && let Some(s) = now.statuses.get(super::care::STRENGTH)
     {
         bonuses.push(Modifier::new("words of strength", s.magnitude));
     }
-    if let Some(m) = declare_pp(ctx, c, d.pp, d.power_strike)? {
+    bonuses.extend(afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(w.kind.attribute()),
+    )?);
+    bonuses.extend(pp);
+    if let Some(m) = legendary_presence(ctx, c, t, &t_stats)? {
         bonuses.push(m);
     }
-    if let Some(m) = legendary_presence(ctx, c, &t, &t_stats)? {
-        bonuses.push(m);
-    }
-    let (toughness, _) = toughness_of(&t)?;
-    ctx.telling = Some(Telling {
+    let (toughness, _) = toughness_of(t)?;
+    let telling = Telling {
         actor: Some(c.id.clone()),
         verb: if d.nonlethal {
             "strikes to subdue"
@@ -136,10 +203,15 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         .into(),
         target: Some(t.id.clone()),
         instrument: Some(w.name.clone()),
-    });
-    let hidden = crate::redact::gm_only_numbers(&t);
+    };
+    ctx.telling = Some(telling.clone());
+    let hidden = crate::redact::gm_only_numbers(t);
     let (mut hit, mut roll_nat) =
         roll_attack(ctx, c, &stats, "attack", bonuses.clone(), toughness, hidden)?;
+    if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+        return Ok(());
+    }
+    ctx.telling = Some(telling.clone());
     if !hit && d.feint && w.kind.is_melee() {
         spend_pp(ctx, &c.id, 2, "feint")?;
         (hit, roll_nat) = roll_attack(
@@ -151,17 +223,24 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
             toughness - 1,
             hidden,
         )?;
+        if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+            return Ok(());
+        }
+        ctx.telling = Some(telling);
     }
     if !hit {
         ctx.telling = None;
         let pool = ctx.combatant(&c.id)?.resource(PP);
         if w.kind.is_melee() && stats.has_ability("explosive_power") && pool > 0 {
             let total = last_total(ctx).unwrap_or(0);
-            return ask_explosive(ctx, c, &t, &w, &d, total, toughness, pool);
+            return ask_explosive(ctx, c, t, w, d, total, toughness, pool);
         }
         return Ok(());
     }
-    after_hit(ctx, c, &t, &w, &d, roll_nat)
+    if !free && w.kind.is_melee() {
+        super::moving::may_retreat(ctx, c, &stats, t)?;
+    }
+    after_hit(ctx, c, t, w, d, roll_nat)
 }
 
 /// Legendary presence: the first time a foe attacks a legend in a fight, an aspect challenge;
@@ -306,11 +385,9 @@ pub fn resume_explosive(
         return Ok(());
     }
     let d = Declared {
-        pp: 0,
         power_strike: step.int("power_strike").unwrap_or(0),
-        feint: false,
         nonlethal: step.flag("nonlethal").unwrap_or(false),
-        advantage: 0,
+        ..Declared::plain()
     };
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
@@ -374,6 +451,7 @@ fn after_hit(
             return ctx.note_about(&t.id, format!("{} deflects the projectile", t.id));
         }
     }
+    faces::on_the_hit(ctx, c, &stats, &t, &w, roll_nat)?;
     if d.nonlethal {
         let won = rolls::challenge(
             ctx,
@@ -413,10 +491,25 @@ fn after_hit(
         steps.push(Modifier::new(format!("race: against {tag}"), 1));
         amount += 1;
     }
+    if stats.has_ability("wrath") && super::strike::is_unholy(&t_stats) {
+        steps.push(Modifier::new("wrath", 1));
+        amount += 1;
+    }
     if d.power_strike > 0 {
         spend_pp(ctx, &c.id, d.power_strike, "power strike")?;
         steps.push(Modifier::new("power strike", d.power_strike));
         amount += d.power_strike;
+    }
+    if let Some(doubled) = faces::bloody_slash(ctx, c, &stats, &w, amount)? {
+        steps.push(Modifier::new("bloody slash: double", doubled - amount));
+        amount = doubled;
+    }
+    if !faces::deathless_lets_through(ctx, c, &t)? {
+        ctx.telling = None;
+        return ctx.note_about(
+            &t.id,
+            format!("{} strikes {} but deals no damage (deathless)", c.id, t.id),
+        );
     }
     ctx.telling = None;
     land(

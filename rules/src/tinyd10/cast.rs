@@ -142,6 +142,12 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         if disrupted(ctx, &target, &t_stats) {
             bonuses.push(Modifier::new("magical disruption", -1));
         }
+        bonuses.extend(super::afflict::penalties(
+            ctx,
+            &c.id,
+            true,
+            Some(attribute),
+        )?);
         if let Some(m) = declare_pp(ctx, c, pp, 0)? {
             bonuses.push(m);
         }

@@ -8,14 +8,20 @@
 //! silent. Submodules own one rule area each; this file wires them to [`RuleSystem`].
 
 mod actions;
+mod afflict;
+mod army;
 mod attack;
+mod call;
 mod care;
 pub(crate) mod cast;
 pub mod checks;
 pub mod content;
 pub mod dice;
+mod faces;
 mod harm;
+mod lock;
 mod morale;
+mod moving;
 pub(crate) mod options;
 mod rolls;
 mod round;
@@ -38,7 +44,7 @@ use crate::options::OptionSpec;
 use crate::refusal::Refusal;
 use crate::sheet::SheetError;
 use crate::state::{Combatant, StateView};
-use crate::system::{ResourceSpec, RuleSystem};
+use crate::system::{Happening, ResourceSpec, RuleSystem};
 
 use sheet::Stats;
 
@@ -66,6 +72,16 @@ pub const DYING: &str = "dying";
 pub const DEAD: &str = "dead";
 pub const UNCONSCIOUS: &str = "unconscious";
 pub const PRONE: &str = "prone";
+/// Critical strike's daze (magnitude: what it takes off every roll) and Radiant strike's
+/// blindness (off attacks and reflex), each with its rounds left.
+pub const DAZED: &str = "dazed";
+pub const BLINDED: &str = "blinded";
+/// Call to battle answered: an extra attack on the next turn (`called_to_battle`), and during
+/// that turn (`extra_attack`).
+pub const CALLED: &str = "called_to_battle";
+pub const EXTRA_ATTACK: &str = "extra_attack";
+/// A Tactical retreat open this turn; its source is the opponent retreated from.
+pub const RETREAT: &str = "tactical_retreat";
 
 /// The Tiny d10: Fantasy rule system.
 pub struct TinyD10;
@@ -166,9 +182,13 @@ impl RuleSystem for TinyD10 {
             "heal" => care::heal(ctx, &c, args),
             "potion" => care::potion(ctx, &c, args),
             "ability" => strike::ability(ctx, &c, args),
-            "move" => round::movement(ctx, &c, args),
+            "move" => moving::movement(ctx, &c, args),
             _ => round::end_turn_action(ctx, &c),
         }
+    }
+
+    fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
+        lock::after_moves(ctx, happened)
     }
 
     fn resume(
@@ -181,6 +201,7 @@ impl RuleSystem for TinyD10 {
             attack::STEP_HIT => attack::resume_hit(ctx, step, closing),
             attack::STEP_EXPLOSIVE => attack::resume_explosive(ctx, step, closing),
             rush::STEP_RUSH => rush::resume(ctx, step, closing),
+            lock::STEP_LOCK => lock::resume(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

@@ -110,6 +110,14 @@ pub struct NpcAttack {
     pub damage: Amount,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range_ft: Option<i64>,
+    /// An edged attack (a blade, claws that cut), for Bloody slash.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bladed: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> Amount {
@@ -235,6 +243,7 @@ pub struct AttackStats {
     pub damage: Amount,
     pub range_ft: Option<i64>,
     pub sword: bool,
+    pub bladed: bool,
 }
 
 /// The numbers the rules read, derived from a checked sheet.
@@ -500,6 +509,7 @@ impl Sheet {
                 damage: a.damage,
                 range_ft: a.range_ft,
                 sword: false,
+                bladed: a.bladed,
             });
         }
         attacks.push(unarmed());
@@ -573,6 +583,7 @@ impl Sheet {
                 damage: Amount::flat(1 + w.damage),
                 range_ft: w.range_ft,
                 sword: w.sword,
+                bladed: w.bladed,
             });
         }
         Ok(out)
@@ -1111,6 +1122,7 @@ fn unarmed() -> AttackStats {
         damage: Amount::flat(1),
         range_ft: None,
         sword: false,
+        bladed: false,
     }
 }
 

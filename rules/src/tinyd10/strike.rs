@@ -18,6 +18,7 @@ use super::content::Attribute;
 use super::dice::{Amount, Die, roll_told};
 use super::rolls::{self, Side, d10_for, declare_pp, spend_pp};
 use super::round::{spend, toughness_of};
+use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, PP, PRONE, UNCONSCIOUS, harm, stats_of};
 
@@ -28,13 +29,29 @@ pub const STRIKES: [(&str, i64, Attribute, i64); 3] = [
     ("stunning_blow", 2, Attribute::Power, 1),
 ];
 
+/// The tags the text's "evil, undead, or otherwise unholy" covers.
+const UNHOLY: [&str; 3] = ["evil", "undead", "unholy"];
+
+/// Whether a creature is evil, undead or unholy (Smite, Wrath).
+pub fn is_unholy(stats: &Stats) -> bool {
+    stats.tags.iter().any(|g| UNHOLY.contains(&g.as_str()))
+}
+
 pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let name = args.require_text("name")?;
+    if name == super::call::ID {
+        return super::call::call(ctx, c, &stats);
+    }
     let (id, cost, attribute, bonus) = STRIKES
         .into_iter()
         .find(|(id, ..)| *id == name)
-        .ok_or_else(|| Refusal::bad_argument("name", "smite, hail_of_daggers or stunning_blow"))?;
+        .ok_or_else(|| {
+            Refusal::bad_argument(
+                "name",
+                "smite, hail_of_daggers, stunning_blow or call_to_battle",
+            )
+        })?;
     if !stats.has_ability(id) {
         return Err(Refusal::Rule(format!("{} does not have {id}", c.id)).into());
     }
@@ -58,6 +75,12 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if bonus != 0 {
         bonuses.push(Modifier::new(id.replace('_', " "), bonus));
     }
+    bonuses.extend(super::afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(attribute),
+    )?);
     if let Some(m) = declare_pp(ctx, c, pp, 0)? {
         bonuses.push(m);
     }
@@ -92,12 +115,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     }
     match id {
         "smite" => {
-            let unholy = ["evil", "undead", "unholy"];
-            if !stats_of(&t)?
-                .tags
-                .iter()
-                .any(|g| unholy.contains(&g.as_str()))
-            {
+            if !is_unholy(&stats_of(&t)?) {
                 ctx.telling = None;
                 return ctx
                     .note_about(&t.id, format!("{} is not unholy: smite does nothing", t.id));

@@ -4,6 +4,7 @@
 //! field named (`sheets`); the data tables hold together (`data`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod abilities;
 mod data;
 mod pure;
 mod scenes;

@@ -14,24 +14,24 @@ use super::super::TinyD10;
 use super::{pc, with};
 
 /// Plays a scenario; the hearing steps read the player `p1`'s copy (Brenna's seat).
-fn play(s: Scene) {
+pub(super) fn play(s: Scene) {
     scene::play(&TinyD10, "p1", s);
 }
 
-fn t(s: &str) -> ArgValue {
+pub(super) fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.into())
 }
-fn n(i: i64) -> ArgValue {
+pub(super) fn n(i: i64) -> ArgValue {
     ArgValue::Int(i)
 }
 
-fn brenna() -> Value {
+pub(super) fn brenna() -> Value {
     toml::from_str(include_str!(
         "../../../../docs/examples/tinyd10/brenna.toml"
     ))
     .unwrap()
 }
-fn aldric() -> Value {
+pub(super) fn aldric() -> Value {
     toml::from_str(include_str!(
         "../../../../docs/examples/tinyd10/aldric.toml"
     ))
@@ -47,7 +47,7 @@ fn skeleton(reflex: i64) -> Value {
 }
 
 /// A goblin: power 1, T5, 3 HP, a rusty blade dealing 1, and the reflex given.
-fn goblin(id: &str, reflex: i64) -> Value {
+pub(super) fn goblin(id: &str, reflex: i64) -> Value {
     json!({
         "id": id, "name": id, "kind": "npc", "tags": ["goblin", "evil"],
         "stats": {"power": 1, "reflex": reflex, "toughness": 5, "hp_max": 3},

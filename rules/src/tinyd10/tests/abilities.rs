@@ -1,0 +1,435 @@
+//! The level 2-4 class abilities the server counts, as scenarios on the shared runner: the
+//! exceptions to one attack, ability or spell and one movement a turn (Call to battle, One man
+//! army, Battle lock, Sudden strike, Tactical retreat, Haste), and the abilities that change a
+//! fight's numbers. Every hero is built by [`hero`]: a level 2 character of the `pc` shape
+//! (power 2, reflex 1, HP 5, PP 5 split) who raised one attribute at level 2 and took +2 PP and
+//! +1 toughness, so (elf rogue) T 6 + 1 = 7, HP 5 + 1 + 2 = 8, PP 5 + 2 + 2 = 9; (human
+//! warrior) T 7 + 1 = 8, HP 5 + 2 + 2 = 9, PP 5 + 1 + 2 = 8; (human cleric) T 6 + 1 = 7,
+//! HP 5 + 2 = 7, PP 5 + 2 + 2 = 9. Goblins are power 1, T5 (see `scenes::goblin`).
+
+use serde_json::{Value, json};
+
+use crate::action::ArgValue;
+use crate::grid::Cell;
+use crate::testing::scene::{S, Scene};
+
+use super::scenes::{brenna, goblin, n, play, t};
+use super::{pc, with};
+
+/// A level 2 `class` of `race` with the id `class`, played by `p1`, who raised `raise` at
+/// level 2 and took `ability` as its class ability for that level, carrying `weapons`.
+fn hero(class: &str, race: &str, raise: &str, ability: &str, weapons: &[&str]) -> Value {
+    with(pc(class, race), |v| {
+        v["level"] = json!(2);
+        v["owner"] = json!("p1");
+        v["advance"] = json!([{"attribute": raise, "points": "pp", "extra": "toughness"}]);
+        v["abilities"].as_array_mut().unwrap().push(json!(ability));
+        v["skills"].as_array_mut().unwrap().push(json!("listen"));
+        v["weapons"] = json!(weapons);
+    })
+}
+
+/// A goblin with `hp` HP.
+fn goblin_hp(id: &str, reflex: i64, hp: i64) -> Value {
+    with(goblin(id, reflex), |v| v["stats"]["hp_max"] = json!(hp))
+}
+
+fn to(x: i32, y: i32) -> ArgValue {
+    ArgValue::Cell(Cell::new(x, y))
+}
+
+fn yes() -> ArgValue {
+    ArgValue::Flag(true)
+}
+
+#[test]
+fn call_to_battle_gives_allies_who_roll_6_an_extra_attack_on_their_next_turn() {
+    play(Scene {
+        name: "call to battle",
+        options: &[],
+        cast: vec![
+            // Reflex 1 + 1 raised = 2: the cleric goes first, then Brenna (1), Aldric (0) and
+            // the goblin (-1).
+            hero("cleric", "human", "reflex", "call_to_battle", &[]),
+            brenna(),
+            super::scenes::aldric(),
+            goblin_hp("g1", -1, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["cleric", "brenna", "aldric", "g1"]),
+            // 2 PP of 9. Each ally rolls a d10, in id order: Aldric 5 (not enough), Brenna 6.
+            // The cleric, who calls, rolls nothing (two faces, both used).
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("call_to_battle"))],
+                &[5, 6],
+            ),
+            S::Res("cleric", "pp", 7),
+            S::Has("brenna", "called_to_battle"),
+            S::Lacks("aldric", "called_to_battle"),
+            S::Lacks("cleric", "called_to_battle"),
+            S::PlayerHears("call to battle: 6 or more"),
+            // The call was the cleric's ability for the turn.
+            S::Refused("cleric", "attack", vec![("target", t("g1"))], "none_left"),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // Brenna's turn opens with the extra attack.
+            S::Has("brenna", "extra_attack"),
+            S::Lacks("brenna", "called_to_battle"),
+            // 3 + power 2 = 5 reaches T5: flail 2 + 1 against goblins, 10 to 7.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[3],
+            ),
+            S::Res("g1", "hp", 7),
+            S::Has("brenna", "extra_attack"),
+            // The extra attack: 4 + 2 = 6, 3 more, 7 to 4.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[4],
+            ),
+            S::Res("g1", "hp", 4),
+            S::Said("takes the extra attack of the call to battle"),
+            S::Lacks("brenna", "extra_attack"),
+            // One extra attack, no more.
+            S::Refused("brenna", "attack", vec![("target", t("g1"))], "none_left"),
+            // Aldric did not answer: one attack only. 1 + power 1 = 2 misses T5.
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act(
+                "aldric",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[1],
+            ),
+            S::Refused("aldric", "attack", vec![("target", t("g1"))], "none_left"),
+        ],
+    });
+}
+
+#[test]
+fn an_extra_attack_left_unused_goes_with_the_turn() {
+    play(Scene {
+        name: "call to battle unused",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "reflex", "call_to_battle", &[]),
+            brenna(),
+            goblin_hp("g1", -1, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("call_to_battle"))],
+                &[9],
+            ),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Has("brenna", "extra_attack"),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Lacks("brenna", "extra_attack"),
+            // Round 2: Brenna's turn gives her one attack, the call long spent.
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Lacks("brenna", "extra_attack"),
+        ],
+    });
+}
+
+#[test]
+fn one_man_army_attacks_each_opponent_within_reach_for_a_point_each() {
+    play(Scene {
+        name: "one man army",
+        options: &[],
+        cast: vec![
+            // Power 2 + 1 raised = 3, a flail dealing 2, PP 8.
+            hero("warrior", "human", "power", "one_man_army", &["flail"]),
+            goblin("g1", -1),
+            goblin("g2", -2),
+            goblin("g3", -3),
+            brenna(),
+        ],
+        steps: vec![
+            // Reflex: the warrior and Brenna 1 (tie-break 7 and 2: the warrior first).
+            S::Start(&[2, 7]),
+            S::Place("warrior", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Place("g2", 4, 4),
+            S::Place("g3", 8, 5),
+            S::Place("brenna", 5, 6),
+            // g3 is 3 cells (15 ft) away: out of striking range.
+            S::Refused(
+                "warrior",
+                "attack",
+                vec![("target", t("g1")), ("also", t("g2, g3"))],
+                "out_of_range",
+            ),
+            S::Refused(
+                "warrior",
+                "attack",
+                vec![("target", t("g1")), ("also", t("g1"))],
+                "bad_request: twice",
+            ),
+            S::Refused(
+                "warrior",
+                "attack",
+                vec![("target", t("g1")), ("also", t("brenna"))],
+                "bad_request: opponents",
+            ),
+            S::Refused(
+                "warrior",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("also", t("g2")),
+                    ("power_strike", n(1)),
+                ],
+                "bad_request: power strike",
+            ),
+            // Two targets, 2 PP of 8, a roll each: g1 2 + 3 = 5 reaches T5, flail 2, 3 to 1;
+            // g2 1 + 3 = 4 misses.
+            S::Act(
+                "warrior",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("flail")),
+                    ("also", t("g2")),
+                ],
+                &[2, 1],
+            ),
+            S::Res("warrior", "pp", 6),
+            S::Res("g1", "hp", 1),
+            S::Res("g2", "hp", 3),
+            // The sweep was the turn's attack.
+            S::Refused("warrior", "attack", vec![("target", t("g3"))], "none_left"),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            // Brenna has no such ability.
+            S::Refused(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("also", t("g2"))],
+                "rule: does not have one_man_army",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn battle_lock_strikes_a_foe_that_leaves_the_warriors_side() {
+    play(Scene {
+        name: "battle lock",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "battle_lock", &["flail"]),
+            goblin_hp("g1", 2, 10),
+            goblin_hp("g2", 3, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["g2", "g1", "warrior"]),
+            S::Place("warrior", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Place("g2", 4, 5),
+            // From one cell next to the warrior to another: still in its area.
+            S::Act("g2", "move", vec![("to", to(4, 6))], &[]),
+            S::Prompt(false),
+            S::Act("g2", "end_turn", vec![], &[]),
+            // Out of its area: the warrior's seat is asked.
+            S::Act("g1", "move", vec![("to", to(9, 5))], &[]),
+            S::Prompt(true),
+            S::Asked("battle lock"),
+            // 4 + power 3 = 7 reaches T5: flail 2, 10 to 8. Nothing spent.
+            S::Answer("strike", &[4]),
+            S::Res("g1", "hp", 8),
+            S::Res("warrior", "pp", 8),
+            S::Said("as it leaves (battle lock)"),
+            // Let go: nothing rolled.
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            S::Act("g2", "move", vec![("to", to(2, 6))], &[]),
+            S::Answer("let", &[]),
+            S::Res("g2", "hp", 10),
+        ],
+    });
+}
+
+#[test]
+fn sudden_strike_answers_a_10_in_melee_with_the_rogues_attack_first() {
+    play(Scene {
+        name: "sudden strike",
+        options: &[],
+        cast: vec![
+            // Power 3, a shortsword dealing 1 (+1 elf against evil), T7, HP 8.
+            hero("rogue", "elf", "power", "sudden_strike", &["shortsword"]),
+            goblin_hp("g1", 2, 10),
+            goblin_hp("g2", 3, 2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["g2", "g1", "rogue"]),
+            // g2 rolls a 10: the rogue strikes first, 4 + 3 = 7 reaches T5, 2 damage kills g2
+            // (2 HP) before its blow lands; its side's two morale rolls (9 and 9). Its turn
+            // passes on.
+            S::Act(
+                "g2",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("rusty_blade"))],
+                &[10, 4, 9, 9],
+            ),
+            S::Has("g2", "dead"),
+            S::Res("rogue", "hp", 8),
+            S::Prompt(false),
+            S::Said("strikes first (sudden strike)"),
+            S::Turn(Some("g1")),
+            // A 9 sets nothing off: 9 + 1 = 10 hits T7; the rogue takes it rather than evade.
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("rusty_blade"))],
+                &[9],
+            ),
+            S::Answer("take", &[]),
+            S::Res("rogue", "hp", 7),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // Round 2. A 10: the rogue strikes first (2 + 3 = 5, 2 damage, 10 to 8), then the
+            // goblin's blow lands (11 against T7).
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("rusty_blade"))],
+                &[10, 2],
+            ),
+            S::Res("g1", "hp", 8),
+            S::Answer("take", &[]),
+            S::Res("rogue", "hp", 6),
+        ],
+    });
+}
+
+#[test]
+fn tactical_retreat_after_a_melee_hit_steps_just_outside_the_foes_reach_for_1_pp() {
+    play(Scene {
+        name: "tactical retreat",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "tactical_retreat", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("rogue", 0, 0),
+            S::Place("g1", 2, 0),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(15, 0)), ("retreat", yes())],
+                "rule: no tactical retreat",
+            ),
+            // The turn's movement first.
+            S::Act("rogue", "move", vec![("to", to(1, 0))], &[]),
+            // 5 + 3 = 8 reaches T5: 2 damage.
+            S::Act(
+                "rogue",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("shortsword"))],
+                &[5],
+            ),
+            S::Res("g1", "hp", 8),
+            S::Has("rogue", "tactical_retreat"),
+            // The goblin moves 60 ft: 12 cells from (2, 0) is still within it.
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(14, 0)), ("retreat", yes())],
+                "rule: just outside",
+            ),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(16, 0)), ("retreat", yes())],
+                "rule: just outside",
+            ),
+            // 13 cells: 65 ft, just outside. 1 PP of 9.
+            S::Act(
+                "rogue",
+                "move",
+                vec![("to", to(15, 0)), ("retreat", yes())],
+                &[],
+            ),
+            S::Res("rogue", "pp", 8),
+            S::Lacks("rogue", "tactical_retreat"),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(15, 1)), ("retreat", yes())],
+                "rule",
+            ),
+            S::Refused("rogue", "move", vec![("to", to(15, 1))], "none_left"),
+        ],
+    });
+}
+
+#[test]
+fn haste_gives_up_the_attack_to_move_double_the_speed() {
+    play(Scene {
+        name: "haste",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "haste", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+            brenna(),
+        ],
+        steps: vec![
+            // The rogue and Brenna tie at reflex 1: 8 and 3, the rogue first.
+            S::Start(&[3, 8]),
+            S::Order(&["rogue", "brenna", "g1"]),
+            S::Place("rogue", 0, 0),
+            S::Place("brenna", 0, 2),
+            // 60 ft doubled: 24 cells, not 25.
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(25, 0)), ("haste", yes())],
+                "out_of_range",
+            ),
+            S::Act(
+                "rogue",
+                "move",
+                vec![("to", to(24, 0)), ("haste", yes())],
+                &[],
+            ),
+            S::Res("rogue", "action", 0),
+            S::Res("rogue", "move", 0),
+            S::Refused("rogue", "attack", vec![("target", t("g1"))], "none_left"),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Refused(
+                "brenna",
+                "move",
+                vec![("to", to(13, 2)), ("haste", yes())],
+                "rule: does not have haste",
+            ),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // Round 2: after the attack (1 + 3 misses) there is none to give up.
+            S::Act(
+                "rogue",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("shortsword"))],
+                &[1],
+            ),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(0, 0)), ("haste", yes())],
+                "none_left",
+            ),
+        ],
+    });
+}
