@@ -433,3 +433,252 @@ fn haste_gives_up_the_attack_to_move_double_the_speed() {
         ],
     });
 }
+
+/// A goblin archer: reflex 3, a sling.
+fn archer() -> Value {
+    with(goblin("archer", 3), |v| {
+        v["attacks"] = json!([{"id": "sling", "name": "sling", "kind": "ranged", "range_ft": 100}]);
+    })
+}
+
+/// `who` attacks `target` with the first attack on its sheet, drawing `faces`.
+fn attacks(who: &'static str, target: &'static str, faces: &'static [u32]) -> S {
+    S::Act(who, "attack", vec![("target", t(target))], faces)
+}
+
+#[test]
+fn counterattack_knocks_prone_a_foe_who_rolls_a_1_in_melee() {
+    play(Scene {
+        name: "counterattack",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "counterattack", &[]),
+            goblin("g1", 2),
+            archer(),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["archer", "g1", "cleric"]),
+            // A 1 from the sling (1 + 3 = 4 misses T7): not melee, nothing happens.
+            attacks("archer", "cleric", &[1]),
+            S::Lacks("archer", "prone"),
+            S::Act("archer", "end_turn", vec![], &[]),
+            // A 2 in melee (3 misses): nothing either.
+            attacks("g1", "cleric", &[2]),
+            S::Lacks("g1", "prone"),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("archer", "end_turn", vec![], &[]),
+            // A 1 in melee: the goblin lies prone.
+            attacks("g1", "cleric", &[1]),
+            S::Has("g1", "prone"),
+            S::Magnitude("g1", "prone", -1),
+            // The goblin's die is the GM's: the table sees it fall, not the 1.
+            S::Said("counterattacks and knocks it prone"),
+            S::PlayerNeverHears("rolls a 1"),
+        ],
+    });
+}
+
+#[test]
+fn critical_strike_dazes_on_a_10_taking_1_off_every_roll_for_the_level_in_rounds() {
+    play(Scene {
+        name: "critical strike",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "critical_strike", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 + 3 hits: shortsword 1 + 1 elf against evil, 10 to 8; dazed for level 2 rounds.
+            attacks("rogue", "g1", &[10]),
+            S::Res("g1", "hp", 8),
+            S::Magnitude("g1", "dazed", -1),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // Its attack: 6 + power 1 - 1 = 6 misses T7 (7 would hit).
+            attacks("g1", "rogue", &[6]),
+            S::Prompt(false),
+            S::Res("rogue", "hp", 8),
+            S::Said("label: \"dazed\", value: -1"),
+            // Its save: 5 + reflex 0 - 1 = 4 fails T5.
+            S::Gm(
+                "save",
+                vec![("target", t("g1")), ("attribute", t("reflex"))],
+                &[5],
+            ),
+            S::Said("result: \"fails to save\""),
+            // A round ends: one left; another: gone.
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Has("g1", "dazed"),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Lacks("g1", "dazed"),
+            // A 9 dazes nobody: 9 + 3 hits, 8 to 6.
+            attacks("rogue", "g1", &[9]),
+            S::Res("g1", "hp", 6),
+            S::Lacks("g1", "dazed"),
+        ],
+    });
+}
+
+#[test]
+fn radiant_strike_blinds_on_a_melee_10_taking_2_off_attacks_and_reflex_for_a_round() {
+    play(Scene {
+        name: "radiant strike",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "radiant_strike", &[]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Bare hands: 10 + 3 hits for 1, 10 to 9; blinded.
+            attacks("cleric", "g1", &[10]),
+            S::Res("g1", "hp", 9),
+            S::Magnitude("g1", "blinded", -2),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // 7 + 1 - 2 = 6 misses T7 (8 would hit).
+            attacks("g1", "cleric", &[7]),
+            S::Res("cleric", "hp", 7),
+            // A reflex save: 6 + 0 - 2 = 4 fails; a power save is untouched: 4 + 1 = 5.
+            S::Gm(
+                "save",
+                vec![("target", t("g1")), ("attribute", t("reflex"))],
+                &[6],
+            ),
+            S::Said("result: \"fails to save\""),
+            S::Gm(
+                "save",
+                vec![("target", t("g1")), ("attribute", t("power"))],
+                &[4],
+            ),
+            S::Said("result: \"saves\""),
+            // One round.
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Lacks("g1", "blinded"),
+        ],
+    });
+}
+
+#[test]
+fn supernatural_vitality_adds_2_toughness_at_1_hp() {
+    play(Scene {
+        name: "supernatural vitality",
+        options: &[],
+        cast: vec![
+            with(
+                hero("cleric", "human", "power", "supernatural_vitality", &[]),
+                |v| v["hp"] = json!(2),
+            ),
+            goblin("g1", 3),
+            goblin("g2", 2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // At 2 HP the toughness is 7: 6 + 1 hits, 2 to 1.
+            attacks("g1", "cleric", &[6]),
+            S::Res("cleric", "hp", 1),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // At 1 HP it is 9: 7 + 1 = 8 misses.
+            attacks("g2", "cleric", &[7]),
+            S::Res("cleric", "hp", 1),
+            S::Said("name: \"toughness\", value: Some(9)"),
+            S::Act("g2", "end_turn", vec![], &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // 8 + 1 = 9 reaches it: 0 HP, dying.
+            attacks("g1", "cleric", &[8]),
+            S::Has("cleric", "dying"),
+        ],
+    });
+}
+
+#[test]
+fn deathless_at_1_hp_makes_a_hit_win_a_power_challenge_against_the_warriors_plus_1() {
+    play(Scene {
+        name: "deathless",
+        options: &[],
+        cast: vec![
+            with(hero("warrior", "human", "power", "deathless", &[]), |v| {
+                v["hp"] = json!(1)
+            }),
+            goblin("g1", 3),
+            goblin("g2", 2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 9 + 1 hits T8; the challenge: goblin 7 + 1 = 8, warrior 4 + power 3 + 1 = 8, a
+            // tie the warrior holds (without the +1 the goblin would win).
+            attacks("g1", "warrior", &[9, 7, 4]),
+            S::Res("warrior", "hp", 1),
+            S::Said("deals no damage (deathless)"),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // Goblin 9 + 1 = 10, warrior 5 + 3 + 1 = 9: the blow lands, 1 to 0.
+            attacks("g2", "warrior", &[9, 9, 5]),
+            S::Res("warrior", "hp", 0),
+            S::Has("warrior", "dying"),
+        ],
+    });
+}
+
+#[test]
+fn wrath_adds_1_damage_against_the_unholy_only() {
+    play(Scene {
+        name: "wrath",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "wrath", &[]),
+            goblin_hp("g1", 0, 10),
+            json!({
+                "id": "wolf", "name": "wolf", "kind": "npc", "tags": ["animal"],
+                "stats": {"power": 1, "reflex": -1, "toughness": 5, "hp_max": 10},
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Bare hands 1 + wrath 1 on the evil goblin.
+            attacks("cleric", "g1", &[5]),
+            S::Damage(&[("bare hands", 1), ("wrath", 1)], 2),
+            S::Res("g1", "hp", 8),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            // The wolf is not unholy: 1.
+            attacks("cleric", "wolf", &[5]),
+            S::Res("wolf", "hp", 9),
+        ],
+    });
+}
+
+#[test]
+fn bloody_slash_doubles_a_bladed_melee_hit_on_a_d10_of_6_or_more() {
+    let rounds = |faces: &'static [u32], weapon: &'static str, hp: i64| {
+        vec![
+            S::Act(
+                "rogue",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t(weapon))],
+                faces,
+            ),
+            S::Res("g1", "hp", hp),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+        ]
+    };
+    let mut steps = vec![S::Start(&[])];
+    // 5 + 3 hits: shortsword 1 + 1 elf against evil = 2; the d10 6 doubles it to 4.
+    steps.extend(rounds(&[5, 6], "shortsword", 6));
+    // The d10 5 does not: 2.
+    steps.extend(rounds(&[5, 5], "shortsword", 4));
+    // Bare hands have no blade: no d10, 2.
+    steps.extend(rounds(&[5], "unarmed", 2));
+    play(Scene {
+        name: "bloody slash",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "bloody_slash", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps,
+    });
+}
