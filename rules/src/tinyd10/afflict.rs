@@ -10,10 +10,10 @@ use crate::ids::EntityId;
 use crate::state::Status;
 
 use super::content::Attribute;
-use super::{BLINDED, DAZED};
+use super::{BLINDED, DAZED, PARALYZED};
 
 /// Statuses that count their rounds down at each round's end and go at none left.
-pub const TIMED: [&str; 3] = [super::care::STRENGTH, DAZED, BLINDED];
+pub const TIMED: [&str; 4] = [super::care::STRENGTH, DAZED, BLINDED, PARALYZED];
 
 /// What `who`'s afflictions take off a roll made with `attribute` (none for a bare d10, such
 /// as Call to battle's; an attack when `attack`),

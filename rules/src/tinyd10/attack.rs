@@ -22,14 +22,24 @@ use crate::toolkit::deciders;
 use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::roll_told;
+use super::dice::{Amount, Die};
 use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
 use super::round::toughness_of;
-use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
+use super::sheet::{AttackKind, AttackStats, ProficiencyBonus, Stats, UNARMED, of_type};
 use super::tell::{self, Check};
-use super::{DEAD, PP, PRONE, cannot_act, harm, stats_of};
+use super::{DEAD, DISARMED, PP, PRONE, cannot_act, harm, stats_of};
 use super::{afflict, faces};
 
 pub const STEP_HIT: &str = "tinyd10.hit";
+
+/// The blow a free attack (Sudden strike, Battle lock) is struck with: the first melee attack
+/// on the sheet, bare hands once disarmed.
+pub(super) fn ready_melee(c: &Combatant, stats: &Stats) -> Option<AttackStats> {
+    if c.has_status(DISARMED) {
+        return stats.attack(UNARMED).cloned();
+    }
+    stats.attacks.iter().find(|a| a.kind.is_melee()).cloned()
+}
 
 fn malformed(step: &PendingStep, what: &str) -> DecideError {
     DecideError::BadStep {
@@ -91,6 +101,12 @@ fn modifiers(stats: &Stats, w: &AttackStats, target: &Stats, d: &Declared) -> Ve
         }
     };
     push(&w.name, w.attack);
+    if let Some(p) = &stats.proficiency
+        && p.bonus == ProficiencyBonus::Attack
+        && of_type(w, &p.weapon)
+    {
+        push("weapon proficiency", 1);
+    }
     if (d.nonlethal || w.id == UNARMED) && stats.has_ability("brawl") {
         push("brawl", 2);
     }
@@ -110,9 +126,19 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
-    // Named, or the first the sheet lists (its weapons and own attacks come before bare hands).
+    // Named, or the first the sheet lists (its weapons and own attacks come before bare hands);
+    // bare hands only once disarmed.
+    let disarmed = c.has_status(DISARMED);
     let w = match args.text("weapon")? {
+        Some(id) if disarmed && id != UNARMED => {
+            return Err(Refusal::Rule(format!(
+                "{} is disarmed: bare hands until the GM rules its weapon back in hand",
+                c.id
+            ))
+            .into());
+        }
         Some(id) => stats.attack(id),
+        None if disarmed => stats.attack(UNARMED),
         None => stats.attacks.first(),
     }
     .cloned()
@@ -482,9 +508,38 @@ fn after_hit(
             ranged,
         );
     }
-    let rolled = roll_told(ctx, &c.id, "damage", w.damage, stats.level)?;
+    let favored = roll_nat == Some(10)
+        && w.damage.die.is_none()
+        && stats
+            .favored_weapon
+            .as_ref()
+            .is_some_and(|k| of_type(&w, k));
+    // Favored weapon's 1d5 takes the place of the 1 every blow deals; the weapon's own
+    // bonus still adds.
+    let damage = if favored {
+        Amount {
+            die: Some(Die::D5),
+            flat: w.damage.flat - 1,
+            plus_level: false,
+        }
+    } else {
+        w.damage
+    };
+    let label = if favored {
+        "damage: a 10 with the favored weapon"
+    } else {
+        "damage"
+    };
+    let rolled = roll_told(ctx, &c.id, label, damage, stats.level)?;
     let mut steps = vec![Modifier::new(&w.name, rolled.value)];
     let mut amount = rolled.value;
+    if let Some(p) = &stats.proficiency
+        && p.bonus == ProficiencyBonus::Damage
+        && of_type(&w, &p.weapon)
+    {
+        steps.push(Modifier::new("weapon proficiency", 1));
+        amount += 1;
+    }
     if let Some(tag) = &stats.damage_vs
         && t_stats.tags.contains(tag)
     {

@@ -2,8 +2,10 @@
 //! damage. Before the blow lands: a 10 rolled in melee against a rogue with Sudden strike
 //! gives the rogue an attack first; a 1 rolled in melee against a cleric with Counterattack
 //! knocks the attacker prone. On a hit: a 10 dazes the target (Critical strike: -1 to all its
-//! rolls for the attacker's level in rounds) and, in melee, blinds it (Radiant strike: -2 to
-//! its attacks and reflex for one round). Then Bloody slash may double a bladed blow, and a
+//! rolls for the attacker's level in rounds) and, in melee, paralyzes it (Paralyzing strike:
+//! the level in rounds, one on a T5 aspect save), disarms it if the attacker wins a power
+//! challenge (Disarm) and blinds it (Radiant strike: -2 to its attacks and reflex for one
+//! round). Then Bloody slash may double a bladed blow, and a
 //! target at 1 HP with Deathless makes the attacker win a power challenge to hurt it.
 //!
 //! "Rolls a 10" reads the face or the total as the table rules (`tinyd10.natural`); a 10 that
@@ -13,13 +15,13 @@ use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
 use crate::state::{Combatant, Status};
 
-use super::attack::{Declared, strike_one};
+use super::attack::{Declared, ready_melee, strike_one};
 use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::rolls::{self, Side};
 use super::sheet::{AttackKind, AttackStats, Stats};
 use super::tell::{self, Check};
-use super::{BLINDED, DAZED, HP, PRONE, afflict, cannot_act, stats_of};
+use super::{BLINDED, DAZED, DISARMED, HP, PARALYZED, PRONE, afflict, cannot_act, stats_of};
 
 /// Bloody slash doubles a blow on a d10 of this or more; Call to battle's roll is the same.
 pub const SIX_OR_MORE: i64 = 6;
@@ -73,7 +75,7 @@ pub fn before_the_blow(
         )?;
     }
     if nat == Some(10) && !free && t_stats.has_ability("sudden_strike") {
-        let Some(weapon) = t_stats.attacks.iter().find(|a| a.kind.is_melee()).cloned() else {
+        let Some(weapon) = ready_melee(&t, &t_stats) else {
             return Ok(true);
         };
         ctx.telling = None;
@@ -118,6 +120,12 @@ pub fn on_the_hit(
             ),
         )?;
     }
+    if w.kind.is_melee() && stats.has_ability("paralyzing_strike") {
+        paralyze(ctx, c, stats, t)?;
+    }
+    if w.kind.is_melee() && stats.has_ability("disarm") {
+        disarm(ctx, c, t)?;
+    }
     if w.kind.is_melee() && stats.has_ability("radiant_strike") {
         let (penalty, rounds) = BLIND;
         afflict::afflict(ctx, &t.id, BLINDED, penalty, rounds, "radiant strike")?;
@@ -130,6 +138,67 @@ pub fn on_the_hit(
         )?;
     }
     Ok(())
+}
+
+/// Paralyzing strike: the target is paralyzed for the attacker's level in rounds, one round if
+/// it makes a T5 aspect save.
+fn paralyze(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    t: &Combatant,
+) -> Result<(), DecideError> {
+    let t = ctx.combatant(&t.id)?;
+    let saved = rolls::save(
+        ctx,
+        &t,
+        &[Attribute::Aspect],
+        rolls::Target::toughness(checks::STANDARD_SAVE, false),
+        Some("paralyzing strike"),
+    )?;
+    let rounds = if saved { 1 } else { stats.level };
+    afflict::afflict(ctx, &t.id, PARALYZED, 0, rounds, "paralyzing strike")?;
+    ctx.note_about(
+        &t.id,
+        format!(
+            "{} rolls a 10: {} is paralyzed for {rounds} round(s) (paralyzing strike)",
+            c.id, t.id
+        ),
+    )
+}
+
+/// Disarm: a power challenge; if the attacker wins, the target is disarmed (bare hands until
+/// the GM rules its weapon back in hand).
+fn disarm(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant) -> Result<(), DecideError> {
+    let t = ctx.combatant(&t.id)?;
+    let c = ctx.combatant(&c.id)?;
+    let won = rolls::challenge(
+        ctx,
+        Side {
+            who: &c,
+            attribute: Attribute::Power,
+            extra: Vec::new(),
+        },
+        Side {
+            who: &t,
+            attribute: Attribute::Power,
+            extra: Vec::new(),
+        },
+        "disarm",
+    )?;
+    if won != Winner::Starter {
+        return Ok(());
+    }
+    ctx.set_status(
+        &t.id,
+        DISARMED,
+        Some(Status {
+            source: c.id.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )?;
+    ctx.note_about(&t.id, format!("{} disarms {}", c.id, t.id))
 }
 
 /// Bloody slash: a melee hit with a bladed weapon rolls a d10, and on 6 or more the blow deals

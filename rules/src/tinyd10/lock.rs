@@ -14,7 +14,7 @@ use crate::state::{Combatant, Kind, StateView};
 use crate::system::Happening;
 use crate::toolkit::deciders;
 
-use super::attack::{Declared, strike_one};
+use super::attack::{Declared, ready_melee, strike_one};
 use super::{DEAD, cannot_act, stats_of};
 
 pub const STEP_LOCK: &str = "tinyd10.battle_lock";
@@ -113,11 +113,7 @@ pub fn resume(
     if cannot_act(&g).is_some() || t.has_status(DEAD) {
         return Ok(());
     }
-    let Some(w) = stats_of(&g)?
-        .attacks
-        .into_iter()
-        .find(|a| a.kind.is_melee())
-    else {
+    let Some(w) = ready_melee(&g, &stats_of(&g)?) else {
         return Ok(());
     };
     ctx.note_about(

@@ -80,6 +80,10 @@ pub const BLINDED: &str = "blinded";
 /// that turn (`extra_attack`).
 pub const CALLED: &str = "called_to_battle";
 pub const EXTRA_ATTACK: &str = "extra_attack";
+/// Paralyzing strike's paralysis (rounds left): no turn, no action, no answer.
+pub const PARALYZED: &str = "paralyzed";
+/// Disarm's loss: bare hands only until the GM rules the weapon back in hand.
+pub const DISARMED: &str = "disarmed";
 /// A Tactical retreat open this turn; its source is the opponent retreated from.
 pub const RETREAT: &str = "tactical_retreat";
 
@@ -223,12 +227,13 @@ pub fn stats_of(c: &Combatant) -> Result<Stats, Refusal> {
 }
 
 /// Why a creature cannot act now, if it cannot. Dying characters are immobilized, and the
-/// text gives them nothing to do but wait for help (A6).
+/// text gives them nothing to do but wait for help (A6); the paralyzed likewise.
 pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
     [
         (DEAD, "dead"),
         (DYING, "dying"),
         (UNCONSCIOUS, "unconscious"),
+        (PARALYZED, "paralyzed"),
     ]
     .into_iter()
     .find(|(s, _)| c.has_status(s))

@@ -227,6 +227,39 @@ pub struct Sheet {
     pub mp: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_hp: Option<i64>,
+    /// The weapon type Favored weapon names (with that ability only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub favored_weapon: Option<String>,
+    /// The weapon type Weapon proficiency names, and what it adds (with that ability only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proficiency: Option<Proficiency>,
+}
+
+/// Weapon proficiency's choice: a weapon type and the bonus it gives with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Proficiency {
+    /// A weapon type: a weapon's id, or the word its name ends with (`sword`, `bow`, `axe`).
+    pub weapon: String,
+    pub bonus: ProficiencyBonus,
+}
+
+/// "+1 attack or damage": which one the character chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProficiencyBonus {
+    Attack,
+    Damage,
+}
+
+/// Whether `w` is of the weapon type `kind`: its id, or the last word of its name ending in it
+/// (a greatsword and a shortsword are swords, a hand-axe an axe, a shortbow a bow).
+pub fn of_type(w: &AttackStats, kind: &str) -> bool {
+    w.id == kind
+        || w.name
+            .rsplit([' ', '-'])
+            .next()
+            .is_some_and(|last| last.ends_with(kind))
 }
 
 fn level_one() -> i64 {
@@ -271,6 +304,9 @@ pub struct Stats {
     pub poison_immune: bool,
     pub champions_resolve: bool,
     pub legendary_presence: bool,
+    /// Favored weapon's and Weapon proficiency's choices.
+    pub favored_weapon: Option<String>,
+    pub proficiency: Option<Proficiency>,
 }
 
 impl Stats {
@@ -361,8 +397,59 @@ impl Sheet {
             Kind::Npc | Kind::Object => self.npc(content)?,
         };
         stats.tags.clone_from(&self.tags);
+        self.weapon_choices(&mut stats)?;
         self.check_current(&stats)?;
         Ok(stats)
+    }
+
+    /// Favored weapon and Weapon proficiency each name a weapon type: written with the
+    /// ability, and only with it.
+    fn weapon_choices(&self, stats: &mut Stats) -> Result<(), SheetError> {
+        let type_word = |field: &str, kind: &str| {
+            if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                Err(bad(
+                    field,
+                    "a weapon type is one lowercase word (`sword`, `bow`, `flail`)",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match (stats.has_ability("favored_weapon"), &self.favored_weapon) {
+            (true, Some(kind)) => type_word("favored_weapon", kind)?,
+            (true, None) => {
+                return Err(bad(
+                    "favored_weapon",
+                    "Favored weapon names the weapon type it favours",
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(bad(
+                    "favored_weapon",
+                    "only a character with Favored weapon names a favoured weapon",
+                ));
+            }
+            (false, None) => {}
+        }
+        match (stats.has_ability("weapon_proficiency"), &self.proficiency) {
+            (true, Some(p)) => type_word("proficiency.weapon", &p.weapon)?,
+            (true, None) => {
+                return Err(bad(
+                    "proficiency",
+                    "Weapon proficiency names a weapon type and its bonus (attack or damage)",
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(bad(
+                    "proficiency",
+                    "only a character with Weapon proficiency names a proficiency",
+                ));
+            }
+            (false, None) => {}
+        }
+        stats.favored_weapon.clone_from(&self.favored_weapon);
+        stats.proficiency.clone_from(&self.proficiency);
+        Ok(())
     }
 
     fn check_current(&self, s: &Stats) -> Result<(), SheetError> {
@@ -541,6 +628,8 @@ impl Sheet {
             poison_immune: false,
             champions_resolve: false,
             legendary_presence: false,
+            favored_weapon: None,
+            proficiency: None,
         })
     }
 
@@ -932,6 +1021,8 @@ impl Sheet {
             poison_immune: race.poison_immune,
             champions_resolve: level >= 4,
             legendary_presence: level >= 5,
+            favored_weapon: None,
+            proficiency: None,
         })
     }
 

@@ -682,3 +682,184 @@ fn bloody_slash_doubles_a_bladed_melee_hit_on_a_d10_of_6_or_more() {
         steps,
     });
 }
+
+#[test]
+fn favored_weapon_deals_1d5_in_place_of_the_1_on_a_10_with_its_type() {
+    play(Scene {
+        name: "favored weapon",
+        options: &[],
+        cast: vec![
+            with(
+                hero("cleric", "human", "power", "favored_weapon", &["flail"]),
+                |v| v["favored_weapon"] = json!("flail"),
+            ),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 + 3 hits: 1d5 (4) in place of the 1, + the flail's 1 = 5, 10 to 5.
+            attacks("cleric", "g1", &[10, 4]),
+            S::Damage(&[("flail", 5)], 5),
+            S::Res("g1", "hp", 5),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // A 9: the flail's 2, no die.
+            attacks("cleric", "g1", &[9]),
+            S::Res("g1", "hp", 3),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // A 10 with bare hands, not the favoured type: 1.
+            S::Act(
+                "cleric",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("unarmed"))],
+                &[10],
+            ),
+            S::Res("g1", "hp", 2),
+        ],
+    });
+}
+
+#[test]
+fn weapon_proficiency_adds_1_to_attack_or_damage_with_the_chosen_type() {
+    let hard = |id| {
+        with(goblin_hp(id, 0, 10), |v| {
+            v["stats"]["toughness"] = json!(8);
+        })
+    };
+    play(Scene {
+        name: "weapon proficiency",
+        options: &[],
+        cast: vec![
+            with(
+                hero(
+                    "warrior",
+                    "human",
+                    "power",
+                    "weapon_proficiency",
+                    &["greatsword", "flail"],
+                ),
+                |v| v["proficiency"] = json!({"weapon": "sword", "bonus": "attack"}),
+            ),
+            with(
+                hero(
+                    "warrior",
+                    "human",
+                    "power",
+                    "weapon_proficiency",
+                    &["shortsword"],
+                ),
+                |v| {
+                    v["id"] = json!("ward");
+                    v["proficiency"] = json!({"weapon": "sword", "bonus": "damage"});
+                },
+            ),
+            hard("g1"),
+        ],
+        steps: vec![
+            // The two warriors tie at reflex 1: 9 and 4, Ward first.
+            S::Start(&[9, 4]),
+            S::Order(&["ward", "warrior", "g1"]),
+            // 5 + 3 = 8 reaches T8: shortsword 1 + 1 proficiency (damage), 10 to 8.
+            S::Act(
+                "ward",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("shortsword"))],
+                &[5],
+            ),
+            S::Damage(&[("shortsword", 1), ("weapon proficiency", 1)], 2),
+            S::Act("ward", "end_turn", vec![], &[]),
+            // A greatsword is a sword: 3 + power 3 + 1 greatsword + 1 proficiency = 8 hits T8
+            // (7 would miss); damage 1 + 1 = 2, 8 to 6.
+            S::Act(
+                "warrior",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("greatsword"))],
+                &[3],
+            ),
+            S::Res("g1", "hp", 6),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("ward", "end_turn", vec![], &[]),
+            // A flail is not: 4 + 3 + 0 = 7 misses T8.
+            S::Act(
+                "warrior",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[4],
+            ),
+            S::Res("g1", "hp", 6),
+        ],
+    });
+}
+
+#[test]
+fn paralyzing_strike_paralyzes_on_a_melee_10_for_the_level_or_one_round_on_a_t5_aspect_save() {
+    let round = |faces: &'static [u32]| {
+        vec![
+            attacks("rogue", "g1", faces),
+            S::Has("g1", "paralyzed"),
+            S::Act("rogue", "end_turn", vec![], &[]),
+        ]
+    };
+    let mut steps = vec![S::Start(&[])];
+    // 10 + 3 hits; the goblin's aspect save 3 + 0 fails T5: paralyzed for 2 rounds (level 2);
+    // 2 damage. Its turn is passed over, twice.
+    steps.extend(round(&[10, 3]));
+    steps.extend([S::Round(2), S::Turn(Some("rogue")), S::Res("g1", "hp", 8)]);
+    steps.extend([S::Act("rogue", "end_turn", vec![], &[]), S::Round(3)]);
+    steps.push(S::Lacks("g1", "paralyzed"));
+    // Saved (5 reaches T5): one round only.
+    steps.extend(round(&[10, 5]));
+    steps.extend([
+        S::Round(4),
+        S::Lacks("g1", "paralyzed"),
+        S::Act("rogue", "end_turn", vec![], &[]),
+        S::Turn(Some("g1")),
+    ]);
+    play(Scene {
+        name: "paralyzing strike",
+        options: &[],
+        cast: vec![
+            hero(
+                "rogue",
+                "elf",
+                "power",
+                "paralyzing_strike",
+                &["shortsword"],
+            ),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn disarm_on_a_melee_10_wins_a_power_challenge_and_leaves_the_foe_bare_handed() {
+    play(Scene {
+        name: "disarm",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "disarm", &["flail"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 + 3 hits; the challenge: warrior 5 + 3 = 8, goblin 6 + 1 = 7; flail 2.
+            attacks("warrior", "g1", &[10, 5, 6]),
+            S::Has("g1", "disarmed"),
+            S::Res("g1", "hp", 8),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            S::Refused(
+                "g1",
+                "attack",
+                vec![("target", t("warrior")), ("weapon", t("rusty_blade"))],
+                "rule: disarmed",
+            ),
+            // Bare hands: 7 + 1 = 8 reaches T8, 1 damage.
+            attacks("g1", "warrior", &[7]),
+            S::Damage(&[("bare hands", 1)], 1),
+            S::Res("warrior", "hp", 8),
+        ],
+    });
+}

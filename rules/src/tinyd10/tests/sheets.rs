@@ -147,7 +147,7 @@ type Case = (&'static str, fn(&mut Value), &'static str, &'static str);
 
 #[test]
 fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
-    let cases: [Case; 24] = [
+    let cases: [Case; 28] = [
         (
             "unknown race",
             |v| v["race"] = json!("orc"),
@@ -301,6 +301,45 @@ fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
             "one entry for each level",
         ),
         ("hp over max", |v| v["hp"] = json!(99), "hp", "the maximum"),
+        (
+            "favoured weapon without the ability",
+            |v| v["favored_weapon"] = json!("flail"),
+            "favored_weapon",
+            "only a character with Favored weapon",
+        ),
+        (
+            "proficiency without the ability",
+            |v| v["proficiency"] = json!({"weapon": "sword", "bonus": "attack"}),
+            "proficiency",
+            "only a character with Weapon proficiency",
+        ),
+        (
+            "favored weapon with no type",
+            |v| {
+                v["level"] = json!(2);
+                v["advance"] =
+                    json!([{"attribute": "power", "points": "pp", "extra": "toughness"}]);
+                v["skills"] = json!(["craft", "spot"]);
+                v["abilities"] =
+                    json!(["spell_casting_divine", "words_of_healing", "favored_weapon"]);
+            },
+            "favored_weapon",
+            "names the weapon type",
+        ),
+        (
+            "favored weapon type not a word",
+            |v| {
+                v["level"] = json!(2);
+                v["advance"] =
+                    json!([{"attribute": "power", "points": "pp", "extra": "toughness"}]);
+                v["skills"] = json!(["craft", "spot"]);
+                v["abilities"] =
+                    json!(["spell_casting_divine", "words_of_healing", "favored_weapon"]);
+                v["favored_weapon"] = json!("Great Sword");
+            },
+            "favored_weapon",
+            "one lowercase word",
+        ),
         (
             "no owner",
             |v| {
