@@ -181,6 +181,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 .range(-5, 5)
                 .gm_only(),
                 ArgSpec::new(
+                    "thunderous",
+                    ArgKind::Flag,
+                    false,
+                    "Thunderous blow (2 PP): melee attack and damage bonuses doubled this round; a hit may knock prone",
+                ),
+                ArgSpec::new(
                     "also",
                     ArgKind::Text,
                     false,
@@ -209,15 +215,20 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon) and appeal_to_heaven (2 PP) last.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
                     "hail_of_daggers",
                     "stunning_blow",
                     "call_to_battle",
+                    "magical_power",
+                    "prying_eye",
+                    "bless_weapon",
+                    "appeal_to_heaven",
                 ]),
                 target(false),
+                ArgSpec::new("weapon", ArgKind::Text, false, "bless_weapon: which weapon"),
                 pp(),
             ],
         ),
@@ -300,6 +311,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     .iter()
                     .any(|(id, ..)| stats.has_ability(id))
                     || stats.has_ability(super::call::ID)
+                    || super::boons::BOONS
+                        .iter()
+                        .any(|(id, _)| stats.has_ability(id))
                 {
                     names.push("ability");
                 }

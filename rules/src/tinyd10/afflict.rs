@@ -10,10 +10,19 @@ use crate::ids::EntityId;
 use crate::state::Status;
 
 use super::content::Attribute;
-use super::{BLINDED, DAZED, PARALYZED};
+use super::{APPEAL, BLINDED, DAZED, MAGICAL_POWER, PARALYZED, PRIED, THUNDEROUS};
 
 /// Statuses that count their rounds down at each round's end and go at none left.
-pub const TIMED: [&str; 4] = [super::care::STRENGTH, DAZED, BLINDED, PARALYZED];
+pub const TIMED: [&str; 8] = [
+    super::care::STRENGTH,
+    DAZED,
+    BLINDED,
+    PARALYZED,
+    MAGICAL_POWER,
+    PRIED,
+    APPEAL,
+    THUNDEROUS,
+];
 
 /// What `who`'s afflictions take off a roll made with `attribute` (none for a bare d10, such
 /// as Call to battle's; an attack when `attack`),

@@ -27,10 +27,14 @@ use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
 use super::round::toughness_of;
 use super::sheet::{AttackKind, AttackStats, ProficiencyBonus, Stats, UNARMED, of_type};
 use super::tell::{self, Check};
-use super::{DEAD, DISARMED, PP, PRONE, cannot_act, harm, stats_of};
+use super::{
+    APPEAL, BLESSED_WEAPON, DEAD, DISARMED, PP, PRONE, THUNDEROUS, cannot_act, harm, stats_of,
+};
 use super::{afflict, faces};
 
 pub const STEP_HIT: &str = "tinyd10.hit";
+/// Thunderous blow's cost.
+const THUNDER_COST: i64 = 2;
 
 /// The blow a free attack (Sudden strike, Battle lock) is struck with: the first melee attack
 /// on the sheet, bare hands once disarmed.
@@ -56,6 +60,8 @@ pub(super) struct Declared {
     pub(super) feint: bool,
     nonlethal: bool,
     advantage: i64,
+    /// Thunderous blow declared with this attack (2 PP).
+    thunderous: bool,
 }
 
 impl Declared {
@@ -67,6 +73,7 @@ impl Declared {
             feint: false,
             nonlethal: false,
             advantage: 0,
+            thunderous: false,
         }
     }
 }
@@ -78,8 +85,13 @@ fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refus
         feint: args.flag("feint")?,
         nonlethal: args.flag("nonlethal")?,
         advantage: args.int("advantage")?.unwrap_or(0),
+        thunderous: args.flag("thunderous")?,
     };
-    for (used, ability) in [(d.power_strike > 0, "power_strike"), (d.feint, "feint")] {
+    for (used, ability) in [
+        (d.power_strike > 0, "power_strike"),
+        (d.feint, "feint"),
+        (d.thunderous, "thunderous_blow"),
+    ] {
         if used && !stats.has_ability(ability) {
             return Err(Refusal::Rule(format!("{} does not have {ability}", c.id)));
         }
@@ -161,10 +173,26 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     // army's point a target) is checked before anything is spent or rolled.
     let feint_reserve = if d.feint { 2 } else { 0 };
     let army = super::army::cost(&targets);
-    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve + army)?;
+    let thunder = if d.thunderous {
+        if !w.kind.is_melee() {
+            return Err(Refusal::bad_argument("thunderous", "is a melee blow").into());
+        }
+        THUNDER_COST
+    } else {
+        0
+    };
+    declare_check(
+        ctx,
+        c,
+        d.pp + d.power_strike + feint_reserve + army + thunder,
+    )?;
     super::call::take_attack(ctx, c)?;
     if army > 0 {
         spend_pp(ctx, &c.id, army, "one man army")?;
+    }
+    if thunder > 0 {
+        spend_pp(ctx, &c.id, thunder, "thunderous blow")?;
+        afflict::afflict(ctx, &c.id, THUNDEROUS, 2, 1, "thunderous blow")?;
     }
     let pp = declare_pp(ctx, c, d.pp, d.power_strike)?;
     for t in &targets {
@@ -207,6 +235,16 @@ pub(super) fn strike_one(
         && let Some(s) = now.statuses.get(super::care::STRENGTH)
     {
         bonuses.push(Modifier::new("words of strength", s.magnitude));
+    }
+    if now.has_status(THUNDEROUS) && w.kind.is_melee() {
+        // Double the melee attack bonus: the attribute and the weapon's bonus once more.
+        bonuses.push(Modifier::new(
+            "thunderous blow: bonus doubled",
+            stats.attribute(w.kind.attribute()) + w.attack,
+        ));
+    }
+    if now.has_status(APPEAL) {
+        bonuses.push(Modifier::new("appeal to heaven", 1));
     }
     bonuses.extend(afflict::penalties(
         ctx,
@@ -508,15 +546,21 @@ fn after_hit(
             ranged,
         );
     }
+    let me = ctx.combatant(&c.id)?;
+    let blessed = me
+        .statuses
+        .get(BLESSED_WEAPON)
+        .is_some_and(|s| s.source == w.id);
+    let unholy = super::strike::is_unholy(&t_stats);
     let favored = roll_nat == Some(10)
-        && w.damage.die.is_none()
         && stats
             .favored_weapon
             .as_ref()
             .is_some_and(|k| of_type(&w, k));
-    // Favored weapon's 1d5 takes the place of the 1 every blow deals; the weapon's own
-    // bonus still adds.
-    let damage = if favored {
+    // Favored weapon's 1d5 (on a 10) and a blessed weapon's against the unholy take the place
+    // of the 1 every blow deals; the weapon's own bonus still adds.
+    let d5 = w.damage.die.is_none() && (favored || (blessed && unholy));
+    let damage = if d5 {
         Amount {
             die: Some(Die::D5),
             flat: w.damage.flat - 1,
@@ -525,30 +569,49 @@ fn after_hit(
     } else {
         w.damage
     };
-    let label = if favored {
-        "damage: a 10 with the favored weapon"
-    } else {
-        "damage"
+    let label = match (d5, favored) {
+        (true, true) => "damage: a 10 with the favored weapon",
+        (true, false) => "damage: a blessed weapon against the unholy",
+        _ => "damage",
     };
     let rolled = roll_told(ctx, &c.id, label, damage, stats.level)?;
     let mut steps = vec![Modifier::new(&w.name, rolled.value)];
     let mut amount = rolled.value;
-    if let Some(p) = &stats.proficiency
-        && p.bonus == ProficiencyBonus::Damage
-        && of_type(&w, &p.weapon)
-    {
-        steps.push(Modifier::new("weapon proficiency", 1));
-        amount += 1;
+    // The blow's damage bonus, which Thunderous blow doubles: the weapon's own and every +1
+    // below (not Power strike's paid points).
+    let mut bonus = w.damage.flat - i64::from(w.damage.die.is_none());
+    let mut add = |steps: &mut Vec<Modifier>, label: String, on: bool| {
+        if on {
+            steps.push(Modifier::new(label, 1));
+            bonus += 1;
+        }
+    };
+    add(
+        &mut steps,
+        "weapon proficiency".into(),
+        stats
+            .proficiency
+            .as_ref()
+            .is_some_and(|p| p.bonus == ProficiencyBonus::Damage && of_type(&w, &p.weapon)),
+    );
+    if let Some(tag) = &stats.damage_vs {
+        add(
+            &mut steps,
+            format!("race: against {tag}"),
+            t_stats.tags.contains(tag),
+        );
     }
-    if let Some(tag) = &stats.damage_vs
-        && t_stats.tags.contains(tag)
-    {
-        steps.push(Modifier::new(format!("race: against {tag}"), 1));
-        amount += 1;
-    }
-    if stats.has_ability("wrath") && super::strike::is_unholy(&t_stats) {
-        steps.push(Modifier::new("wrath", 1));
-        amount += 1;
+    add(
+        &mut steps,
+        "wrath".into(),
+        stats.has_ability("wrath") && unholy,
+    );
+    add(&mut steps, "bless weapon".into(), blessed);
+    add(&mut steps, "appeal to heaven".into(), me.has_status(APPEAL));
+    amount += bonus - (w.damage.flat - i64::from(w.damage.die.is_none()));
+    if me.has_status(THUNDEROUS) && w.kind.is_melee() && bonus > 0 {
+        steps.push(Modifier::new("thunderous blow: bonus doubled", bonus));
+        amount += bonus;
     }
     if d.power_strike > 0 {
         spend_pp(ctx, &c.id, d.power_strike, "power strike")?;

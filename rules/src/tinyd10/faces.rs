@@ -21,7 +21,9 @@ use super::content::Attribute;
 use super::rolls::{self, Side};
 use super::sheet::{AttackKind, AttackStats, Stats};
 use super::tell::{self, Check};
-use super::{BLINDED, DAZED, DISARMED, HP, PARALYZED, PRONE, afflict, cannot_act, stats_of};
+use super::{
+    BLINDED, DAZED, DISARMED, HP, PARALYZED, PRONE, THUNDEROUS, afflict, cannot_act, stats_of,
+};
 
 /// Bloody slash doubles a blow on a d10 of this or more; Call to battle's roll is the same.
 pub const SIX_OR_MORE: i64 = 6;
@@ -107,6 +109,9 @@ pub fn on_the_hit(
     w: &AttackStats,
     nat: Option<i64>,
 ) -> Result<(), DecideError> {
+    if w.kind.is_melee() && ctx.combatant(&c.id)?.has_status(THUNDEROUS) {
+        thunder(ctx, c, t)?;
+    }
     if nat != Some(10) {
         return Ok(());
     }
@@ -135,6 +140,39 @@ pub fn on_the_hit(
                 "{} rolls a 10: heavenly light blinds {}, {penalty} to attacks and reflex for {rounds} round (radiant strike)",
                 c.id, t.id
             ),
+        )?;
+    }
+    Ok(())
+}
+
+/// Thunderous blow's hit: a d10, and on 6 or more the target is knocked prone too.
+fn thunder(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant) -> Result<(), DecideError> {
+    let roll = super::dice::d10(ctx.dice)?;
+    let prone = roll.total >= SIX_OR_MORE;
+    tell::check(
+        ctx,
+        Check {
+            who: &c.id,
+            label: "thunderous blow: 6 or more knocks the target prone".into(),
+            roll,
+            modifiers: Vec::new(),
+            against: Some((SIX_OR_MORE, "thunderous blow")),
+            success: Some(prone),
+            words: ("knocks it prone", "leaves it standing"),
+            because: None,
+            hidden: false,
+            gm_only: false,
+        },
+    )?;
+    if prone {
+        ctx.set_status(
+            &t.id,
+            PRONE,
+            Some(Status {
+                source: "thunderous blow".into(),
+                magnitude: checks::PRONE_TOUGHNESS,
+                rounds_left: None,
+            }),
         )?;
     }
     Ok(())

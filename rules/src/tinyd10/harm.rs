@@ -11,7 +11,7 @@ use crate::state::{Kind, Status};
 use super::checks::{self, DYING_ROUNDS};
 use super::options::{NPC_AT_ZERO, is};
 use super::tell;
-use super::{DEAD, DYING, HP, TEMP_HP, UNCONSCIOUS, stats_of};
+use super::{APPEAL, DEAD, DYING, HP, TEMP_HP, UNCONSCIOUS, stats_of};
 
 /// Deals `amount` to `target`, built from `steps`, by `source` (whose numbers the damage fact
 /// hides when they are the GM's).
@@ -23,7 +23,13 @@ pub fn damage(
     source: Option<&EntityId>,
     nonlethal: bool,
 ) -> Result<(), DecideError> {
-    let amount = amount.max(0);
+    let mut amount = amount.max(0);
+    let mut steps = steps;
+    if amount > 0 && ctx.combatant(target)?.has_status(APPEAL) {
+        // Appeal to heaven: no damage while it lasts.
+        steps.push(Modifier::new("appeal to heaven: no damage", -amount));
+        amount = 0;
+    }
     let event = ctx.damage_resolved(target, steps.clone(), amount, source);
     ctx.emit(event)?;
     let t = ctx.combatant(target)?;

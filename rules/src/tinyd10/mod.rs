@@ -11,6 +11,7 @@ mod actions;
 mod afflict;
 mod army;
 mod attack;
+mod boons;
 mod call;
 mod care;
 pub(crate) mod cast;
@@ -84,6 +85,14 @@ pub const EXTRA_ATTACK: &str = "extra_attack";
 pub const PARALYZED: &str = "paralyzed";
 /// Disarm's loss: bare hands only until the GM rules the weapon back in hand.
 pub const DISARMED: &str = "disarmed";
+/// The lasting abilities: Magical power's +1 toughness, Prying eye's -2 on a foe, Bless
+/// weapon's blessing (its source the weapon), Appeal to heaven (rounds left), and Thunderous
+/// blow's doubled bonuses for the round.
+pub const MAGICAL_POWER: &str = "magical_power";
+pub const PRIED: &str = "prying_eye";
+pub const BLESSED_WEAPON: &str = "bless_weapon";
+pub const APPEAL: &str = "appeal_to_heaven";
+pub const THUNDEROUS: &str = "thunderous_blow";
 /// A Tactical retreat open this turn; its source is the opponent retreated from.
 pub const RETREAT: &str = "tactical_retreat";
 

@@ -253,17 +253,27 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         ctx.set_resource(&id, MOVE, 0)?;
         close_turn(ctx, &id)?;
         ctx.set_status(&id, super::CALLED, None)?;
+        let c = ctx.combatant(&id)?;
+        super::boons::fight_over(ctx, &c)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }
 
-/// The toughness an attack on `t` must reach, with what changed it: prone, and Supernatural
-/// vitality at 1 HP.
+/// The toughness an attack on `t` must reach, with what changed it: prone, Magical power,
+/// Prying eye, and Supernatural vitality at 1 HP.
 pub fn toughness_of(t: &Combatant) -> Result<(i64, Vec<Modifier>), Refusal> {
     let stats = stats_of(t)?;
     let mut parts = vec![Modifier::new("toughness", stats.toughness)];
     if t.has_status(PRONE) {
         parts.push(Modifier::new("prone", checks::PRONE_TOUGHNESS));
+    }
+    for (key, label) in [
+        (super::MAGICAL_POWER, "magical power"),
+        (super::PRIED, "prying eye"),
+    ] {
+        if let Some(s) = t.statuses.get(key) {
+            parts.push(Modifier::new(label, s.magnitude));
+        }
     }
     if stats.has_ability("supernatural_vitality") && t.resource(super::HP) == 1 {
         parts.push(Modifier::new(

@@ -43,13 +43,16 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if name == super::call::ID {
         return super::call::call(ctx, c, &stats);
     }
+    if let Some((id, cost)) = super::boons::BOONS.into_iter().find(|(id, _)| *id == name) {
+        return super::boons::boon(ctx, c, &stats, id, cost, args);
+    }
     let (id, cost, attribute, bonus) = STRIKES
         .into_iter()
         .find(|(id, ..)| *id == name)
         .ok_or_else(|| {
             Refusal::bad_argument(
                 "name",
-                "smite, hail_of_daggers, stunning_blow or call_to_battle",
+                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon or appeal_to_heaven",
             )
         })?;
     if !stats.has_ability(id) {

@@ -863,3 +863,216 @@ fn disarm_on_a_melee_10_wins_a_power_challenge_and_leaves_the_foe_bare_handed() 
         ],
     });
 }
+
+/// A goblin with toughness `t` and 10 HP.
+fn tough_goblin(id: &str, reflex: i64, t: i64) -> Value {
+    with(goblin_hp(id, reflex, 10), |v| {
+        v["stats"]["toughness"] = json!(t)
+    })
+}
+
+#[test]
+fn thunderous_blow_doubles_the_melee_bonuses_for_the_round_and_may_knock_prone() {
+    play(Scene {
+        name: "thunderous blow",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "thunderous_blow", &["flail"]),
+            tough_goblin("g1", 0, 8),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 2 + power 3 + the same again = 8 reaches T8 (5 would not). The d10 6 knocks it
+            // prone. Damage: 1 + the flail's 1, its bonus doubled: 3, 10 to 7. 2 PP of 9.
+            S::Act(
+                "cleric",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("flail")),
+                    ("thunderous", yes()),
+                ],
+                &[2, 6],
+            ),
+            S::Res("g1", "hp", 7),
+            S::Has("g1", "prone"),
+            S::Res("cleric", "pp", 7),
+            S::Damage(&[("flail", 2), ("thunderous blow: bonus doubled", 1)], 3),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // One round: gone. 4 + 3 = 7 reaches the prone goblin's T7, no d10, flail 2.
+            S::Lacks("cleric", "thunderous_blow"),
+            attacks("cleric", "g1", &[4]),
+            S::Res("g1", "hp", 5),
+        ],
+    });
+}
+
+#[test]
+fn magical_power_turns_pp_into_temporary_mp_and_adds_1_toughness() {
+    play(Scene {
+        name: "magical power",
+        options: &[],
+        cast: vec![
+            // PP 5 + 2 = 7, MP 3 + 5 = 8, T 5 + 1 = 6, HP 5 + 2 = 7.
+            hero("wizard", "human", "intellect", "magical_power", &[]),
+            goblin("g1", 0),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 1d5: 3 rounds.
+            S::Act(
+                "wizard",
+                "ability",
+                vec![("name", t("magical_power"))],
+                &[3],
+            ),
+            S::Res("wizard", "pp", 0),
+            S::Res("wizard", "mp", 15),
+            S::Magnitude("wizard", "magical_power", 1),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            // 5 + 1 = 6 misses T7 (it would reach T6).
+            attacks("g1", "wizard", &[5]),
+            S::Res("wizard", "hp", 7),
+            // The fight ends: the MP past the maximum go.
+            S::Gm("end_encounter", vec![], &[]),
+            S::Res("wizard", "mp", 8),
+        ],
+    });
+}
+
+#[test]
+fn prying_eye_takes_2_off_a_foes_toughness_for_the_round() {
+    play(Scene {
+        name: "prying eye",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "prying_eye", &["shortsword"]),
+            brenna(),
+            tough_goblin("g1", 0, 8),
+        ],
+        steps: vec![
+            // Brenna 3, the rogue 8: the rogue first.
+            S::Start(&[3, 8]),
+            S::Act(
+                "rogue",
+                "ability",
+                vec![("name", t("prying_eye")), ("target", t("g1"))],
+                &[],
+            ),
+            S::Res("rogue", "pp", 7),
+            S::Magnitude("g1", "prying_eye", -2),
+            // The turn's ability: no attack left.
+            S::Refused("rogue", "attack", vec![("target", t("g1"))], "none_left"),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // 4 + power 2 = 6 reaches T8 - 2 = 6: flail 2 + 1 against goblins.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[4],
+            ),
+            S::Res("g1", "hp", 7),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Lacks("g1", "prying_eye"),
+        ],
+    });
+}
+
+#[test]
+fn bless_weapon_adds_1_damage_and_1d5_against_the_unholy_for_the_fight() {
+    play(Scene {
+        name: "bless weapon",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "bless_weapon", &["flail"]),
+            goblin_hp("g1", 0, 10),
+            json!({
+                "id": "wolf", "name": "wolf", "kind": "npc", "tags": ["animal"],
+                "stats": {"power": 1, "reflex": -1, "toughness": 5, "hp_max": 10},
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("bless_weapon")), ("weapon", t("flail"))],
+                &[],
+            ),
+            S::Res("cleric", "pp", 7),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            // The evil goblin: 1d5 (3) in place of the 1, + the flail's 1, + 1 blessed: 5.
+            attacks("cleric", "g1", &[5, 3]),
+            S::Damage(&[("flail", 4), ("bless weapon", 1)], 5),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("wolf", "end_turn", vec![], &[]),
+            // The wolf: 1 + 1 + 1 = 3, no die.
+            attacks("cleric", "wolf", &[5]),
+            S::Res("wolf", "hp", 7),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("cleric", "bless_weapon"),
+        ],
+    });
+}
+
+#[test]
+fn appeal_to_heaven_at_half_hp_gives_1_attack_and_damage_and_no_damage_for_the_level_in_rounds() {
+    let next_round = || {
+        vec![
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+        ]
+    };
+    let mut steps = vec![
+        S::Start(&[]),
+        // 4 of 7 HP is more than half.
+        S::Refused(
+            "cleric",
+            "ability",
+            vec![("name", t("appeal_to_heaven"))],
+            "rule: half",
+        ),
+        S::Act("cleric", "end_turn", vec![], &[]),
+        // 6 + 1 = 7 reaches T7: 4 to 3.
+        attacks("g1", "cleric", &[6]),
+        S::Res("cleric", "hp", 3),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // Round 2: 3 of 7 is half or less. 2 PP of 9.
+        S::Act(
+            "cleric",
+            "ability",
+            vec![("name", t("appeal_to_heaven"))],
+            &[],
+        ),
+        S::Res("cleric", "pp", 7),
+        S::Act("cleric", "end_turn", vec![], &[]),
+        // A hit deals nothing.
+        attacks("g1", "cleric", &[9]),
+        S::Res("cleric", "hp", 3),
+        S::Said("appeal to heaven: no damage"),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // Round 3: 1 + 3 + 1 = 5 reaches T5; bare hands 1 + 1.
+        attacks("cleric", "g1", &[1]),
+        S::Res("g1", "hp", 8),
+    ];
+    // Two rounds (level 2): gone at the end of round 3.
+    steps.extend(next_round());
+    steps.push(S::Lacks("cleric", "appeal_to_heaven"));
+    play(Scene {
+        name: "appeal to heaven",
+        options: &[],
+        cast: vec![
+            with(
+                hero("cleric", "human", "power", "appeal_to_heaven", &[]),
+                |v| v["hp"] = json!(4),
+            ),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps,
+    });
+}
