@@ -1,7 +1,7 @@
 //! Call to battle (cleric, 2 PP, the turn's ability) and the extra attack it gives. Every
-//! other able creature on the cleric's side rolls a d10 (the cleric is the one calling, not one
-//! of its allies: a ruling in `docs/tinyd10.md`); on 6 or more it has one attack more on its
-//! next turn. The gift is a status, `called_to_battle` until that turn opens, `extra_attack`
+//! other able creature on the cleric's side rolls a d10 (by default the cleric is the one
+//! calling, not one of its allies; `tinyd10.call_to_battle` may count it in); on 6 or more it
+//! has one attack more on its next turn. The gift is a status, `called_to_battle` until that turn opens, `extra_attack`
 //! during it; it goes when the turn ends, used or not. The extra attack is an attack only (no
 //! spell or ability): the turn's own attack, ability or spell is spent first.
 
@@ -11,6 +11,7 @@ use crate::refusal::Refusal;
 use crate::state::{Combatant, Kind, StateView, Status};
 
 use super::faces::SIX_OR_MORE;
+use super::options::{CALL_TO_BATTLE, is};
 use super::rolls::{d10_for, spend_pp};
 use super::round::{require_turn, spend};
 use super::sheet::Stats;
@@ -42,13 +43,17 @@ pub fn call(ctx: &mut Ctx<'_>, c: &Combatant, stats: &Stats) -> Result<(), Decid
     spend_pp(ctx, &c.id, COST, "call to battle")?;
     ctx.telling = None;
     ctx.note_about(&c.id, format!("{} calls its allies to battle", c.id))?;
+    let with_caller = is(ctx.state.options(), CALL_TO_BATTLE, "with_caller");
     let allies: Vec<Combatant> = ctx
         .state
         .combatant_ids()
         .into_iter()
         .filter_map(|id| ctx.state.combatant(&id).cloned())
         .filter(|o| {
-            o.id != c.id && o.side == c.side && o.kind != Kind::Object && cannot_act(o).is_none()
+            (with_caller || o.id != c.id)
+                && o.side == c.side
+                && o.kind != Kind::Object
+                && cannot_act(o).is_none()
         })
         .collect();
     for ally in allies {

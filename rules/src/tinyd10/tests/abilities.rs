@@ -111,11 +111,14 @@ fn call_to_battle_gives_allies_who_roll_6_an_extra_attack_on_their_next_turn() {
     });
 }
 
-#[test]
-fn an_extra_attack_left_unused_goes_with_the_turn() {
+fn call_unused(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    cleric_called: bool,
+) {
     play(Scene {
         name: "call to battle unused",
-        options: &[],
+        options,
         cast: vec![
             hero("cleric", "human", "reflex", "call_to_battle", &[]),
             brenna(),
@@ -123,22 +126,46 @@ fn an_extra_attack_left_unused_goes_with_the_turn() {
         ],
         steps: vec![
             S::Start(&[]),
+            // Brenna rolls 9 (and the cleric, when the table counts it in, 7 before her).
             S::Act(
                 "cleric",
                 "ability",
                 vec![("name", t("call_to_battle"))],
-                &[9],
+                faces,
             ),
+            if cleric_called {
+                S::Has("cleric", "called_to_battle")
+            } else {
+                S::Lacks("cleric", "called_to_battle")
+            },
             S::Act("cleric", "end_turn", vec![], &[]),
             S::Has("brenna", "extra_attack"),
             S::Act("brenna", "end_turn", vec![], &[]),
             S::Lacks("brenna", "extra_attack"),
-            // Round 2: Brenna's turn gives her one attack, the call long spent.
+            // Round 2: Brenna's turn gives her one attack, the call long spent; the cleric's
+            // own extra attack, if it had one, opens now.
             S::Act("g1", "end_turn", vec![], &[]),
+            if cleric_called {
+                S::Has("cleric", "extra_attack")
+            } else {
+                S::Lacks("cleric", "extra_attack")
+            },
             S::Act("cleric", "end_turn", vec![], &[]),
             S::Lacks("brenna", "extra_attack"),
         ],
     });
+}
+
+#[test]
+fn an_extra_attack_left_unused_goes_with_the_turn() {
+    // By default the caller rolls nothing: Brenna's 9 only.
+    call_unused(&[], &[9], false);
+}
+
+#[test]
+fn option_call_to_battle_with_caller_lets_the_cleric_roll_too() {
+    // Ids in order: brenna 9, cleric 7.
+    call_unused(&[("tinyd10.call_to_battle", "with_caller")], &[9, 7], true);
 }
 
 #[test]
