@@ -18,7 +18,7 @@ use super::{pc, with};
 
 /// A level 2 `class` of `race` with the id `class`, played by `p1`, who raised `raise` at
 /// level 2 and took `ability` as its class ability for that level, carrying `weapons`.
-fn hero(class: &str, race: &str, raise: &str, ability: &str, weapons: &[&str]) -> Value {
+pub(super) fn hero(class: &str, race: &str, raise: &str, ability: &str, weapons: &[&str]) -> Value {
     with(pc(class, race), |v| {
         v["level"] = json!(2);
         v["owner"] = json!("p1");

@@ -6,6 +6,7 @@
 
 mod abilities;
 mod data;
+mod edges;
 mod pure;
 mod scenes;
 mod sheets;
