@@ -114,9 +114,28 @@ fn an_attacks_power_points_are_counted_whole_before_any_roll() {
             with(pc("rogue", "elf"), |v| v["owner"] = json!("p1")),
             brenna(),
             goblin("g1", 0),
+            // An NPC may hold both Power strike and Feint.
+            json!({
+                "id": "duelist", "name": "duelist", "kind": "npc",
+                "abilities": ["power_strike", "feint"],
+                "stats": {"power": 1, "reflex": -1, "toughness": 5, "hp_max": 3, "pp_max": 5},
+                "attacks": [{"id": "rapier", "name": "rapier", "kind": "melee"}]
+            }),
         ],
         steps: vec![
             S::Start(&[8, 3]),
+            // 2 added, 2 for Power strike and Feint's 2: 6 of 5.
+            S::Refused(
+                "duelist",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("pp", n(2)),
+                    ("power_strike", n(2)),
+                    ("feint", yes()),
+                ],
+                "insufficient_resource: needs 6, has 5",
+            ),
             // 6 added and Feint's 2 in case of a miss: 8 of 7.
             S::Refused(
                 "rogue",
