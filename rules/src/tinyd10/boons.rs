@@ -60,8 +60,9 @@ pub fn boon(
             }
             pay(ctx, c, cost, id)?;
             afflict::afflict(ctx, &t.id, PRIED, PRIED_TOUGHNESS, 1, "prying eye")?;
+            // Told as the rogue's doing: it says nothing of the GM's numbers.
             ctx.note_about(
-                &t.id,
+                &c.id,
                 format!(
                     "{} finds {}'s weak spot: toughness {PRIED_TOUGHNESS} this round (prying eye)",
                     c.id, t.id

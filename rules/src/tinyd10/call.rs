@@ -6,6 +6,7 @@
 //! spell or ability): the turn's own attack, ability or spell is spent first.
 
 use crate::engine::{Ctx, DecideError};
+use crate::event::Audience;
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Kind, StateView, Status};
@@ -74,11 +75,13 @@ pub fn call(ctx: &mut Ctx<'_>, c: &Combatant, stats: &Stats) -> Result<(), Decid
                 words: ("answers the call", "does not answer the call"),
                 because: None,
                 hidden: false,
-                gm_only: false,
+                // Whether the GM's creature will strike twice is the GM's to know.
+                gm_only: crate::redact::gm_only_numbers(&ally),
             },
         )?;
         if answers {
-            ctx.set_status(
+            mark(
+                ctx,
                 &ally.id,
                 CALLED,
                 Some(Status {
@@ -97,8 +100,24 @@ pub fn open_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let Some(called) = ctx.combatant(who)?.statuses.get(CALLED).cloned() else {
         return Ok(());
     };
-    ctx.set_status(who, CALLED, None)?;
-    ctx.set_status(who, EXTRA_ATTACK, Some(called))
+    mark(ctx, who, CALLED, None)?;
+    mark(ctx, who, EXTRA_ATTACK, Some(called))
+}
+
+/// Sets or clears a Call to battle status: on the GM's creature, for the GM's eyes only (an
+/// NPC's extra attack is its plan; the table sees it strike).
+pub fn mark(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    key: &str,
+    to: Option<Status>,
+) -> Result<(), DecideError> {
+    let audience = if crate::redact::gm_only_numbers(&ctx.combatant(who)?) {
+        Audience::GmOnly
+    } else {
+        Audience::Everyone
+    };
+    ctx.set_status_for(audience, who, key, to)
 }
 
 /// Takes the turn's attack: the turn's own action while it has it, then an extra attack Call
@@ -107,7 +126,7 @@ pub fn take_attack(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> 
     require_turn(ctx, c)?;
     let now = ctx.combatant(&c.id)?;
     if now.resource(ACTION) < 1 && now.has_status(EXTRA_ATTACK) {
-        ctx.set_status(&c.id, EXTRA_ATTACK, None)?;
+        mark(ctx, &c.id, EXTRA_ATTACK, None)?;
         return ctx.note_about(
             &c.id,
             format!("{} takes the extra attack of the call to battle", c.id),

@@ -236,7 +236,8 @@ fn disarm(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant) -> Result<(), DecideE
             rounds_left: None,
         }),
     )?;
-    ctx.note_about(&t.id, format!("{} disarms {}", c.id, t.id))
+    // Told as the attacker's doing, for the table to see as it sees the status.
+    ctx.note_about(&c.id, format!("{} disarms {}", c.id, t.id))
 }
 
 /// Bloody slash: a melee hit with a bladed weapon rolls a d10, and on 6 or more the blow deals

@@ -240,7 +240,7 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
 /// What a turn gave and only that turn may use goes with it: an extra attack from Call to
 /// battle, a Tactical retreat not taken.
 fn close_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
-    ctx.set_status(who, super::EXTRA_ATTACK, None)?;
+    super::call::mark(ctx, who, super::EXTRA_ATTACK, None)?;
     ctx.set_status(who, super::RETREAT, None)
 }
 
@@ -252,7 +252,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         ctx.set_resource(&id, ACTION, 0)?;
         ctx.set_resource(&id, MOVE, 0)?;
         close_turn(ctx, &id)?;
-        ctx.set_status(&id, super::CALLED, None)?;
+        super::call::mark(ctx, &id, super::CALLED, None)?;
         let c = ctx.combatant(&id)?;
         super::boons::fight_over(ctx, &c)?;
     }

@@ -169,6 +169,46 @@ fn option_call_to_battle_with_caller_lets_the_cleric_roll_too() {
 }
 
 #[test]
+fn an_npcs_call_to_battle_and_the_extra_attack_it_gives_are_the_gms() {
+    play(Scene {
+        name: "npc call to battle",
+        options: &[],
+        cast: vec![
+            json!({
+                "id": "shaman", "name": "goblin shaman", "kind": "npc", "tags": ["goblin"],
+                "abilities": ["call_to_battle"],
+                "stats": {"power": 0, "reflex": 3, "toughness": 5, "hp_max": 4, "pp_max": 2},
+                "attacks": [{"id": "staff", "name": "staff", "kind": "melee"}]
+            }),
+            goblin("g1", 2),
+            brenna(),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // The goblin rolls 7: an extra attack. None of it reaches the table.
+            S::Act(
+                "shaman",
+                "ability",
+                vec![("name", t("call_to_battle"))],
+                &[7],
+            ),
+            S::Has("g1", "called_to_battle"),
+            S::PlayerNeverHears("called_to_battle"),
+            S::PlayerNeverHears("answers the call"),
+            // Not even that something was rolled.
+            S::PlayerNeverHears("a roll that"),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            S::PlayerNeverHears("extra_attack"),
+            // Two attacks on Brenna (1 + 1 and 2 + 1 miss her T9), no third.
+            attacks("g1", "brenna", &[1]),
+            attacks("g1", "brenna", &[2]),
+            S::PlayerNeverHears("extra attack"),
+            S::Refused("g1", "attack", vec![("target", t("brenna"))], "none_left"),
+        ],
+    });
+}
+
+#[test]
 fn one_man_army_attacks_each_opponent_within_reach_for_a_point_each() {
     play(Scene {
         name: "one man army",
@@ -875,6 +915,7 @@ fn disarm_on_a_melee_10_wins_a_power_challenge_and_leaves_the_foe_bare_handed() 
             // 10 + 3 hits; the challenge: warrior 5 + 3 = 8, goblin 6 + 1 = 7; flail 2.
             attacks("warrior", "g1", &[10, 5, 6]),
             S::Has("g1", "disarmed"),
+            S::PlayerHears("warrior disarms g1"),
             S::Res("g1", "hp", 8),
             S::Act("warrior", "end_turn", vec![], &[]),
             S::Refused(
@@ -989,6 +1030,7 @@ fn prying_eye_takes_2_off_a_foes_toughness_for_the_round() {
             ),
             S::Res("rogue", "pp", 7),
             S::Magnitude("g1", "prying_eye", -2),
+            S::PlayerHears("finds g1's weak spot"),
             // The turn's ability: no attack left.
             S::Refused("rogue", "attack", vec![("target", t("g1"))], "none_left"),
             S::Act("rogue", "end_turn", vec![], &[]),
