@@ -181,6 +181,18 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 .range(-5, 5)
                 .gm_only(),
                 ArgSpec::new(
+                    "blessed",
+                    ArgKind::Flag,
+                    false,
+                    "Blessed: a missed attack is rolled again (3 PP, spent on the miss)",
+                ),
+                ArgSpec::new(
+                    "overpower",
+                    ArgKind::Flag,
+                    false,
+                    "Overpower: a power challenge this attack starts and loses is rolled again (1 PP)",
+                ),
+                ArgSpec::new(
                     "thunderous",
                     ArgKind::Flag,
                     false,

@@ -37,10 +37,10 @@ pub fn more_targets(
     if !w.kind.is_melee() {
         return Err(Refusal::bad_argument("weapon", "one man army is a melee attack").into());
     }
-    if d.power_strike > 0 || d.feint {
+    if d.power_strike > 0 || d.feint || d.blessed {
         return Err(Refusal::bad_argument(
             "also",
-            "one man army is not taken with power strike or feint",
+            "one man army is not taken with power strike, feint or blessed",
         )
         .into());
     }

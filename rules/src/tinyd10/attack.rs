@@ -28,13 +28,16 @@ use super::round::toughness_of;
 use super::sheet::{AttackKind, AttackStats, ProficiencyBonus, Stats, UNARMED, of_type};
 use super::tell::{self, Check};
 use super::{
-    APPEAL, BLESSED_WEAPON, DEAD, DISARMED, PP, PRONE, THUNDEROUS, cannot_act, harm, stats_of,
+    APPEAL, BLESSED_WEAPON, DEAD, DISARMED, FANGED, PP, PRONE, THUNDEROUS, cannot_act, harm,
+    stats_of,
 };
 use super::{afflict, faces};
 
 pub const STEP_HIT: &str = "tinyd10.hit";
-/// Thunderous blow's cost.
+/// Thunderous blow's cost, Blessed's on one's own roll, Overpower's.
 const THUNDER_COST: i64 = 2;
+const BLESSED_COST: i64 = 3;
+const OVERPOWER_COST: i64 = 1;
 
 /// The blow a free attack (Sudden strike, Battle lock) is struck with: the first melee attack
 /// on the sheet, bare hands once disarmed.
@@ -62,6 +65,10 @@ pub(super) struct Declared {
     advantage: i64,
     /// Thunderous blow declared with this attack (2 PP).
     thunderous: bool,
+    /// Blessed: a missed attack rolled again (3 PP, spent on the miss).
+    pub(super) blessed: bool,
+    /// Overpower: a power challenge this attack starts and loses rolled again (1 PP).
+    overpower: bool,
 }
 
 impl Declared {
@@ -74,6 +81,8 @@ impl Declared {
             nonlethal: false,
             advantage: 0,
             thunderous: false,
+            blessed: false,
+            overpower: false,
         }
     }
 }
@@ -86,11 +95,15 @@ fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refus
         nonlethal: args.flag("nonlethal")?,
         advantage: args.int("advantage")?.unwrap_or(0),
         thunderous: args.flag("thunderous")?,
+        blessed: args.flag("blessed")?,
+        overpower: args.flag("overpower")?,
     };
     for (used, ability) in [
         (d.power_strike > 0, "power_strike"),
         (d.feint, "feint"),
         (d.thunderous, "thunderous_blow"),
+        (d.blessed, "blessed"),
+        (d.overpower, "overpower"),
     ] {
         if used && !stats.has_ability(ability) {
             return Err(Refusal::Rule(format!("{} does not have {ability}", c.id)));
@@ -171,7 +184,17 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     }
     // Everything the attack may cost (Feint's 2 PP included, in case it misses, and One man
     // army's point a target) is checked before anything is spent or rolled.
-    let feint_reserve = if d.feint { 2 } else { 0 };
+    if d.feint && d.blessed {
+        return Err(Refusal::bad_argument(
+            "blessed",
+            "a missed attack is rolled again once: Feint or Blessed",
+        )
+        .into());
+    }
+    // Feint's 2 PP, Blessed's 3 and Overpower's 1 are spent only if needed, but must be there.
+    let feint_reserve = 2 * i64::from(d.feint)
+        + BLESSED_COST * i64::from(d.blessed)
+        + OVERPOWER_COST * i64::from(d.overpower);
     let army = super::army::cost(&targets);
     let thunder = if d.thunderous {
         if !w.kind.is_melee() {
@@ -229,6 +252,8 @@ pub(super) fn strike_one(
 ) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let t_stats = stats_of(t)?;
+    // A Fanged strike's hunger is for its own blow only.
+    ctx.set_status(&c.id, FANGED, None)?;
     let mut bonuses = modifiers(&stats, w, &t_stats, d);
     let now = ctx.combatant(&c.id)?;
     if w.kind.attribute() == Attribute::Power
@@ -283,8 +308,24 @@ pub(super) fn strike_one(
             c,
             &stats,
             "feint: attack again",
-            bonuses,
+            bonuses.clone(),
             toughness - 1,
+            hidden,
+        )?;
+        if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+            return Ok(());
+        }
+        ctx.telling = Some(telling.clone());
+    }
+    if !hit && d.blessed {
+        spend_pp(ctx, &c.id, BLESSED_COST, "blessed")?;
+        (hit, roll_nat) = roll_attack(
+            ctx,
+            c,
+            &stats,
+            "blessed: attack again",
+            bonuses,
+            toughness,
             hidden,
         )?;
         if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
@@ -515,22 +556,10 @@ fn after_hit(
             return ctx.note_about(&t.id, format!("{} deflects the projectile", t.id));
         }
     }
-    faces::on_the_hit(ctx, c, &stats, &t, &w, roll_nat)?;
+    faces::on_the_hit(ctx, c, &stats, &t, &w, roll_nat, d.overpower)?;
+    faces::fang(ctx, c, &stats, &w, roll_nat)?;
     if d.nonlethal {
-        let won = rolls::challenge(
-            ctx,
-            Side {
-                who: c,
-                attribute: Attribute::Power,
-                extra: Vec::new(),
-            },
-            Side {
-                who: &t,
-                attribute: Attribute::Power,
-                extra: Vec::new(),
-            },
-            "non-lethal blow",
-        )?;
+        let won = power_challenge(ctx, c, &t, "non-lethal blow", d.overpower)?;
         ctx.telling = None;
         if won != Winner::Starter {
             return ctx.note_about(&t.id, format!("{} is struck but not hurt", t.id));
@@ -639,6 +668,32 @@ fn after_hit(
         false,
         w.kind == AttackKind::Ranged,
     )
+}
+
+/// A power challenge the attacker `c` starts against `t`; with Overpower declared, one lost is
+/// rolled again for 1 PP (the second result stands).
+pub(super) fn power_challenge(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    what: &str,
+    overpower: bool,
+) -> Result<Winner, DecideError> {
+    let side = |who| Side {
+        who,
+        attribute: Attribute::Power,
+        extra: Vec::new(),
+    };
+    let won = rolls::challenge(ctx, side(c), side(t), what)?;
+    if won == Winner::Starter || !overpower || ctx.combatant(&c.id)?.resource(PP) < OVERPOWER_COST {
+        return Ok(won);
+    }
+    spend_pp(ctx, &c.id, OVERPOWER_COST, "overpower")?;
+    ctx.note_about(
+        &c.id,
+        format!("{} overpowers: the {what} challenge again", c.id),
+    )?;
+    rolls::challenge(ctx, side(c), side(t), what)
 }
 
 /// Refuses an attack whose declared PP the pool cannot pay.

@@ -22,7 +22,8 @@ use super::rolls::{self, Side};
 use super::sheet::{AttackKind, AttackStats, Stats};
 use super::tell::{self, Check};
 use super::{
-    BLINDED, DAZED, DISARMED, HP, PARALYZED, PRONE, THUNDEROUS, afflict, cannot_act, stats_of,
+    BLINDED, DAZED, DISARMED, FANGED, HP, PARALYZED, PRONE, THUNDEROUS, afflict, cannot_act,
+    stats_of,
 };
 
 /// Bloody slash doubles a blow on a d10 of this or more; Call to battle's roll is the same.
@@ -108,6 +109,7 @@ pub fn on_the_hit(
     t: &Combatant,
     w: &AttackStats,
     nat: Option<i64>,
+    overpower: bool,
 ) -> Result<(), DecideError> {
     if w.kind.is_melee() && ctx.combatant(&c.id)?.has_status(THUNDEROUS) {
         thunder(ctx, c, t)?;
@@ -129,7 +131,7 @@ pub fn on_the_hit(
         paralyze(ctx, c, stats, t)?;
     }
     if w.kind.is_melee() && stats.has_ability("disarm") {
-        disarm(ctx, c, t)?;
+        disarm(ctx, c, t, overpower)?;
     }
     if w.kind.is_melee() && stats.has_ability("radiant_strike") {
         let (penalty, rounds) = BLIND;
@@ -207,23 +209,15 @@ fn paralyze(
 
 /// Disarm: a power challenge; if the attacker wins, the target is disarmed (bare hands until
 /// the GM rules its weapon back in hand).
-fn disarm(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant) -> Result<(), DecideError> {
+fn disarm(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    overpower: bool,
+) -> Result<(), DecideError> {
     let t = ctx.combatant(&t.id)?;
     let c = ctx.combatant(&c.id)?;
-    let won = rolls::challenge(
-        ctx,
-        Side {
-            who: &c,
-            attribute: Attribute::Power,
-            extra: Vec::new(),
-        },
-        Side {
-            who: &t,
-            attribute: Attribute::Power,
-            extra: Vec::new(),
-        },
-        "disarm",
-    )?;
+    let won = super::attack::power_challenge(ctx, &c, &t, "disarm", overpower)?;
     if won != Winner::Starter {
         return Ok(());
     }
@@ -238,6 +232,29 @@ fn disarm(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant) -> Result<(), DecideE
     )?;
     // Told as the attacker's doing, for the table to see as it sees the status.
     ctx.note_about(&c.id, format!("{} disarms {}", c.id, t.id))
+}
+
+/// Fanged strike: a melee 10 that hits marks the rogue, so the damage its blow deals heals it
+/// (`harm::damage` reads the mark when the damage lands, after any answer to the hit).
+pub fn fang(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    w: &AttackStats,
+    nat: Option<i64>,
+) -> Result<(), DecideError> {
+    if nat != Some(10) || !w.kind.is_melee() || !stats.has_ability("fanged_strike") {
+        return Ok(());
+    }
+    ctx.set_status(
+        &c.id,
+        FANGED,
+        Some(Status {
+            source: "fanged strike".into(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )
 }
 
 /// Bloody slash: a melee hit with a bladed weapon rolls a d10, and on 6 or more the blow deals

@@ -93,6 +93,8 @@ pub const PRIED: &str = "prying_eye";
 pub const BLESSED_WEAPON: &str = "bless_weapon";
 pub const APPEAL: &str = "appeal_to_heaven";
 pub const THUNDEROUS: &str = "thunderous_blow";
+/// A Fanged strike's blow on its way: the damage it deals heals the rogue.
+pub const FANGED: &str = "fanged_strike";
 /// A Tactical retreat open this turn; its source is the opponent retreated from.
 pub const RETREAT: &str = "tactical_retreat";
 

@@ -241,6 +241,7 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
 /// battle, a Tactical retreat not taken.
 fn close_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     super::call::mark(ctx, who, super::EXTRA_ATTACK, None)?;
+    ctx.set_status(who, super::FANGED, None)?;
     ctx.set_status(who, super::RETREAT, None)
 }
 

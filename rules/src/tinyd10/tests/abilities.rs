@@ -1145,3 +1145,167 @@ fn appeal_to_heaven_at_half_hp_gives_1_attack_and_damage_and_no_damage_for_the_l
         steps,
     });
 }
+
+#[test]
+fn blessed_rolls_a_missed_attack_again_for_3_pp_spent_only_on_the_miss() {
+    let blessed = |faces: &'static [u32]| {
+        S::Act(
+            "cleric",
+            "attack",
+            vec![("target", t("g1")), ("blessed", yes())],
+            faces,
+        )
+    };
+    play(Scene {
+        name: "blessed",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "blessed", &[]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // Bare hands: 1 + 3 = 4 misses T5; 3 PP of 9 and again, 2 + 3 = 5: 1 damage.
+            blessed(&[1, 2]),
+            S::Said("blessed: attack again"),
+            S::Res("cleric", "pp", 6),
+            S::Res("g1", "hp", 9),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // A hit the first time costs nothing.
+            blessed(&[5]),
+            S::Res("cleric", "pp", 6),
+            S::Res("g1", "hp", 8),
+        ],
+    });
+}
+
+#[test]
+fn overpower_rolls_a_lost_power_challenge_of_the_attack_again_for_1_pp() {
+    let subdue = |faces: &'static [u32], overpower: bool| {
+        S::Act(
+            "warrior",
+            "attack",
+            vec![
+                ("target", t("g1")),
+                ("nonlethal", yes()),
+                ("overpower", ArgValue::Flag(overpower)),
+            ],
+            faces,
+        )
+    };
+    play(Scene {
+        name: "overpower",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "overpower", &[]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 3 + 3 hits T5; the power challenge: 1 + 3 = 4 against 5 + 1 = 6, lost; again for
+            // 1 PP of 8: 6 + 3 = 9 against 2 + 1 = 3, won: 1 damage.
+            subdue(&[3, 1, 5, 6, 2], true),
+            S::Res("warrior", "pp", 7),
+            S::Res("g1", "hp", 9),
+            S::Said("the non-lethal blow challenge again"),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // Undeclared, a lost challenge stands: struck, not hurt.
+            subdue(&[3, 1, 5], false),
+            S::Res("warrior", "pp", 7),
+            S::Res("g1", "hp", 9),
+        ],
+    });
+}
+
+#[test]
+fn fanged_strike_heals_the_rogue_by_the_damage_a_melee_10_deals() {
+    play(Scene {
+        name: "fanged strike",
+        options: &[],
+        cast: vec![
+            with(
+                hero("rogue", "elf", "power", "fanged_strike", &["shortsword"]),
+                |v| v["hp"] = json!(4),
+            ),
+            goblin_hp("g1", 0, 10),
+            // A foe the GM may have evade a hit.
+            json!({
+                "id": "duelist", "name": "duelist", "kind": "npc", "abilities": ["evade"],
+                "stats": {"power": 1, "reflex": -1, "toughness": 5, "hp_max": 10, "pp_max": 2},
+                "attacks": [{"id": "rapier", "name": "rapier", "kind": "melee"}]
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 + 3 hits: shortsword 1 + 1 elf against evil = 2 dealt, 2 healed (4 to 6).
+            attacks("rogue", "g1", &[10]),
+            S::Res("g1", "hp", 8),
+            S::Res("rogue", "hp", 6),
+            S::Lacks("rogue", "fanged_strike"),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("duelist", "end_turn", vec![], &[]),
+            // A 9 feeds nothing.
+            attacks("rogue", "g1", &[9]),
+            S::Res("g1", "hp", 6),
+            S::Res("rogue", "hp", 6),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("duelist", "end_turn", vec![], &[]),
+            // A 10 the GM answers: evaded, nothing dealt, nothing healed.
+            attacks("rogue", "duelist", &[10]),
+            S::Answer("evade", &[]),
+            S::Res("rogue", "hp", 6),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            S::Lacks("rogue", "fanged_strike"),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("duelist", "end_turn", vec![], &[]),
+            // Taken: the shortsword's 1 heals 1 once the answer lands.
+            attacks("rogue", "duelist", &[10]),
+            S::Answer("take", &[]),
+            S::Res("duelist", "hp", 9),
+            S::Res("rogue", "hp", 7),
+        ],
+    });
+}
+
+#[test]
+fn a_fanged_blow_evaded_feeds_no_later_attack_of_the_turn() {
+    play(Scene {
+        name: "fanged strike and an extra attack",
+        options: &[],
+        cast: vec![
+            with(
+                hero("rogue", "elf", "power", "fanged_strike", &["shortsword"]),
+                |v| v["hp"] = json!(4),
+            ),
+            hero("cleric", "human", "reflex", "call_to_battle", &[]),
+            json!({
+                "id": "duelist", "name": "duelist", "kind": "npc", "abilities": ["evade"],
+                "stats": {"power": 1, "reflex": -1, "toughness": 5, "hp_max": 10, "pp_max": 2},
+                "attacks": [{"id": "rapier", "name": "rapier", "kind": "melee"}]
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // The cleric (reflex 2) calls; the rogue rolls 6.
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("call_to_battle"))],
+                &[6],
+            ),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // A 10, evaded by the GM's duelist.
+            attacks("rogue", "duelist", &[10]),
+            S::Answer("evade", &[]),
+            // The extra attack, a 5 (8 hits T5), taken: 1 damage, and no healing.
+            attacks("rogue", "duelist", &[5]),
+            S::Answer("take", &[]),
+            S::Res("duelist", "hp", 9),
+            S::Res("rogue", "hp", 4),
+        ],
+    });
+}
