@@ -53,6 +53,7 @@ pub fn more_targets(
         if t.has_status(DEAD) {
             return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
         }
+        super::presence::must_target(ctx, c, &t.id)?;
         out.push(t);
     }
     if out.is_empty() {

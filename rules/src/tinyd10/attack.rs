@@ -24,7 +24,6 @@ use super::content::Attribute;
 use super::dice::roll_told;
 use super::dice::{Amount, Die};
 use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
-use super::round::toughness_of;
 use super::sheet::{AttackKind, AttackStats, ProficiencyBonus, Stats, UNARMED, of_type};
 use super::tell::{self, Check};
 use super::{
@@ -169,6 +168,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     .cloned()
     .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
+    super::presence::must_target(ctx, c, &t.id)?;
     let mut targets = vec![t];
     targets.extend(super::army::more_targets(
         ctx,
@@ -281,7 +281,7 @@ pub(super) fn strike_one(
     if let Some(m) = legendary_presence(ctx, c, t, &t_stats)? {
         bonuses.push(m);
     }
-    let (toughness, _) = toughness_of(t)?;
+    let toughness = super::presence::toughness_against(ctx, t)?;
     let telling = Telling {
         actor: Some(c.id.clone()),
         verb: if d.nonlethal {

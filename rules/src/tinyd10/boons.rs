@@ -3,7 +3,8 @@
 //! 1d5 rounds), Prying eye (rogue, 2 PP: a foe's toughness -2 for the round), Bless weapon
 //! (cleric, 2 PP: a weapon of the cleric's deals +1, and 1d5 in place of the 1 to the unholy,
 //! for the fight) and Appeal to heaven (cleric, 2 PP, at half HP or less: +1 attack and damage
-//! and no damage taken for the level in rounds). Their numbers are read where they count: the
+//! and no damage taken for the level in rounds), and Commanding presence (warrior, 3 PP: see
+//! `presence`). Their numbers are read where they count: the
 //! toughness (`round::toughness_of`), the attack and its damage (`attack`), the damage taken
 //! (`harm`).
 
@@ -21,11 +22,12 @@ use super::{
 };
 
 /// The lasting abilities: id and PP cost.
-pub const BOONS: [(&str, i64); 4] = [
+pub const BOONS: [(&str, i64); 5] = [
     ("magical_power", 0),
     ("prying_eye", 2),
     ("bless_weapon", 2),
     ("appeal_to_heaven", 2),
+    ("commanding_presence", 3),
 ];
 
 /// Magical power's toughness, Prying eye's, and the rounds Prying eye lasts.
@@ -95,6 +97,10 @@ pub fn boon(
                 ),
             )
         }
+        "commanding_presence" => {
+            pay(ctx, c, cost, id)?;
+            super::presence::command(ctx, c)
+        }
         "appeal_to_heaven" => {
             let hp = c.resource(HP);
             if hp * 2 > stats.hp_max {
@@ -160,6 +166,7 @@ fn pay(ctx: &mut Ctx<'_>, c: &Combatant, cost: i64, id: &str) -> Result<(), Deci
 /// the maximum with it.
 pub fn fight_over(ctx: &mut Ctx<'_>, who: &Combatant) -> Result<(), DecideError> {
     ctx.set_status(&who.id, BLESSED_WEAPON, None)?;
+    ctx.set_status(&who.id, super::COMMANDING, None)?;
     let max = stats_of(who)?.mp_max;
     let mp = ctx.combatant(&who.id)?.resource(MP);
     if mp > max {

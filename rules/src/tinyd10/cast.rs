@@ -18,7 +18,6 @@ use super::content::{AltCost, OnSave, Spell, content};
 use super::dice::roll_told;
 use super::options::{HALVING, is};
 use super::rolls::{Target, declare_pp, save};
-use super::round::toughness_of;
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, MP, PP, harm, stats_of};
@@ -88,6 +87,9 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
     let sure = args.flag("sure")?;
+    if spell.attack && target.side != c.side {
+        super::presence::must_target(ctx, c, &target.id)?;
+    }
     let on_other = target.id != c.id;
     let mut mp = cost(spell, &stats, on_other, sure)?;
     // Inflict wounds: a point of damage for each MP, the caster says how many.
@@ -151,7 +153,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         if let Some(m) = declare_pp(ctx, c, pp, 0)? {
             bonuses.push(m);
         }
-        let (toughness, _) = toughness_of(&target)?;
+        let toughness = super::presence::toughness_against(ctx, &target)?;
         let roll = super::rolls::d10_for(ctx, &c.id, &stats)?;
         let total = tell::total(&roll, &bonuses);
         let hit = checks::attack_hits(total, toughness);

@@ -24,6 +24,7 @@ mod lock;
 mod morale;
 mod moving;
 pub(crate) mod options;
+mod presence;
 mod rolls;
 mod round;
 mod rush;
@@ -93,6 +94,8 @@ pub const PRIED: &str = "prying_eye";
 pub const BLESSED_WEAPON: &str = "bless_weapon";
 pub const APPEAL: &str = "appeal_to_heaven";
 pub const THUNDEROUS: &str = "thunderous_blow";
+/// Commanding presence, for the fight.
+pub const COMMANDING: &str = "commanding_presence";
 /// A Fanged strike's blow on its way: the damage it deals heals the rogue.
 pub const FANGED: &str = "fanged_strike";
 /// A Tactical retreat open this turn; its source is the opponent retreated from.

@@ -17,7 +17,7 @@ use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::{Amount, Die, roll_told};
 use super::rolls::{self, Side, d10_for, declare_pp, spend_pp};
-use super::round::{spend, toughness_of};
+use super::round::spend;
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, PP, PRONE, UNCONSCIOUS, harm, stats_of};
@@ -52,7 +52,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
         .ok_or_else(|| {
             Refusal::bad_argument(
                 "name",
-                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon or appeal_to_heaven",
+                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven or commanding_presence",
             )
         })?;
     if !stats.has_ability(id) {
@@ -62,6 +62,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
+    super::presence::must_target(ctx, c, &t.id)?;
     let pp = args.int("pp")?.unwrap_or(0);
     let pool = c.resource(PP);
     if pp + cost > pool {
@@ -87,7 +88,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if let Some(m) = declare_pp(ctx, c, pp, 0)? {
         bonuses.push(m);
     }
-    let (toughness, _) = toughness_of(&t)?;
+    let toughness = super::presence::toughness_against(ctx, &t)?;
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
         verb: "uses".into(),

@@ -1309,3 +1309,73 @@ fn a_fanged_blow_evaded_feeds_no_later_attack_of_the_turn() {
         ],
     });
 }
+
+#[test]
+fn commanding_presence_draws_near_foes_attacks_and_adds_toughness_for_those_it_faces() {
+    let e = |who| S::Act(who, "end_turn", vec![], &[]);
+    play(Scene {
+        name: "commanding presence",
+        options: &[],
+        cast: vec![
+            // T8, HP 9, PP 8.
+            hero(
+                "warrior",
+                "human",
+                "power",
+                "commanding_presence",
+                &["flail"],
+            ),
+            super::scenes::aldric(),
+            goblin("g1", -1),
+            goblin("g2", -2),
+            goblin("g3", -3),
+            goblin("g4", -4),
+            goblin("g5", -5),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("warrior", 5, 5),
+            S::Place("aldric", 0, 0),
+            S::Place("g1", 6, 5),
+            S::Place("g2", 5, 6),
+            S::Place("g3", 4, 4),
+            S::Place("g4", 6, 6),
+            S::Place("g5", 20, 20),
+            S::Act(
+                "warrior",
+                "ability",
+                vec![("name", t("commanding_presence"))],
+                &[],
+            ),
+            S::Res("warrior", "pp", 5),
+            e("warrior"),
+            e("aldric"),
+            // Within 30 ft, g1 must attack the warrior.
+            S::Refused(
+                "g1",
+                "attack",
+                vec![("target", t("aldric"))],
+                "rule: must attack warrior",
+            ),
+            // Four foes near: T8 + 2. 8 + 1 = 9 misses.
+            attacks("g1", "warrior", &[8]),
+            S::Res("warrior", "hp", 9),
+            e("g1"),
+            e("g2"),
+            e("g3"),
+            // g4 steps out to 35 ft.
+            S::Act("g4", "move", vec![("to", to(12, 12))], &[]),
+            e("g4"),
+            // g5, far off, may attack Aldric: 6 + 1 hits T7 (the warrior lets it land).
+            attacks("g5", "aldric", &[6]),
+            S::Answer("let", &[]),
+            S::Res("aldric", "hp", 5),
+            e("g5"),
+            e("warrior"),
+            e("aldric"),
+            // Three near: T8 + 1 = 9, reached by 8 + 1.
+            attacks("g1", "warrior", &[8]),
+            S::Res("warrior", "hp", 8),
+        ],
+    });
+}
