@@ -62,6 +62,21 @@ pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<
     })
 }
 
+/// The status a caster with Re-spell keeps: the spell it last cast (source) and the round.
+pub const LAST_SPELL: &str = "last_spell";
+
+/// Re-spell: a wizard who cast `spell` in the round before this one casts it again for half
+/// its cost, rounded up (Inflict wounds' chosen MP are not a cost to halve).
+fn respelled(ctx: &Ctx<'_>, c: &Combatant, stats: &Stats, spell: &str) -> bool {
+    let enc = ctx.state.encounter();
+    stats.has_ability("re_spell")
+        && spell != "inflict_wounds"
+        && enc.active
+        && c.statuses
+            .get(LAST_SPELL)
+            .is_some_and(|s| s.source == spell && s.magnitude == i64::from(enc.round) - 1)
+}
+
 pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
@@ -103,6 +118,10 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     } else {
         0
     };
+    let respell = respelled(ctx, c, &stats, id);
+    if respell {
+        mp = checks::halve(mp, true);
+    }
     let have = ctx.combatant(&c.id)?.resource(MP);
     if have < mp {
         return Err(Refusal::InsufficientResource {
@@ -129,8 +148,30 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
+    if ctx.state.encounter().active && stats.has_ability("re_spell") {
+        // Kept on the caster, the GM's alone for the GM's caster (it names the spell).
+        let round = i64::from(ctx.state.encounter().round);
+        super::call::mark(
+            ctx,
+            &c.id,
+            LAST_SPELL,
+            Some(crate::state::Status {
+                source: id.to_owned(),
+                magnitude: round,
+                rounds_left: None,
+            }),
+        )?;
+    }
     ctx.telling = Some(cast_on(c, spell, &target));
-    ctx.note_about(&c.id, format!("{} spends {mp} MP on {}", c.id, spell.name))?;
+    let again = if respell {
+        " (re-spell: half the cost, rounded up)"
+    } else {
+        ""
+    };
+    ctx.note_about(
+        &c.id,
+        format!("{} spends {mp} MP on {}{again}", c.id, spell.name),
+    )?;
     if spell.attack && !sure {
         let attribute = kind.attribute();
         let t_stats = stats_of(&target)?;

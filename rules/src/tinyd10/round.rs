@@ -254,6 +254,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         ctx.set_resource(&id, MOVE, 0)?;
         close_turn(ctx, &id)?;
         super::call::mark(ctx, &id, super::CALLED, None)?;
+        super::call::mark(ctx, &id, super::cast::LAST_SPELL, None)?;
         let c = ctx.combatant(&id)?;
         super::boons::fight_over(ctx, &c)?;
     }

@@ -1379,3 +1379,56 @@ fn commanding_presence_draws_near_foes_attacks_and_adds_toughness_for_those_it_f
         ],
     });
 }
+
+#[test]
+fn re_spell_casts_last_rounds_spell_again_for_half_its_cost_rounded_up() {
+    let armour = S::Act(
+        "wizard",
+        "cast",
+        vec![("spell", t("mage_armour")), ("target", t("aldric"))],
+        &[],
+    );
+    let round = |v: &mut Vec<S>| {
+        v.extend(
+            ["wizard", "aldric", "g1"]
+                .into_iter()
+                .map(|who| S::Act(who, "end_turn", vec![], &[])),
+        )
+    };
+    let mut steps = vec![S::Start(&[])];
+    // Round 1: Mage armour on another costs 3 of 8.
+    steps.push(armour);
+    steps.push(S::Res("wizard", "mp", 5));
+    round(&mut steps);
+    // Round 2: cast last round, half of 3 rounded up: 2.
+    steps.push(S::Act(
+        "wizard",
+        "cast",
+        vec![("spell", t("mage_armour")), ("target", t("aldric"))],
+        &[],
+    ));
+    steps.push(S::Res("wizard", "mp", 3));
+    steps.push(S::Said("re-spell: half the cost"));
+    round(&mut steps);
+    // Round 3 passes; in round 4 the last casting is two rounds old: 3 again.
+    round(&mut steps);
+    steps.push(S::Act(
+        "wizard",
+        "cast",
+        vec![("spell", t("mage_armour")), ("target", t("aldric"))],
+        &[],
+    ));
+    steps.push(S::Res("wizard", "mp", 0));
+    play(Scene {
+        name: "re-spell",
+        options: &[],
+        cast: vec![
+            with(hero("wizard", "human", "intellect", "re_spell", &[]), |v| {
+                v["spells"] = json!(["fireball_1", "magic_missile_1", "mage_armour"])
+            }),
+            super::scenes::aldric(),
+            goblin("g1", -1),
+        ],
+        steps,
+    });
+}
