@@ -227,7 +227,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
@@ -239,9 +239,24 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "bless_weapon",
                     "appeal_to_heaven",
                     "commanding_presence",
+                    "healing_sacrifice",
+                    "enchanted_healing",
                 ]),
                 target(false),
                 ArgSpec::new("weapon", ArgKind::Text, false, "bless_weapon: which weapon"),
+                ArgSpec::new(
+                    "also",
+                    ArgKind::Text,
+                    false,
+                    "healing_sacrifice: more allies, comma-separated (1 HP and 2 PP each)",
+                ),
+                ArgSpec::new(
+                    "mp",
+                    ArgKind::Int,
+                    false,
+                    "enchanted_healing: the MP turned into HP",
+                )
+                .range(1, 100),
                 pp(),
             ],
         ),
@@ -327,6 +342,8 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     || super::boons::BOONS
                         .iter()
                         .any(|(id, _)| stats.has_ability(id))
+                    || stats.has_ability("healing_sacrifice")
+                    || stats.has_ability("enchanted_healing")
                 {
                     names.push("ability");
                 }

@@ -21,6 +21,7 @@ pub mod dice;
 mod faces;
 mod harm;
 mod lock;
+mod mending;
 mod morale;
 mod moving;
 pub(crate) mod options;

@@ -43,6 +43,11 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if name == super::call::ID {
         return super::call::call(ctx, c, &stats);
     }
+    match name {
+        "healing_sacrifice" => return super::mending::sacrifice(ctx, c, &stats, args),
+        "enchanted_healing" => return super::mending::enchanted(ctx, c, &stats, args),
+        _ => {}
+    }
     if let Some((id, cost)) = super::boons::BOONS.into_iter().find(|(id, _)| *id == name) {
         return super::boons::boon(ctx, c, &stats, id, cost, args);
     }
@@ -52,7 +57,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
         .ok_or_else(|| {
             Refusal::bad_argument(
                 "name",
-                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven or commanding_presence",
+                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven, commanding_presence, healing_sacrifice or enchanted_healing",
             )
         })?;
     if !stats.has_ability(id) {

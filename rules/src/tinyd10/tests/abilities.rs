@@ -1432,3 +1432,89 @@ fn re_spell_casts_last_rounds_spell_again_for_half_its_cost_rounded_up() {
         steps,
     });
 }
+
+#[test]
+fn healing_sacrifice_heals_allies_within_50_ft_to_full_for_1_hp_and_2_pp_each() {
+    let sacrifice = |also: &'static str| {
+        vec![
+            ("name", t("healing_sacrifice")),
+            ("target", t("brenna")),
+            ("also", t(also)),
+        ]
+    };
+    play(Scene {
+        name: "healing sacrifice",
+        options: &[],
+        cast: vec![
+            // HP 3 of 7, PP 9.
+            with(
+                hero("cleric", "human", "power", "healing_sacrifice", &[]),
+                |v| v["hp"] = json!(3),
+            ),
+            with(brenna(), |v| v["hp"] = json!(3)),
+            with(super::scenes::aldric(), |v| v["hp"] = json!(2)),
+            goblin("g1", 0),
+        ],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("brenna", 5, 0),
+            S::Place("aldric", 11, 0),
+            // 55 ft: too far.
+            S::Refused("cleric", "ability", sacrifice("aldric"), "out_of_range"),
+            S::Place("aldric", 10, 0),
+            S::Refused("cleric", "ability", sacrifice("g1"), "rule: is not one"),
+            // Two allies: 2 HP and 4 PP; Brenna 3 to 10, Aldric 2 to 6.
+            S::Act("cleric", "ability", sacrifice("aldric"), &[]),
+            S::Res("cleric", "hp", 1),
+            S::Res("cleric", "pp", 5),
+            S::Res("brenna", "hp", 10),
+            S::Res("aldric", "hp", 6),
+            // Its last HP is not given.
+            S::Refused(
+                "cleric",
+                "ability",
+                vec![("name", t("healing_sacrifice")), ("target", t("brenna"))],
+                "insufficient_resource: hit points",
+            ),
+        ],
+    });
+}
+
+fn enchanted(options: &'static [(&'static str, &'static str)], refused: bool) {
+    let heal = || {
+        vec![
+            ("name", t("enchanted_healing")),
+            ("target", t("brenna")),
+            ("mp", n(3)),
+        ]
+    };
+    let steps = if refused {
+        vec![S::Refused("wizard", "ability", heal(), "rule: no rate")]
+    } else {
+        // 3 of 8 MP: 3 HP, Brenna 5 to 8.
+        vec![
+            S::Act("wizard", "ability", heal(), &[]),
+            S::Res("wizard", "mp", 5),
+            S::Res("brenna", "hp", 8),
+        ]
+    };
+    play(Scene {
+        name: "enchanted healing",
+        options,
+        cast: vec![
+            hero("wizard", "human", "intellect", "enchanted_healing", &[]),
+            with(brenna(), |v| v["hp"] = json!(5)),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn enchanted_healing_has_no_rate_so_the_gm_rules_it_by_default() {
+    enchanted(&[], true);
+}
+
+#[test]
+fn option_enchanted_healing_one_each_turns_each_mp_into_1_hp() {
+    enchanted(&[("tinyd10.enchanted_healing", "one_each")], false);
+}
