@@ -1,11 +1,14 @@
 //! Attacks: d10 + the attribute the attack's kind calls for (power in melee, reflex for ranged
 //! and small weapons) + the weapon's bonus + PP declared before the roll, against the target's
 //! toughness, equal or higher hitting. No skill ever adds to an attack. A hit deals 1 unless
-//! the weapon says more, plus the race's +1 against its foes and Power strike's PP. A
-//! non-lethal attack must also win a power challenge and then deals exactly 1. Feint rolls a
-//! missed melee attack again; Pummel knocks prone on a 10; Deflect projectiles turns a ranged
-//! hit into a reflex challenge. A hit on a rogue who can Evade or a
-//! warrior who can Withstand asks that character's seat first.
+//! the weapon says more, plus the race's +1 against its foes, the sheet's and the fight's
+//! bonuses (Wrath, Weapon proficiency, Bless weapon, Appeal to heaven, Thunderous blow) and
+//! Power strike's PP. A non-lethal attack must also win a power challenge and then deals
+//! exactly 1. Feint and Blessed roll a missed attack again; Deflect projectiles turns a ranged
+//! hit into a reflex challenge. What a die of 10 or 1 sets off is `faces`; the extra targets
+//! of One man army are `army`; who the attack may spend (its action, or an extra one) is
+//! `call`. A hit on someone who can Evade or Withstand asks that character's seat first, after
+//! any ally with Defensive rush (`rush`).
 
 use std::collections::BTreeMap;
 

@@ -1,8 +1,9 @@
 //! Tiny d10: Fantasy: checks of a d10 plus an attribute and a point per relevant skill against
 //! a toughness; characters built from a race, a class and split points; power points added to
 //! rolls and spent on class abilities; magic points spent on spells that hit unless they say
-//! they roll; combat in reflex order, one attack, ability or spell and one move a turn; 0 HP
-//! dying for five rounds; morale when a monster's allies fall.
+//! they roll; combat in reflex order, one attack, ability or spell and one move a turn (save
+//! where an ability grants more); 0 HP dying for five rounds; morale when a monster's allies
+//! fall.
 //!
 //! `docs/tinyd10.md` lists what the server automates and every table option where the text is
 //! silent. Submodules own one rule area each; this file wires them to [`RuleSystem`].

@@ -1,6 +1,7 @@
 //! The encounter's clock: the order by reflex (ties rolled), a turn each in that order with
-//! one attack, ability or spell and one movement sequence, the end of a round (when dying
-//! characters come a round closer to death), and moving.
+//! one attack, ability or spell and one movement sequence (moving itself is `moving`), what a
+//! turn's end takes away, the end of a round (timed afflictions wear off, dying characters
+//! come a round closer to death), and the toughness an attack must reach.
 
 use std::cmp::Reverse;
 
