@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::action::ArgValue;
 use crate::grid::Cell;
-use crate::testing::scene::{S, Scene};
+use crate::testing::scene::{Played, S, Scene};
 
 use super::scenes::{brenna, goblin, n, play, t};
 use super::{pc, with};
@@ -40,6 +40,17 @@ fn to(x: i32, y: i32) -> ArgValue {
 
 fn yes() -> ArgValue {
     ArgValue::Flag(true)
+}
+
+/// Whether the catalogue of `who`'s seat (`p1`) offers `action` for `who` now.
+fn offered(who: &'static str, action: &'static str, yes: bool) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let seat = crate::ids::Seat::Player("p1".into());
+        let found = crate::system::RuleSystem::actions(&super::super::TinyD10, p.state, &seat)
+            .iter()
+            .any(|a| a.name == action && a.actor.as_ref().is_some_and(|x| x.0 == who));
+        assert_eq!(found, yes, "{}: {action} for {who}", p.at);
+    }))
 }
 
 #[test]
@@ -86,6 +97,7 @@ fn call_to_battle_gives_allies_who_roll_6_an_extra_attack_on_their_next_turn() {
             ),
             S::Res("g1", "hp", 7),
             S::Has("brenna", "extra_attack"),
+            offered("brenna", "attack", true),
             // The extra attack: 4 + 2 = 6, 3 more, 7 to 4.
             S::Act(
                 "brenna",
@@ -96,6 +108,7 @@ fn call_to_battle_gives_allies_who_roll_6_an_extra_attack_on_their_next_turn() {
             S::Res("g1", "hp", 4),
             S::Said("takes the extra attack of the call to battle"),
             S::Lacks("brenna", "extra_attack"),
+            offered("brenna", "attack", false),
             // One extra attack, no more.
             S::Refused("brenna", "attack", vec![("target", t("g1"))], "none_left"),
             // Aldric did not answer: one attack only. 1 + power 1 = 2 misses T5.
@@ -410,6 +423,7 @@ fn tactical_retreat_after_a_melee_hit_steps_just_outside_the_foes_reach_for_1_pp
             ),
             S::Res("g1", "hp", 8),
             S::Has("rogue", "tactical_retreat"),
+            offered("rogue", "move", true),
             // The goblin moves 60 ft: 12 cells from (2, 0) is still within it.
             S::Refused(
                 "rogue",
@@ -432,6 +446,7 @@ fn tactical_retreat_after_a_melee_hit_steps_just_outside_the_foes_reach_for_1_pp
             ),
             S::Res("rogue", "pp", 8),
             S::Lacks("rogue", "tactical_retreat"),
+            offered("rogue", "move", false),
             S::Refused(
                 "rogue",
                 "move",
