@@ -65,6 +65,10 @@ pub struct Advance {
     /// or `spell`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<String>,
+    /// The class ability taken at this level (levels 2 to 4), written where it matters which:
+    /// Prodigious casting counts its MP from the level it was taken at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
 }
 
 /// An NPC's or monster's own numbers.
@@ -993,7 +997,7 @@ impl Sheet {
         }
         let pp_max = p.pp + class.pp + race.pp_per_level * level + gains.pp + war_mage;
         let mp_max = if caster.is_some() {
-            class.mp + roll_mp + gains.mp
+            class.mp + roll_mp + gains.mp + self.prodigious()?
         } else {
             0
         };
@@ -1024,6 +1028,46 @@ impl Sheet {
             favored_weapon: None,
             proficiency: None,
         })
+    }
+
+    /// Prodigious casting's MP: one for the level it was taken at and one for each level
+    /// since. Checks every advance's `ability` names a later ability of the sheet's.
+    fn prodigious(&self) -> Result<i64, SheetError> {
+        let mut taken_at = None;
+        for (i, a) in self.advance.iter().enumerate() {
+            let Some(id) = &a.ability else {
+                continue;
+            };
+            let level = i64::try_from(i).unwrap_or(0) + 2;
+            let field = format!("advance[{i}].ability");
+            if level > 4 || !self.abilities.contains(id) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "levels 2 to 4 each take a class ability the sheet lists; `{id}` at level {level} is not one"
+                    ),
+                ));
+            }
+            if self.advance[..i]
+                .iter()
+                .any(|b| b.ability.as_ref() == Some(id))
+            {
+                return Err(bad(field, format!("`{id}` is taken at two levels")));
+            }
+            if id == "prodigious_casting" {
+                taken_at = Some(level);
+            }
+        }
+        if !self.abilities.iter().any(|a| a == "prodigious_casting") {
+            return Ok(0);
+        }
+        let at = taken_at.ok_or_else(|| {
+            bad(
+                "advance",
+                "Prodigious casting gives 1 MP a level from the one it was taken at: name it as that level's `ability`",
+            )
+        })?;
+        Ok(self.level - at + 1)
     }
 
     fn check_wealth(&self) -> Result<(), SheetError> {

@@ -404,3 +404,49 @@ fn an_npc_states_its_numbers_and_may_not_use_creation_fields() {
         matches!(from_json(&with_race), Err(SheetError::Invalid { field, .. }) if field == "race")
     );
 }
+
+#[test]
+fn prodigious_casting_adds_1_mp_a_level_from_the_one_it_was_taken_at() {
+    // Mira at level 3 has 13 MP (see the level three wizard); Prodigious casting in place of
+    // Arcane knowledge adds one for the level it was taken at and one for each since.
+    let mira = |at: Option<usize>| {
+        let mut v = json!({
+            "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+            "race": "dwarf", "class": "wizard", "level": 3,
+            "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+            "advance": [
+                {"attribute": "intellect", "points": "mp", "extra": "spells"},
+                {"attribute": "reflex", "points": "mp", "extra": "toughness"}
+            ],
+            "skills": ["craft", "spot", "listen"],
+            "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "prodigious_casting"],
+            "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+        });
+        if let Some(i) = at {
+            v["advance"][i]["ability"] = json!("prodigious_casting");
+        }
+        v
+    };
+    let mp = |v: Value| {
+        let s: Sheet = serde_json::from_value(v).unwrap();
+        s.stats().map(|st| st.mp_max)
+    };
+    // Taken at level 2: levels 2 and 3. At level 3: level 3 only.
+    assert_eq!(mp(mira(Some(0))).unwrap(), 13 + 2);
+    assert_eq!(mp(mira(Some(1))).unwrap(), 13 + 1);
+    match mp(mira(None)) {
+        Err(SheetError::Invalid { field, rule }) => {
+            assert_eq!(field, "advance");
+            assert!(rule.contains("the one it was taken at"), "{rule}");
+        }
+        other => panic!("expected the advance refused, got {other:?}"),
+    }
+    // A level's ability must be one the sheet lists.
+    let wrong = with(mira(Some(0)), |v| {
+        v["advance"][1]["ability"] = json!("war_mage")
+    });
+    match mp(wrong) {
+        Err(SheetError::Invalid { field, .. }) => assert_eq!(field, "advance[1].ability"),
+        other => panic!("expected advance[1].ability refused, got {other:?}"),
+    }
+}
