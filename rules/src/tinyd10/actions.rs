@@ -220,6 +220,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     false,
                     "pay the dearer cost to strike without a roll",
                 ),
+                ArgSpec::new(
+                    "splash",
+                    ArgKind::Flag,
+                    false,
+                    "Splash-effect (1 PP): as much damage to every creature within 10 ft of the target that an attack roll strikes",
+                ),
                 ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent")
                     .range(1, 100),
             ],

@@ -17,7 +17,7 @@ use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
 use super::dice::roll_told;
 use super::options::{HALVING, is};
-use super::rolls::{Target, declare_pp, save};
+use super::rolls::{Target, declare_pp, save, spend_pp};
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, MP, PP, harm, stats_of};
@@ -102,6 +102,8 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
     let sure = args.flag("sure")?;
+    let splash = args.flag("splash")?;
+    super::splash::check(c, &stats, spell, splash)?;
     if spell.attack && target.side != c.side {
         super::presence::must_target(ctx, c, &target.id)?;
     }
@@ -138,10 +140,11 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         );
     }
     let pool = ctx.combatant(&c.id)?.resource(PP);
-    if pp > pool {
+    let needed = pp + if splash { super::splash::COST } else { 0 };
+    if needed > pool {
         return Err(Refusal::InsufficientResource {
             resource: "power points".into(),
-            needed: pp,
+            needed,
             available: pool,
         }
         .into());
@@ -172,56 +175,75 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         &c.id,
         format!("{} spends {mp} MP on {}{again}", c.id, spell.name),
     )?;
+    if splash {
+        spend_pp(ctx, &c.id, super::splash::COST, "splash-effect")?;
+    }
     if spell.attack && !sure {
-        let attribute = kind.attribute();
-        let t_stats = stats_of(&target)?;
-        let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
-        if spell.attack_bonus != 0 {
-            bonuses.push(Modifier::new(&spell.name, spell.attack_bonus));
-        }
-        if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
-            bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
-        }
-        if disrupted(ctx, &target, &t_stats) {
-            bonuses.push(Modifier::new("magical disruption", -1));
-        }
-        bonuses.extend(super::afflict::penalties(
-            ctx,
-            &c.id,
-            true,
-            Some(attribute),
-        )?);
-        if let Some(m) = declare_pp(ctx, c, pp, 0)? {
-            bonuses.push(m);
-        }
-        let toughness = super::presence::toughness_against(ctx, &target)?;
-        let roll = super::rolls::d10_for(ctx, &c.id, &stats)?;
-        let total = tell::total(&roll, &bonuses);
-        let hit = checks::attack_hits(total, toughness);
-        tell::check(
-            ctx,
-            Check {
-                who: &c.id,
-                label: format!("{} attack", spell_as_told(c, spell)),
-                roll,
-                modifiers: bonuses,
-                against: Some((toughness, "toughness")),
-                success: Some(hit),
-                words: ("hits", "misses"),
-                because: None,
-                hidden: crate::redact::gm_only_numbers(&target),
-                gm_only: false,
-            },
-        )?;
-        if !hit {
+        let pp = declare_pp(ctx, c, pp, 0)?;
+        if !spell_attack(ctx, c, &stats, spell, &target, pp)? {
             ctx.telling = None;
             return Ok(());
         }
     }
-    effect(ctx, c, &stats, spell, &target, extra_mp)
+    let dealt = effect(ctx, c, &stats, spell, &target, extra_mp)?;
+    if splash && let Some(amount) = dealt {
+        super::splash::spread(ctx, c, &stats, spell, &target, amount)?;
+    }
+    Ok(())
 }
 
-/// What the spell does to `target` once it has struck (or simply worked).
+/// The attack roll of `c`'s `spell` on `target`, with `pp` declared for it; whether it hit.
+pub(super) fn spell_attack(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    spell: &Spell,
+    target: &Combatant,
+    pp: Option<Modifier>,
+) -> Result<bool, DecideError> {
+    let kind = spell.kind;
+    let attribute = kind.attribute();
+    let t_stats = stats_of(target)?;
+    let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
+    if spell.attack_bonus != 0 {
+        bonuses.push(Modifier::new(&spell.name, spell.attack_bonus));
+    }
+    if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
+        bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
+    }
+    if disrupted(ctx, target, &t_stats) {
+        bonuses.push(Modifier::new("magical disruption", -1));
+    }
+    bonuses.extend(super::afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(attribute),
+    )?);
+    bonuses.extend(pp);
+    let toughness = super::presence::toughness_against(ctx, target)?;
+    let roll = super::rolls::d10_for(ctx, &c.id, stats)?;
+    let total = tell::total(&roll, &bonuses);
+    let hit = checks::attack_hits(total, toughness);
+    tell::check(
+        ctx,
+        Check {
+            who: &c.id,
+            label: format!("{} attack", spell_as_told(c, spell)),
+            roll,
+            modifiers: bonuses,
+            against: Some((toughness, "toughness")),
+            success: Some(hit),
+            words: ("hits", "misses"),
+            because: None,
+            hidden: crate::redact::gm_only_numbers(target),
+            gm_only: false,
+        },
+    )?;
+    Ok(hit)
+}
+
+/// What the spell does to `target` once it has struck (or simply worked); the damage it dealt.
 fn effect(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
@@ -229,19 +251,20 @@ fn effect(
     spell: &Spell,
     target: &Combatant,
     inflict: i64,
-) -> Result<(), DecideError> {
+) -> Result<Option<i64>, DecideError> {
     let t_stats = stats_of(target)?;
     if let Some(only) = &spell.only_vs
         && !is_of(&t_stats.tags, only)
     {
         ctx.telling = None;
-        return ctx.note_about(
+        ctx.note_about(
             &target.id,
             format!(
                 "{} is not {only}: {} does nothing to it",
                 target.id, spell.name
             ),
-        );
+        )?;
+        return Ok(None);
     }
     let mut saved = None;
     if !spell.save.is_empty() {
@@ -262,11 +285,13 @@ fn effect(
     ctx.telling = Some(cast_on(c, spell, target));
     if saved == Some(true) && spell.on_save == Some(OnSave::Negates) {
         ctx.telling = None;
-        return ctx.note_about(
+        ctx.note_about(
             &target.id,
             format!("{} saves: {} has no effect", target.id, spell.name),
-        );
+        )?;
+        return Ok(None);
     }
+    let mut dealt = None;
     if let Some(amount) = spell.damage {
         let purpose = format!("{} damage", spell.name.to_lowercase());
         let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
@@ -283,6 +308,7 @@ fn effect(
             value = half;
         }
         harm::damage(ctx, &target.id, value, steps, Some(&c.id), false)?;
+        dealt = Some(value);
     }
     if let Some(amount) = spell.heals {
         let purpose = format!("{} healing", spell.name.to_lowercase());
@@ -314,7 +340,7 @@ fn effect(
         )?;
     }
     ctx.telling = None;
-    Ok(())
+    Ok(dealt)
 }
 
 /// "aldric casts turn undead on skeleton": the spell is what is cast, the target whom on.

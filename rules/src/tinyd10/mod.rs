@@ -31,6 +31,7 @@ mod rolls;
 mod round;
 mod rush;
 pub mod sheet;
+mod splash;
 mod strike;
 mod tell;
 

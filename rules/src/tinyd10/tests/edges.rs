@@ -370,3 +370,62 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
         ],
     });
 }
+
+#[test]
+fn splash_effect_deals_a_spells_damage_to_each_creature_within_10_ft_it_strikes() {
+    let fireball = |target: &'static str, faces: &'static [u32]| {
+        S::Act(
+            "wizard",
+            "cast",
+            vec![
+                ("spell", t("fireball_1")),
+                ("target", t(target)),
+                ("splash", yes()),
+            ],
+            faces,
+        )
+    };
+    let goblin10 = |id| foe(id, 0, json!(["goblin"]));
+    play(Scene {
+        name: "splash-effect",
+        options: &[],
+        // A level 1 wizard: intellect 0, PP 5, MP 3 + 5 = 8.
+        cast: vec![
+            with(pc("wizard", "human"), |v| v["owner"] = json!("p1")),
+            brenna(),
+            goblin10("g1"),
+            goblin10("g2"),
+            goblin10("g3"),
+            goblin10("g4"),
+        ],
+        // Out of a fight: no turns to wait for.
+        steps: vec![
+            S::Place("wizard", 4, 10),
+            S::Place("g1", 10, 10),
+            S::Place("g2", 11, 10),
+            S::Place("g3", 12, 10),
+            S::Place("g4", 13, 10),
+            S::Place("brenna", 10, 12),
+            S::Refused(
+                "wizard",
+                "cast",
+                vec![("spell", t("heal")), ("splash", yes())],
+                "bad_request",
+            ),
+            // 5 reaches g1's T5: 1d5 (3) + 1 = 4. Then, by id, those within 10 ft: Brenna (an
+            // ally, T9) 2 misses; g2 (5 ft) 6 hits for 4; g3 (10 ft) 4 misses. g4 is 15 ft off.
+            fireball("g1", &[5, 3, 2, 6, 4]),
+            S::Res("g1", "hp", 6),
+            S::Res("g2", "hp", 6),
+            S::Res("g3", "hp", 10),
+            S::Res("g4", "hp", 10),
+            S::Res("brenna", "hp", 10),
+            S::Res("wizard", "pp", 4),
+            S::Res("wizard", "mp", 6),
+            // A miss splashes nothing, and the point is spent with the spell.
+            fireball("g3", &[1]),
+            S::Res("g2", "hp", 6),
+            S::Res("wizard", "pp", 3),
+        ],
+    });
+}
