@@ -266,6 +266,18 @@ fn effect(
         )?;
         return Ok(None);
     }
+    let resisted = resists(ctx, c, spell, target)?;
+    if resisted && spell.damage.is_none() {
+        ctx.telling = None;
+        ctx.note_about(
+            &target.id,
+            format!(
+                "{} resists the effects of {} (resist magic)",
+                target.id, spell.name
+            ),
+        )?;
+        return Ok(None);
+    }
     let mut saved = None;
     if !spell.save.is_empty() {
         // The caster's spell save is the caster's number: the GM's only for the GM's caster.
@@ -326,7 +338,7 @@ fn effect(
             }
         }
     }
-    if let Some(effect) = &spell.effect {
+    if let Some(effect) = spell.effect.as_ref().filter(|_| !resisted) {
         let saved = match (saved, spell.on_save) {
             (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
             _ => "",
@@ -341,6 +353,43 @@ fn effect(
     }
     ctx.telling = None;
     Ok(dealt)
+}
+
+/// Resist magic: a wizard targeted by someone else's magical spell starts an intellect
+/// challenge against the caster; a win cancels the spell's effects, not its damage. Whether
+/// the target won.
+fn resists(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    spell: &Spell,
+    target: &Combatant,
+) -> Result<bool, DecideError> {
+    let t = ctx.combatant(&target.id)?;
+    if spell.kind != super::content::SpellKind::Magical
+        || t.id == c.id
+        || super::cannot_act(&t).is_some()
+        || !stats_of(&t)?.has_ability("resist_magic")
+    {
+        return Ok(false);
+    }
+    let side = |who, attribute| super::rolls::Side {
+        who,
+        attribute,
+        extra: Vec::new(),
+    };
+    let intellect = super::content::Attribute::Intellect;
+    let won =
+        super::rolls::challenge(ctx, side(&t, intellect), side(c, intellect), "resist magic")?;
+    if won == checks::Winner::Starter && spell.damage.is_some() {
+        ctx.note_about(
+            &t.id,
+            format!(
+                "{} resists the effects of {} (resist magic): the damage stands",
+                t.id, spell.name
+            ),
+        )?;
+    }
+    Ok(won == checks::Winner::Starter)
 }
 
 /// "aldric casts turn undead on skeleton": the spell is what is cast, the target whom on.

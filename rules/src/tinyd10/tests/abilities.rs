@@ -1533,3 +1533,41 @@ fn enchanted_healing_has_no_rate_so_the_gm_rules_it_by_default() {
 fn option_enchanted_healing_one_each_turns_each_mp_into_1_hp() {
     enchanted(&[("tinyd10.enchanted_healing", "one_each")], false);
 }
+
+#[test]
+fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
+    let hex_with = |faces: &'static [u32]| {
+        S::Act(
+            "hexer",
+            "cast",
+            vec![("spell", t("dumbstruck")), ("target", t("wizard"))],
+            faces,
+        )
+    };
+    play(Scene {
+        name: "resist magic",
+        options: &[],
+        cast: vec![
+            // Intellect 1 (raised at level 2).
+            hero("wizard", "human", "intellect", "resist_magic", &[]),
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "spells": ["dumbstruck"],
+                "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                          "mp_max": 6, "casting": "magical"}
+            }),
+        ],
+        // Out of a fight: no turns to wait for.
+        steps: vec![
+            // Wizard 6 + 1 = 7 against the hexer's 3 + 2 = 5: the effects are cancelled, and no
+            // save is rolled.
+            hex_with(&[6, 3]),
+            S::Said("resists the effects of Dumbstruck"),
+            // Lost (2 + 1 against 5 + 2): the intellect save, 1 + 1 against the hexer's spell
+            // save 1 + 2 + 3 = 6, fails; the GM applies the effect.
+            hex_with(&[2, 5, 1]),
+            S::Said("the GM applies it by ruling"),
+            S::Res("hexer", "mp", 2),
+        ],
+    });
+}
