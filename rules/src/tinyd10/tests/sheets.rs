@@ -11,7 +11,7 @@ use super::super::sheet::{Sheet, from_json, from_toml};
 use super::super::{HP, MP, PP, TEMP_HP};
 use super::{pc, with};
 
-const EXAMPLES: [(&str, &str); 5] = [
+const EXAMPLES: [(&str, &str); 6] = [
     (
         "brenna",
         include_str!("../../../../docs/examples/tinyd10/brenna.toml"),
@@ -19,6 +19,10 @@ const EXAMPLES: [(&str, &str); 5] = [
     (
         "aldric",
         include_str!("../../../../docs/examples/tinyd10/aldric.toml"),
+    ),
+    (
+        "torvald",
+        include_str!("../../../../docs/examples/tinyd10/torvald.toml"),
     ),
     (
         "goblin",
@@ -44,6 +48,7 @@ fn the_example_sheets_load_with_the_totals_their_comments_derive() {
     let want = [
         ("brenna", 10, 5, 0, 9, None),
         ("aldric", 6, 7, 6, 7, Some(7)),
+        ("torvald", 13, 8, 0, 9, None),
         ("goblin", 3, 0, 0, 5, None),
         ("goblin-archer", 2, 0, 0, 4, None),
         ("skeleton", 6, 0, 0, 7, None),
@@ -73,8 +78,8 @@ fn the_example_sheets_load_with_the_totals_their_comments_derive() {
         .count();
     assert_eq!(
         (pcs, EXAMPLES.len() - pcs),
-        (2, 3),
-        "two PCs and three NPCs"
+        (3, 3),
+        "three PCs and three NPCs"
     );
 }
 
