@@ -185,9 +185,28 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             return Ok(());
         }
     }
-    let dealt = effect(ctx, c, &stats, spell, &target, extra_mp)?;
+    if super::will::offer(ctx, c, spell, &target, extra_mp, splash)? {
+        return Ok(());
+    }
+    land(ctx, c, &stats, spell, &target, extra_mp, splash, false)
+}
+
+/// The spell reaches `target` (struck, or simply working): its effect, then any splash.
+/// `willed`: the target spent By will alone on its effects.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn land(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    spell: &Spell,
+    target: &Combatant,
+    inflict: i64,
+    splash: bool,
+    willed: bool,
+) -> Result<(), DecideError> {
+    let dealt = effect(ctx, c, stats, spell, target, inflict, willed)?;
     if splash && let Some(amount) = dealt {
-        super::splash::spread(ctx, c, &stats, spell, &target, amount)?;
+        super::splash::spread(ctx, c, stats, spell, target, amount)?;
     }
     Ok(())
 }
@@ -251,6 +270,7 @@ fn effect(
     spell: &Spell,
     target: &Combatant,
     inflict: i64,
+    willed: bool,
 ) -> Result<Option<i64>, DecideError> {
     let t_stats = stats_of(target)?;
     if let Some(only) = &spell.only_vs
@@ -266,15 +286,17 @@ fn effect(
         )?;
         return Ok(None);
     }
-    let resisted = resists(ctx, c, spell, target)?;
+    let resisted = willed || resists(ctx, c, spell, target)?;
     if resisted && spell.damage.is_none() {
         ctx.telling = None;
+        let by = if willed {
+            "by will alone"
+        } else {
+            "resist magic"
+        };
         ctx.note_about(
             &target.id,
-            format!(
-                "{} resists the effects of {} (resist magic)",
-                target.id, spell.name
-            ),
+            format!("{} resists the effects of {} ({by})", target.id, spell.name),
         )?;
         return Ok(None);
     }

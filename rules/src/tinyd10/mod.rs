@@ -34,6 +34,7 @@ pub mod sheet;
 mod splash;
 mod strike;
 mod tell;
+mod will;
 
 #[cfg(test)]
 mod tests;
@@ -223,6 +224,7 @@ impl RuleSystem for TinyD10 {
             attack::STEP_EXPLOSIVE => attack::resume_explosive(ctx, step, closing),
             rush::STEP_RUSH => rush::resume(ctx, step, closing),
             lock::STEP_LOCK => lock::resume(ctx, step, closing),
+            will::STEP_WILL => will::resume(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

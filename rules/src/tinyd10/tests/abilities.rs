@@ -1571,3 +1571,47 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
         ],
     });
 }
+
+#[test]
+fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
+    let hex = |spell: &'static str, faces: &'static [u32]| {
+        S::Act(
+            "hexer",
+            "cast",
+            vec![("spell", t(spell)), ("target", t("warrior"))],
+            faces,
+        )
+    };
+    play(Scene {
+        name: "by will alone",
+        options: &[],
+        cast: vec![
+            // PP 8, T8, HP 9.
+            hero("warrior", "human", "power", "by_will_alone", &[]),
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "spells": ["dumbstruck", "fireball_1"],
+                "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                          "mp_max": 10, "casting": "magical"}
+            }),
+        ],
+        // Out of a fight: no turns to wait for.
+        steps: vec![
+            hex("dumbstruck", &[]),
+            S::Asked("by will alone"),
+            // Resisted for 2 PP: no save is rolled.
+            S::Answer("resist", &[]),
+            S::Res("warrior", "pp", 6),
+            S::Said("resists the effects of Dumbstruck (by will alone)"),
+            hex("dumbstruck", &[]),
+            // Let through: the intellect save, 1 + 0 against 6, fails.
+            S::Answer("let", &[1]),
+            S::Said("the GM applies it by ruling"),
+            S::Res("warrior", "pp", 6),
+            // Damage alone asks nothing: 6 + 2 reaches T8, 1d5 (2) + 1.
+            hex("fireball_1", &[6, 2]),
+            S::Prompt(false),
+            S::Res("warrior", "hp", 6),
+        ],
+    });
+}
