@@ -180,6 +180,30 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 )
                 .range(-5, 5)
                 .gm_only(),
+                ArgSpec::new(
+                    "blessed",
+                    ArgKind::Flag,
+                    false,
+                    "Blessed: a missed attack is rolled again (3 PP, spent on the miss)",
+                ),
+                ArgSpec::new(
+                    "overpower",
+                    ArgKind::Flag,
+                    false,
+                    "Overpower: a power challenge this attack starts and loses is rolled again (1 PP)",
+                ),
+                ArgSpec::new(
+                    "thunderous",
+                    ArgKind::Flag,
+                    false,
+                    "Thunderous blow (2 PP): melee attack and damage bonuses doubled this round; a hit may knock prone",
+                ),
+                ArgSpec::new(
+                    "also",
+                    ArgKind::Text,
+                    false,
+                    "One man army: more opponents within reach, comma-separated (1 PP a target, the first included)",
+                ),
             ],
         ),
         "cast" => action(
@@ -196,6 +220,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     false,
                     "pay the dearer cost to strike without a roll",
                 ),
+                ArgSpec::new(
+                    "splash",
+                    ArgKind::Flag,
+                    false,
+                    "Splash-effect (1 PP): as much damage to every creature within 10 ft of the target that an attack roll strikes",
+                ),
                 ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent")
                     .range(1, 100),
             ],
@@ -203,14 +233,36 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A striking class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP), with an attack roll.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
                     "hail_of_daggers",
                     "stunning_blow",
+                    "call_to_battle",
+                    "magical_power",
+                    "prying_eye",
+                    "bless_weapon",
+                    "appeal_to_heaven",
+                    "commanding_presence",
+                    "healing_sacrifice",
+                    "enchanted_healing",
                 ]),
-                target(true),
+                target(false),
+                ArgSpec::new("weapon", ArgKind::Text, false, "bless_weapon: which weapon"),
+                ArgSpec::new(
+                    "also",
+                    ArgKind::Text,
+                    false,
+                    "healing_sacrifice: more allies, comma-separated (1 HP and 2 PP each)",
+                ),
+                ArgSpec::new(
+                    "mp",
+                    ArgKind::Int,
+                    false,
+                    "enchanted_healing: the MP turned into HP",
+                )
+                .range(1, 100),
                 pp(),
             ],
         ),
@@ -239,7 +291,21 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             name,
             actor,
             "The turn's movement sequence, up to the speed (half when standing up).",
-            vec![ArgSpec::new("to", ArgKind::Cell, true, "where to")],
+            vec![
+                ArgSpec::new("to", ArgKind::Cell, true, "where to"),
+                ArgSpec::new(
+                    "haste",
+                    ArgKind::Flag,
+                    false,
+                    "Haste: give up the turn's attack to move up to double the speed",
+                ),
+                ArgSpec::new(
+                    "retreat",
+                    ArgKind::Flag,
+                    false,
+                    "Tactical retreat (1 PP): after a melee hit, to just outside that opponent's movement range",
+                ),
+            ],
         ),
         "end_turn" => action(name, actor, "End the turn.", vec![]),
         _ => return None,
@@ -267,6 +333,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         if !enc.active {
             names.extend(["heal", "potion"]);
         } else if now.contains(&c.id) && cannot_act(&c).is_none() {
+            if c.resource(ACTION) < 1 && c.has_status(super::EXTRA_ATTACK) {
+                names.push("attack");
+            }
             if c.resource(ACTION) > 0 {
                 names.push("attack");
                 if !stats.spells.is_empty() {
@@ -275,6 +344,12 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 if super::strike::STRIKES
                     .iter()
                     .any(|(id, ..)| stats.has_ability(id))
+                    || stats.has_ability(super::call::ID)
+                    || super::boons::BOONS
+                        .iter()
+                        .any(|(id, _)| stats.has_ability(id))
+                    || stats.has_ability("healing_sacrifice")
+                    || stats.has_ability("enchanted_healing")
                 {
                     names.push("ability");
                 }
@@ -286,7 +361,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                     names.push("heal");
                 }
             }
-            if c.resource(MOVE) > 0 {
+            if c.resource(MOVE) > 0 || c.has_status(super::RETREAT) {
                 names.push("move");
             }
             names.push("end_turn");

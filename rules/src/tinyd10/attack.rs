@@ -1,11 +1,14 @@
 //! Attacks: d10 + the attribute the attack's kind calls for (power in melee, reflex for ranged
 //! and small weapons) + the weapon's bonus + PP declared before the roll, against the target's
 //! toughness, equal or higher hitting. No skill ever adds to an attack. A hit deals 1 unless
-//! the weapon says more, plus the race's +1 against its foes and Power strike's PP. A
-//! non-lethal attack must also win a power challenge and then deals exactly 1. Feint rolls a
-//! missed melee attack again; Pummel knocks prone on a 10; Deflect projectiles turns a ranged
-//! hit into a reflex challenge. A hit on a rogue who can Evade or a
-//! warrior who can Withstand asks that character's seat first.
+//! the weapon says more, plus the race's +1 against its foes, the sheet's and the fight's
+//! bonuses (Wrath, Weapon proficiency, Bless weapon, Appeal to heaven, Thunderous blow) and
+//! Power strike's PP. A non-lethal attack must also win a power challenge and then deals
+//! exactly 1. Feint and Blessed roll a missed attack again; Deflect projectiles turns a ranged
+//! hit into a reflex challenge. What a die of 10 or 1 sets off is `faces`; the extra targets
+//! of One man army are `army`; who the attack may spend (its action, or an extra one) is
+//! `call`. A hit on someone who can Evade or Withstand asks that character's seat first, after
+//! any ally with Defensive rush (`rush`).
 
 use std::collections::BTreeMap;
 
@@ -22,13 +25,30 @@ use crate::toolkit::deciders;
 use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::roll_told;
+use super::dice::{Amount, Die};
 use super::rolls::{self, Side, d10_for, declare_pp, natural, spend_pp};
-use super::round::{spend, toughness_of};
-use super::sheet::{AttackKind, AttackStats, Stats, UNARMED};
+use super::sheet::{AttackKind, AttackStats, ProficiencyBonus, Stats, UNARMED, of_type};
 use super::tell::{self, Check};
-use super::{ACTION, DEAD, PP, PRONE, cannot_act, harm, stats_of};
+use super::{
+    APPEAL, BLESSED_WEAPON, DEAD, DISARMED, FANGED, PP, PRONE, THUNDEROUS, cannot_act, harm,
+    stats_of,
+};
+use super::{afflict, faces};
 
 pub const STEP_HIT: &str = "tinyd10.hit";
+/// Thunderous blow's cost, Blessed's on one's own roll, Overpower's.
+const THUNDER_COST: i64 = 2;
+const BLESSED_COST: i64 = 3;
+const OVERPOWER_COST: i64 = 1;
+
+/// The blow a free attack (Sudden strike, Battle lock) is struck with: the first melee attack
+/// on the sheet, bare hands once disarmed.
+pub(super) fn ready_melee(c: &Combatant, stats: &Stats) -> Option<AttackStats> {
+    if c.has_status(DISARMED) {
+        return stats.attack(UNARMED).cloned();
+    }
+    stats.attacks.iter().find(|a| a.kind.is_melee()).cloned()
+}
 
 fn malformed(step: &PendingStep, what: &str) -> DecideError {
     DecideError::BadStep {
@@ -39,12 +59,34 @@ fn malformed(step: &PendingStep, what: &str) -> DecideError {
 }
 
 /// What the attacker asked for besides the target and weapon.
-struct Declared {
+pub(super) struct Declared {
     pp: i64,
-    power_strike: i64,
-    feint: bool,
+    pub(super) power_strike: i64,
+    pub(super) feint: bool,
     nonlethal: bool,
     advantage: i64,
+    /// Thunderous blow declared with this attack (2 PP).
+    thunderous: bool,
+    /// Blessed: a missed attack rolled again (3 PP, spent on the miss).
+    pub(super) blessed: bool,
+    /// Overpower: a power challenge this attack starts and loses rolled again (1 PP).
+    overpower: bool,
+}
+
+impl Declared {
+    /// A plain blow: nothing added, nothing declared (an attack the rules give for free).
+    pub(super) fn plain() -> Self {
+        Declared {
+            pp: 0,
+            power_strike: 0,
+            feint: false,
+            nonlethal: false,
+            advantage: 0,
+            thunderous: false,
+            blessed: false,
+            overpower: false,
+        }
+    }
 }
 
 fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refusal> {
@@ -54,8 +96,17 @@ fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refus
         feint: args.flag("feint")?,
         nonlethal: args.flag("nonlethal")?,
         advantage: args.int("advantage")?.unwrap_or(0),
+        thunderous: args.flag("thunderous")?,
+        blessed: args.flag("blessed")?,
+        overpower: args.flag("overpower")?,
     };
-    for (used, ability) in [(d.power_strike > 0, "power_strike"), (d.feint, "feint")] {
+    for (used, ability) in [
+        (d.power_strike > 0, "power_strike"),
+        (d.feint, "feint"),
+        (d.thunderous, "thunderous_blow"),
+        (d.blessed, "blessed"),
+        (d.overpower, "overpower"),
+    ] {
         if used && !stats.has_ability(ability) {
             return Err(Refusal::Rule(format!("{} does not have {ability}", c.id)));
         }
@@ -77,6 +128,12 @@ fn modifiers(stats: &Stats, w: &AttackStats, target: &Stats, d: &Declared) -> Ve
         }
     };
     push(&w.name, w.attack);
+    if let Some(p) = &stats.proficiency
+        && p.bonus == ProficiencyBonus::Attack
+        && of_type(w, &p.weapon)
+    {
+        push("weapon proficiency", 1);
+    }
     if (d.nonlethal || w.id == UNARMED) && stats.has_ability("brawl") {
         push("brawl", 2);
     }
@@ -96,37 +153,139 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
-    // Named, or the first the sheet lists (its weapons and own attacks come before bare hands).
+    // Named, or the first the sheet lists (its weapons and own attacks come before bare hands);
+    // bare hands only once disarmed.
+    let disarmed = c.has_status(DISARMED);
     let w = match args.text("weapon")? {
+        Some(id) if disarmed && id != UNARMED => {
+            return Err(Refusal::Rule(format!(
+                "{} is disarmed: bare hands until the GM rules its weapon back in hand",
+                c.id
+            ))
+            .into());
+        }
         Some(id) => stats.attack(id),
+        None if disarmed => stats.attack(UNARMED),
         None => stats.attacks.first(),
     }
     .cloned()
     .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
     let d = declared(args, &stats, c)?;
-    let t_stats = stats_of(&t)?;
+    super::presence::must_target(ctx, c, &t.id)?;
+    let mut targets = vec![t];
+    targets.extend(super::army::more_targets(
+        ctx,
+        c,
+        &stats,
+        &w,
+        &d,
+        args,
+        &targets[0],
+    )?);
     if w.kind == AttackKind::Ranged {
-        super::round::within_range(ctx, c, &t, w.range_ft, &w.name)?;
+        super::round::within_range(ctx, c, &targets[0], w.range_ft, &w.name)?;
     }
-    // Everything the attack may cost (Feint's 2 PP included, in case it misses) is checked
-    // before anything is spent or rolled.
-    let feint_reserve = if d.feint { 2 } else { 0 };
-    declare_check(ctx, c, d.pp + d.power_strike + feint_reserve)?;
-    spend(ctx, c, ACTION)?;
-    let mut bonuses = modifiers(&stats, &w, &t_stats, &d);
+    // Everything the attack may cost (Feint's 2 PP included, in case it misses, and One man
+    // army's point a target) is checked before anything is spent or rolled.
+    if d.feint && d.blessed {
+        return Err(Refusal::bad_argument(
+            "blessed",
+            "a missed attack is rolled again once: Feint or Blessed",
+        )
+        .into());
+    }
+    // Feint's 2 PP, Blessed's 3 and Overpower's 1 are spent only if needed, but must be there.
+    let feint_reserve = 2 * i64::from(d.feint)
+        + BLESSED_COST * i64::from(d.blessed)
+        + OVERPOWER_COST * i64::from(d.overpower);
+    let army = super::army::cost(&targets);
+    let thunder = if d.thunderous {
+        if !w.kind.is_melee() {
+            return Err(Refusal::bad_argument("thunderous", "is a melee blow").into());
+        }
+        THUNDER_COST
+    } else {
+        0
+    };
+    declare_check(
+        ctx,
+        c,
+        d.pp + d.power_strike + feint_reserve + army + thunder,
+    )?;
+    super::call::take_attack(ctx, c)?;
+    if army > 0 {
+        spend_pp(ctx, &c.id, army, "one man army")?;
+    }
+    if thunder > 0 {
+        spend_pp(ctx, &c.id, thunder, "thunderous blow")?;
+        afflict::afflict(ctx, &c.id, THUNDEROUS, 2, 1, "thunderous blow")?;
+    }
+    let pp = declare_pp(ctx, c, d.pp, d.power_strike)?;
+    for t in &targets {
+        if cannot_act(&ctx.combatant(&c.id)?).is_some() {
+            break;
+        }
+        let t = ctx.combatant(&t.id)?;
+        if t.has_status(DEAD) {
+            continue;
+        }
+        strike_one(ctx, c, &w, &d, pp.clone(), &t, false)?;
+    }
+    // A Sudden strike may have dropped the attacker in its own turn: nobody could end it.
+    if cannot_act(&ctx.combatant(&c.id)?).is_some()
+        && crate::toolkit::turns::check_turn(&ctx.state, &c.id).is_ok()
+    {
+        super::round::end_turn(ctx, &c.id)?;
+    }
+    Ok(())
+}
+
+/// One attack roll of `c` on `t` and all that follows it. `free` marks an attack the rules
+/// give outside the turn (Sudden strike, Battle lock): it sets off no Sudden strike in reply
+/// (so two rogues cannot answer each other for ever) and leaves no Tactical retreat behind.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn strike_one(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    w: &AttackStats,
+    d: &Declared,
+    pp: Option<Modifier>,
+    t: &Combatant,
+    free: bool,
+) -> Result<(), DecideError> {
+    let stats = stats_of(c)?;
+    let t_stats = stats_of(t)?;
+    // A Fanged strike's hunger is for its own blow only.
+    ctx.set_status(&c.id, FANGED, None)?;
+    let mut bonuses = modifiers(&stats, w, &t_stats, d);
+    let now = ctx.combatant(&c.id)?;
     if w.kind.attribute() == Attribute::Power
-        && let Some(s) = c.statuses.get(super::care::STRENGTH)
+        && let Some(s) = now.statuses.get(super::care::STRENGTH)
     {
         bonuses.push(Modifier::new("words of strength", s.magnitude));
     }
-    if let Some(m) = declare_pp(ctx, c, d.pp, d.power_strike)? {
+    if now.has_status(THUNDEROUS) && w.kind.is_melee() {
+        // Double the melee attack bonus: the attribute and the weapon's bonus once more.
+        bonuses.push(Modifier::new(
+            "thunderous blow: bonus doubled",
+            stats.attribute(w.kind.attribute()) + w.attack,
+        ));
+    }
+    if now.has_status(APPEAL) {
+        bonuses.push(Modifier::new("appeal to heaven", 1));
+    }
+    bonuses.extend(afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(w.kind.attribute()),
+    )?);
+    bonuses.extend(pp);
+    if let Some(m) = legendary_presence(ctx, c, t, &t_stats)? {
         bonuses.push(m);
     }
-    if let Some(m) = legendary_presence(ctx, c, &t, &t_stats)? {
-        bonuses.push(m);
-    }
-    let (toughness, _) = toughness_of(&t)?;
-    ctx.telling = Some(Telling {
+    let toughness = super::presence::toughness_against(ctx, t)?;
+    let telling = Telling {
         actor: Some(c.id.clone()),
         verb: if d.nonlethal {
             "strikes to subdue"
@@ -136,10 +295,15 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         .into(),
         target: Some(t.id.clone()),
         instrument: Some(w.name.clone()),
-    });
-    let hidden = crate::redact::gm_only_numbers(&t);
+    };
+    ctx.telling = Some(telling.clone());
+    let hidden = crate::redact::gm_only_numbers(t);
     let (mut hit, mut roll_nat) =
         roll_attack(ctx, c, &stats, "attack", bonuses.clone(), toughness, hidden)?;
+    if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+        return Ok(());
+    }
+    ctx.telling = Some(telling.clone());
     if !hit && d.feint && w.kind.is_melee() {
         spend_pp(ctx, &c.id, 2, "feint")?;
         (hit, roll_nat) = roll_attack(
@@ -147,21 +311,44 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
             c,
             &stats,
             "feint: attack again",
-            bonuses,
+            bonuses.clone(),
             toughness - 1,
             hidden,
         )?;
+        if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+            return Ok(());
+        }
+        ctx.telling = Some(telling.clone());
+    }
+    if !hit && d.blessed {
+        spend_pp(ctx, &c.id, BLESSED_COST, "blessed")?;
+        (hit, roll_nat) = roll_attack(
+            ctx,
+            c,
+            &stats,
+            "blessed: attack again",
+            bonuses,
+            toughness,
+            hidden,
+        )?;
+        if !faces::before_the_blow(ctx, c, t, w, roll_nat, free)? {
+            return Ok(());
+        }
+        ctx.telling = Some(telling);
     }
     if !hit {
         ctx.telling = None;
         let pool = ctx.combatant(&c.id)?.resource(PP);
         if w.kind.is_melee() && stats.has_ability("explosive_power") && pool > 0 {
             let total = last_total(ctx).unwrap_or(0);
-            return ask_explosive(ctx, c, &t, &w, &d, total, toughness, pool);
+            return ask_explosive(ctx, c, t, w, d, total, toughness, pool);
         }
         return Ok(());
     }
-    after_hit(ctx, c, &t, &w, &d, roll_nat)
+    if !free && w.kind.is_melee() {
+        super::moving::may_retreat(ctx, c, &stats, t)?;
+    }
+    after_hit(ctx, c, t, w, d, roll_nat)
 }
 
 /// Legendary presence: the first time a foe attacks a legend in a fight, an aspect challenge;
@@ -306,11 +493,9 @@ pub fn resume_explosive(
         return Ok(());
     }
     let d = Declared {
-        pp: 0,
         power_strike: step.int("power_strike").unwrap_or(0),
-        feint: false,
         nonlethal: step.flag("nonlethal").unwrap_or(false),
-        advantage: 0,
+        ..Declared::plain()
     };
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
@@ -374,21 +559,10 @@ fn after_hit(
             return ctx.note_about(&t.id, format!("{} deflects the projectile", t.id));
         }
     }
+    faces::on_the_hit(ctx, c, &stats, &t, &w, roll_nat, d.overpower)?;
+    faces::fang(ctx, c, &stats, &w, roll_nat)?;
     if d.nonlethal {
-        let won = rolls::challenge(
-            ctx,
-            Side {
-                who: c,
-                attribute: Attribute::Power,
-                extra: Vec::new(),
-            },
-            Side {
-                who: &t,
-                attribute: Attribute::Power,
-                extra: Vec::new(),
-            },
-            "non-lethal blow",
-        )?;
+        let won = power_challenge(ctx, c, &t, "non-lethal blow", d.overpower)?;
         ctx.telling = None;
         if won != Winner::Starter {
             return ctx.note_about(&t.id, format!("{} is struck but not hurt", t.id));
@@ -404,19 +578,88 @@ fn after_hit(
             ranged,
         );
     }
-    let rolled = roll_told(ctx, &c.id, "damage", w.damage, stats.level)?;
+    let me = ctx.combatant(&c.id)?;
+    let blessed = me
+        .statuses
+        .get(BLESSED_WEAPON)
+        .is_some_and(|s| s.source == w.id);
+    let unholy = super::strike::is_unholy(&t_stats);
+    let favored = roll_nat == Some(10)
+        && stats
+            .favored_weapon
+            .as_ref()
+            .is_some_and(|k| of_type(&w, k));
+    // Favored weapon's 1d5 (on a 10) and a blessed weapon's against the unholy take the place
+    // of the 1 every blow deals; the weapon's own bonus still adds.
+    let d5 = w.damage.die.is_none() && (favored || (blessed && unholy));
+    let damage = if d5 {
+        Amount {
+            die: Some(Die::D5),
+            flat: w.damage.flat - 1,
+            plus_level: false,
+        }
+    } else {
+        w.damage
+    };
+    let label = match (d5, favored) {
+        (true, true) => "damage: a 10 with the favored weapon",
+        (true, false) => "damage: a blessed weapon against the unholy",
+        _ => "damage",
+    };
+    let rolled = roll_told(ctx, &c.id, label, damage, stats.level)?;
     let mut steps = vec![Modifier::new(&w.name, rolled.value)];
     let mut amount = rolled.value;
-    if let Some(tag) = &stats.damage_vs
-        && t_stats.tags.contains(tag)
-    {
-        steps.push(Modifier::new(format!("race: against {tag}"), 1));
-        amount += 1;
+    // The blow's damage bonus, which Thunderous blow doubles: the weapon's own and every +1
+    // below (not Power strike's paid points).
+    let mut bonus = w.damage.flat - i64::from(w.damage.die.is_none());
+    let mut add = |steps: &mut Vec<Modifier>, label: String, on: bool| {
+        if on {
+            steps.push(Modifier::new(label, 1));
+            bonus += 1;
+        }
+    };
+    add(
+        &mut steps,
+        "weapon proficiency".into(),
+        stats
+            .proficiency
+            .as_ref()
+            .is_some_and(|p| p.bonus == ProficiencyBonus::Damage && of_type(&w, &p.weapon)),
+    );
+    if let Some(tag) = &stats.damage_vs {
+        add(
+            &mut steps,
+            format!("race: against {tag}"),
+            t_stats.tags.contains(tag),
+        );
+    }
+    add(
+        &mut steps,
+        "wrath".into(),
+        stats.has_ability("wrath") && unholy,
+    );
+    add(&mut steps, "bless weapon".into(), blessed);
+    add(&mut steps, "appeal to heaven".into(), me.has_status(APPEAL));
+    amount += bonus - (w.damage.flat - i64::from(w.damage.die.is_none()));
+    if me.has_status(THUNDEROUS) && w.kind.is_melee() && bonus > 0 {
+        steps.push(Modifier::new("thunderous blow: bonus doubled", bonus));
+        amount += bonus;
     }
     if d.power_strike > 0 {
         spend_pp(ctx, &c.id, d.power_strike, "power strike")?;
         steps.push(Modifier::new("power strike", d.power_strike));
         amount += d.power_strike;
+    }
+    if let Some(doubled) = faces::bloody_slash(ctx, c, &stats, &w, amount)? {
+        steps.push(Modifier::new("bloody slash: double", doubled - amount));
+        amount = doubled;
+    }
+    if !faces::deathless_lets_through(ctx, c, &t)? {
+        ctx.telling = None;
+        return ctx.note_about(
+            &t.id,
+            format!("{} strikes {} but deals no damage (deathless)", c.id, t.id),
+        );
     }
     ctx.telling = None;
     land(
@@ -428,6 +671,32 @@ fn after_hit(
         false,
         w.kind == AttackKind::Ranged,
     )
+}
+
+/// A power challenge the attacker `c` starts against `t`; with Overpower declared, one lost is
+/// rolled again for 1 PP (the second result stands).
+pub(super) fn power_challenge(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    t: &Combatant,
+    what: &str,
+    overpower: bool,
+) -> Result<Winner, DecideError> {
+    let side = |who| Side {
+        who,
+        attribute: Attribute::Power,
+        extra: Vec::new(),
+    };
+    let won = rolls::challenge(ctx, side(c), side(t), what)?;
+    if won == Winner::Starter || !overpower || ctx.combatant(&c.id)?.resource(PP) < OVERPOWER_COST {
+        return Ok(won);
+    }
+    spend_pp(ctx, &c.id, OVERPOWER_COST, "overpower")?;
+    ctx.note_about(
+        &c.id,
+        format!("{} overpowers: the {what} challenge again", c.id),
+    )?;
+    rolls::challenge(ctx, side(c), side(t), what)
 }
 
 /// Refuses an attack whose declared PP the pool cannot pay.

@@ -162,6 +162,12 @@ pub fn heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             "intellect",
             stats.attribute(Attribute::Intellect),
         )];
+        modifiers.extend(super::afflict::penalties(
+            ctx,
+            &c.id,
+            false,
+            Some(Attribute::Intellect),
+        )?);
         if let Some(m) = declare_pp(ctx, c, args.int("pp")?.unwrap_or(0), 0)? {
             modifiers.push(m);
         }

@@ -17,8 +17,7 @@ use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
 use super::dice::roll_told;
 use super::options::{HALVING, is};
-use super::rolls::{Target, declare_pp, save};
-use super::round::toughness_of;
+use super::rolls::{Target, declare_pp, save, spend_pp};
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, MP, PP, harm, stats_of};
@@ -63,6 +62,21 @@ pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<
     })
 }
 
+/// The status a caster with Re-spell keeps: the spell it last cast (source) and the round.
+pub const LAST_SPELL: &str = "last_spell";
+
+/// Re-spell: a wizard who cast `spell` in the round before this one casts it again for half
+/// its cost, rounded up (Inflict wounds' chosen MP are not a cost to halve).
+fn respelled(ctx: &Ctx<'_>, c: &Combatant, stats: &Stats, spell: &str) -> bool {
+    let enc = ctx.state.encounter();
+    stats.has_ability("re_spell")
+        && spell != "inflict_wounds"
+        && enc.active
+        && c.statuses
+            .get(LAST_SPELL)
+            .is_some_and(|s| s.source == spell && s.magnitude == i64::from(enc.round) - 1)
+}
+
 pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
@@ -88,6 +102,11 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
     let sure = args.flag("sure")?;
+    let splash = args.flag("splash")?;
+    super::splash::check(c, &stats, spell, splash)?;
+    if spell.attack && target.side != c.side {
+        super::presence::must_target(ctx, c, &target.id)?;
+    }
     let on_other = target.id != c.id;
     let mut mp = cost(spell, &stats, on_other, sure)?;
     // Inflict wounds: a point of damage for each MP, the caster says how many.
@@ -101,6 +120,10 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     } else {
         0
     };
+    let respell = respelled(ctx, c, &stats, id);
+    if respell {
+        mp = checks::halve(mp, true);
+    }
     let have = ctx.combatant(&c.id)?.resource(MP);
     if have < mp {
         return Err(Refusal::InsufficientResource {
@@ -117,62 +140,129 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         );
     }
     let pool = ctx.combatant(&c.id)?.resource(PP);
-    if pp > pool {
+    let needed = pp + if splash { super::splash::COST } else { 0 };
+    if needed > pool {
         return Err(Refusal::InsufficientResource {
             resource: "power points".into(),
-            needed: pp,
+            needed,
             available: pool,
         }
         .into());
     }
     super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
-    ctx.telling = Some(cast_on(c, spell, &target));
-    ctx.note_about(&c.id, format!("{} spends {mp} MP on {}", c.id, spell.name))?;
-    if spell.attack && !sure {
-        let attribute = kind.attribute();
-        let t_stats = stats_of(&target)?;
-        let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
-        if spell.attack_bonus != 0 {
-            bonuses.push(Modifier::new(&spell.name, spell.attack_bonus));
-        }
-        if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
-            bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
-        }
-        if disrupted(ctx, &target, &t_stats) {
-            bonuses.push(Modifier::new("magical disruption", -1));
-        }
-        if let Some(m) = declare_pp(ctx, c, pp, 0)? {
-            bonuses.push(m);
-        }
-        let (toughness, _) = toughness_of(&target)?;
-        let roll = super::rolls::d10_for(ctx, &c.id, &stats)?;
-        let total = tell::total(&roll, &bonuses);
-        let hit = checks::attack_hits(total, toughness);
-        tell::check(
+    if ctx.state.encounter().active && stats.has_ability("re_spell") {
+        // Kept on the caster, the GM's alone for the GM's caster (it names the spell).
+        let round = i64::from(ctx.state.encounter().round);
+        super::call::mark(
             ctx,
-            Check {
-                who: &c.id,
-                label: format!("{} attack", spell_as_told(c, spell)),
-                roll,
-                modifiers: bonuses,
-                against: Some((toughness, "toughness")),
-                success: Some(hit),
-                words: ("hits", "misses"),
-                because: None,
-                hidden: crate::redact::gm_only_numbers(&target),
-                gm_only: false,
-            },
+            &c.id,
+            LAST_SPELL,
+            Some(crate::state::Status {
+                source: id.to_owned(),
+                magnitude: round,
+                rounds_left: None,
+            }),
         )?;
-        if !hit {
+    }
+    ctx.telling = Some(cast_on(c, spell, &target));
+    let again = if respell {
+        " (re-spell: half the cost, rounded up)"
+    } else {
+        ""
+    };
+    ctx.note_about(
+        &c.id,
+        format!("{} spends {mp} MP on {}{again}", c.id, spell.name),
+    )?;
+    if splash {
+        spend_pp(ctx, &c.id, super::splash::COST, "splash-effect")?;
+    }
+    if spell.attack && !sure {
+        let pp = declare_pp(ctx, c, pp, 0)?;
+        if !spell_attack(ctx, c, &stats, spell, &target, pp)? {
             ctx.telling = None;
             return Ok(());
         }
     }
-    effect(ctx, c, &stats, spell, &target, extra_mp)
+    if super::will::offer(ctx, c, spell, &target, extra_mp, splash)? {
+        return Ok(());
+    }
+    land(ctx, c, &stats, spell, &target, extra_mp, splash, false)
 }
 
-/// What the spell does to `target` once it has struck (or simply worked).
+/// The spell reaches `target` (struck, or simply working): its effect, then any splash.
+/// `willed`: the target spent By will alone on its effects.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn land(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    spell: &Spell,
+    target: &Combatant,
+    inflict: i64,
+    splash: bool,
+    willed: bool,
+) -> Result<(), DecideError> {
+    let dealt = effect(ctx, c, stats, spell, target, inflict, willed)?;
+    if splash && let Some(amount) = dealt {
+        super::splash::spread(ctx, c, stats, spell, target, amount)?;
+    }
+    Ok(())
+}
+
+/// The attack roll of `c`'s `spell` on `target`, with `pp` declared for it; whether it hit.
+pub(super) fn spell_attack(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    stats: &Stats,
+    spell: &Spell,
+    target: &Combatant,
+    pp: Option<Modifier>,
+) -> Result<bool, DecideError> {
+    let kind = spell.kind;
+    let attribute = kind.attribute();
+    let t_stats = stats_of(target)?;
+    let mut bonuses = vec![Modifier::new(attribute.word(), stats.attribute(attribute))];
+    if spell.attack_bonus != 0 {
+        bonuses.push(Modifier::new(&spell.name, spell.attack_bonus));
+    }
+    if kind == super::content::SpellKind::Magical && t_stats.magic_against != 0 {
+        bonuses.push(Modifier::new("target's race: magic", t_stats.magic_against));
+    }
+    if disrupted(ctx, target, &t_stats) {
+        bonuses.push(Modifier::new("magical disruption", -1));
+    }
+    bonuses.extend(super::afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(attribute),
+    )?);
+    bonuses.extend(pp);
+    let toughness = super::presence::toughness_against(ctx, target)?;
+    let roll = super::rolls::d10_for(ctx, &c.id, stats)?;
+    let total = tell::total(&roll, &bonuses);
+    let hit = checks::attack_hits(total, toughness);
+    tell::check(
+        ctx,
+        Check {
+            who: &c.id,
+            label: format!("{} attack", spell_as_told(c, spell)),
+            roll,
+            modifiers: bonuses,
+            against: Some((toughness, "toughness")),
+            success: Some(hit),
+            words: ("hits", "misses"),
+            because: None,
+            hidden: crate::redact::gm_only_numbers(target),
+            gm_only: false,
+        },
+    )?;
+    Ok(hit)
+}
+
+/// What the spell does to `target` once it has struck (or simply worked); the damage it dealt.
 fn effect(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
@@ -180,19 +270,35 @@ fn effect(
     spell: &Spell,
     target: &Combatant,
     inflict: i64,
-) -> Result<(), DecideError> {
+    willed: bool,
+) -> Result<Option<i64>, DecideError> {
     let t_stats = stats_of(target)?;
     if let Some(only) = &spell.only_vs
         && !is_of(&t_stats.tags, only)
     {
         ctx.telling = None;
-        return ctx.note_about(
+        ctx.note_about(
             &target.id,
             format!(
                 "{} is not {only}: {} does nothing to it",
                 target.id, spell.name
             ),
-        );
+        )?;
+        return Ok(None);
+    }
+    let resisted = willed || resists(ctx, c, spell, target)?;
+    if resisted && spell.damage.is_none() {
+        ctx.telling = None;
+        let by = if willed {
+            "by will alone"
+        } else {
+            "resist magic"
+        };
+        ctx.note_about(
+            &target.id,
+            format!("{} resists the effects of {} ({by})", target.id, spell.name),
+        )?;
+        return Ok(None);
     }
     let mut saved = None;
     if !spell.save.is_empty() {
@@ -213,11 +319,13 @@ fn effect(
     ctx.telling = Some(cast_on(c, spell, target));
     if saved == Some(true) && spell.on_save == Some(OnSave::Negates) {
         ctx.telling = None;
-        return ctx.note_about(
+        ctx.note_about(
             &target.id,
             format!("{} saves: {} has no effect", target.id, spell.name),
-        );
+        )?;
+        return Ok(None);
     }
+    let mut dealt = None;
     if let Some(amount) = spell.damage {
         let purpose = format!("{} damage", spell.name.to_lowercase());
         let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
@@ -234,6 +342,7 @@ fn effect(
             value = half;
         }
         harm::damage(ctx, &target.id, value, steps, Some(&c.id), false)?;
+        dealt = Some(value);
     }
     if let Some(amount) = spell.heals {
         let purpose = format!("{} healing", spell.name.to_lowercase());
@@ -251,7 +360,7 @@ fn effect(
             }
         }
     }
-    if let Some(effect) = &spell.effect {
+    if let Some(effect) = spell.effect.as_ref().filter(|_| !resisted) {
         let saved = match (saved, spell.on_save) {
             (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
             _ => "",
@@ -265,7 +374,44 @@ fn effect(
         )?;
     }
     ctx.telling = None;
-    Ok(())
+    Ok(dealt)
+}
+
+/// Resist magic: a wizard targeted by someone else's magical spell starts an intellect
+/// challenge against the caster; a win cancels the spell's effects, not its damage. Whether
+/// the target won.
+fn resists(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    spell: &Spell,
+    target: &Combatant,
+) -> Result<bool, DecideError> {
+    let t = ctx.combatant(&target.id)?;
+    if spell.kind != super::content::SpellKind::Magical
+        || t.id == c.id
+        || super::cannot_act(&t).is_some()
+        || !stats_of(&t)?.has_ability("resist_magic")
+    {
+        return Ok(false);
+    }
+    let side = |who, attribute| super::rolls::Side {
+        who,
+        attribute,
+        extra: Vec::new(),
+    };
+    let intellect = super::content::Attribute::Intellect;
+    let won =
+        super::rolls::challenge(ctx, side(&t, intellect), side(c, intellect), "resist magic")?;
+    if won == checks::Winner::Starter && spell.damage.is_some() {
+        ctx.note_about(
+            &t.id,
+            format!(
+                "{} resists the effects of {} (resist magic): the damage stands",
+                t.id, spell.name
+            ),
+        )?;
+    }
+    Ok(won == checks::Winner::Starter)
 }
 
 /// "aldric casts turn undead on skeleton": the spell is what is cast, the target whom on.

@@ -14,6 +14,8 @@ pub const MORALE_FALTERS: u32 = 2;
 pub const DYING_ROUNDS: i64 = 5;
 /// What prone does to toughness (the Combat advantage paragraph's example).
 pub const PRONE_TOUGHNESS: i64 = -1;
+/// What Supernatural vitality adds to toughness at 1 HP.
+pub const VITALITY_TOUGHNESS: i64 = 2;
 
 /// Whether a check (not an attack) of `total` against `toughness` succeeds: above always,
 /// equal as the table rules it (`tinyd10.check_ties`).

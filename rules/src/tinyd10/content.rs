@@ -195,6 +195,9 @@ pub struct Weapon {
     /// A sword, for Raised by the sword.
     #[serde(default)]
     pub sword: bool,
+    /// An edged weapon, for Bloody slash.
+    #[serde(default)]
+    pub bladed: bool,
     /// Not in the text: example content.
     #[serde(default)]
     pub example: bool,

@@ -11,7 +11,7 @@ use crate::state::{Kind, Status};
 use super::checks::{self, DYING_ROUNDS};
 use super::options::{NPC_AT_ZERO, is};
 use super::tell;
-use super::{DEAD, DYING, HP, TEMP_HP, UNCONSCIOUS, stats_of};
+use super::{APPEAL, DEAD, DYING, FANGED, HP, TEMP_HP, UNCONSCIOUS, stats_of};
 
 /// Deals `amount` to `target`, built from `steps`, by `source` (whose numbers the damage fact
 /// hides when they are the GM's).
@@ -23,7 +23,13 @@ pub fn damage(
     source: Option<&EntityId>,
     nonlethal: bool,
 ) -> Result<(), DecideError> {
-    let amount = amount.max(0);
+    let mut amount = amount.max(0);
+    let mut steps = steps;
+    if amount > 0 && ctx.combatant(target)?.has_status(APPEAL) {
+        // Appeal to heaven: no damage while it lasts.
+        steps.push(Modifier::new("appeal to heaven: no damage", -amount));
+        amount = 0;
+    }
     let event = ctx.damage_resolved(target, steps.clone(), amount, source);
     ctx.emit(event)?;
     let t = ctx.combatant(target)?;
@@ -46,6 +52,31 @@ pub fn damage(
     if hp > 0 && hp_after == 0 {
         at_zero(ctx, target, nonlethal)?;
     }
+    if let Some(src) = source {
+        fed(ctx, src, amount)?;
+    }
+    Ok(())
+}
+
+/// Fanged strike: the rogue whose marked blow just dealt `amount` gains as many HP (twice as
+/// many with Rapid regeneration, which doubles any healing).
+fn fed(ctx: &mut Ctx<'_>, rogue: &EntityId, amount: i64) -> Result<(), DecideError> {
+    let r = ctx.combatant(rogue)?;
+    if !r.has_status(FANGED) {
+        return Ok(());
+    }
+    ctx.set_status(rogue, FANGED, None)?;
+    if amount < 1 || r.has_status(DEAD) {
+        return Ok(());
+    }
+    let mut steps = vec![Modifier::new("fanged strike", amount)];
+    let mut gain = amount;
+    if stats_of(&r)?.has_ability("rapid_regeneration") {
+        steps.push(Modifier::new("rapid regeneration", amount));
+        gain *= 2;
+    }
+    ctx.telling = None;
+    heal(ctx, rogue, gain, steps)?;
     Ok(())
 }
 

@@ -1,28 +1,40 @@
 //! Tiny d10: Fantasy: checks of a d10 plus an attribute and a point per relevant skill against
 //! a toughness; characters built from a race, a class and split points; power points added to
 //! rolls and spent on class abilities; magic points spent on spells that hit unless they say
-//! they roll; combat in reflex order, one attack, ability or spell and one move a turn; 0 HP
-//! dying for five rounds; morale when a monster's allies fall.
+//! they roll; combat in reflex order, one attack, ability or spell and one move a turn (save
+//! where an ability grants more); 0 HP dying for five rounds; morale when a monster's allies
+//! fall.
 //!
 //! `docs/tinyd10.md` lists what the server automates and every table option where the text is
 //! silent. Submodules own one rule area each; this file wires them to [`RuleSystem`].
 
 mod actions;
+mod afflict;
+mod army;
 mod attack;
+mod boons;
+mod call;
 mod care;
 pub(crate) mod cast;
 pub mod checks;
 pub mod content;
 pub mod dice;
+mod faces;
 mod harm;
+mod lock;
+mod mending;
 mod morale;
+mod moving;
 pub(crate) mod options;
+mod presence;
 mod rolls;
 mod round;
 mod rush;
 pub mod sheet;
+mod splash;
 mod strike;
 mod tell;
+mod will;
 
 #[cfg(test)]
 mod tests;
@@ -38,7 +50,7 @@ use crate::options::OptionSpec;
 use crate::refusal::Refusal;
 use crate::sheet::SheetError;
 use crate::state::{Combatant, StateView};
-use crate::system::{ResourceSpec, RuleSystem};
+use crate::system::{Happening, ResourceSpec, RuleSystem};
 
 use sheet::Stats;
 
@@ -66,6 +78,32 @@ pub const DYING: &str = "dying";
 pub const DEAD: &str = "dead";
 pub const UNCONSCIOUS: &str = "unconscious";
 pub const PRONE: &str = "prone";
+/// Critical strike's daze (magnitude: what it takes off every roll) and Radiant strike's
+/// blindness (off attacks and reflex), each with its rounds left.
+pub const DAZED: &str = "dazed";
+pub const BLINDED: &str = "blinded";
+/// Call to battle answered: an extra attack on the next turn (`called_to_battle`), and during
+/// that turn (`extra_attack`).
+pub const CALLED: &str = "called_to_battle";
+pub const EXTRA_ATTACK: &str = "extra_attack";
+/// Paralyzing strike's paralysis (rounds left): no turn, no action, no answer.
+pub const PARALYZED: &str = "paralyzed";
+/// Disarm's loss: bare hands only until the GM rules the weapon back in hand.
+pub const DISARMED: &str = "disarmed";
+/// The lasting abilities: Magical power's +1 toughness, Prying eye's -2 on a foe, Bless
+/// weapon's blessing (its source the weapon), Appeal to heaven (rounds left), and Thunderous
+/// blow's doubled bonuses for the round.
+pub const MAGICAL_POWER: &str = "magical_power";
+pub const PRIED: &str = "prying_eye";
+pub const BLESSED_WEAPON: &str = "bless_weapon";
+pub const APPEAL: &str = "appeal_to_heaven";
+pub const THUNDEROUS: &str = "thunderous_blow";
+/// Commanding presence, for the fight.
+pub const COMMANDING: &str = "commanding_presence";
+/// A Fanged strike's blow on its way: the damage it deals heals the rogue.
+pub const FANGED: &str = "fanged_strike";
+/// A Tactical retreat open this turn; its source is the opponent retreated from.
+pub const RETREAT: &str = "tactical_retreat";
 
 /// The Tiny d10: Fantasy rule system.
 pub struct TinyD10;
@@ -166,9 +204,13 @@ impl RuleSystem for TinyD10 {
             "heal" => care::heal(ctx, &c, args),
             "potion" => care::potion(ctx, &c, args),
             "ability" => strike::ability(ctx, &c, args),
-            "move" => round::movement(ctx, &c, args),
+            "move" => moving::movement(ctx, &c, args),
             _ => round::end_turn_action(ctx, &c),
         }
+    }
+
+    fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
+        lock::after_moves(ctx, happened)
     }
 
     fn resume(
@@ -181,6 +223,8 @@ impl RuleSystem for TinyD10 {
             attack::STEP_HIT => attack::resume_hit(ctx, step, closing),
             attack::STEP_EXPLOSIVE => attack::resume_explosive(ctx, step, closing),
             rush::STEP_RUSH => rush::resume(ctx, step, closing),
+            lock::STEP_LOCK => lock::resume(ctx, step, closing),
+            will::STEP_WILL => will::resume(ctx, step, closing),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),
@@ -202,12 +246,13 @@ pub fn stats_of(c: &Combatant) -> Result<Stats, Refusal> {
 }
 
 /// Why a creature cannot act now, if it cannot. Dying characters are immobilized, and the
-/// text gives them nothing to do but wait for help (A6).
+/// text gives them nothing to do but wait for help (A6); the paralyzed likewise.
 pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
     [
         (DEAD, "dead"),
         (DYING, "dying"),
         (UNCONSCIOUS, "unconscious"),
+        (PARALYZED, "paralyzed"),
     ]
     .into_iter()
     .find(|(s, _)| c.has_status(s))

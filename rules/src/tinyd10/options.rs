@@ -33,6 +33,10 @@ pub const MORALE_COUNT: &str = "tinyd10.morale_count";
 pub const EARSHOT: &str = "tinyd10.earshot";
 /// Whom Magical disruption covers besides its bearer: "nearby allies" has no distance.
 pub const DISRUPTION: &str = "tinyd10.disruption";
+/// Enchanted healing's rate, which the text does not give.
+pub const ENCHANTED_HEALING: &str = "tinyd10.enchanted_healing";
+/// Whether Call to battle's "all allies" include the cleric who calls.
+pub const CALL_TO_BATTLE: &str = "tinyd10.call_to_battle";
 
 struct Choice {
     key: &'static str,
@@ -41,7 +45,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 13] = [
+const CHOICES: [Choice; 15] = [
     Choice {
         key: D5_FROM,
         help: "A 1d5: `draw` takes a five-sided draw of the fair stream; `half_d10` rolls a d10 and halves it, rounding up.",
@@ -119,6 +123,18 @@ const CHOICES: [Choice; 13] = [
         help: "Magical disruption's \"nearby allies\" has no distance: every able ally on the bearer's side (`side`), or the bearer alone (`bearer`).",
         choices: &["side", "bearer"],
         default: "side",
+    },
+    Choice {
+        key: CALL_TO_BATTLE,
+        help: "Call to battle's \"all allies\" roll for an extra attack: the `others` of the cleric's side, or `with_caller`, the cleric too.",
+        choices: &["others", "with_caller"],
+        default: "others",
+    },
+    Choice {
+        key: ENCHANTED_HEALING,
+        help: "Enchanted healing turns MP into HP at no stated rate: `ruling` (refused; the GM sets MP and HP) or `one_each` (1 HP a MP).",
+        choices: &["ruling", "one_each"],
+        default: "ruling",
     },
 ];
 

@@ -210,6 +210,12 @@ pub fn check_action(
     if perception && stats.perception != 0 {
         modifiers.push(Modifier::new("race: perception", stats.perception));
     }
+    modifiers.extend(super::afflict::penalties(
+        ctx,
+        &c.id,
+        false,
+        Some(attribute),
+    )?);
     let toughness = args.int("toughness")?.unwrap_or(STANDARD_SAVE);
     let hidden = args.flag("hidden")? && seat.is_gm();
     if let Some(m) = declare_pp(ctx, c, args.int("pp")?.unwrap_or(0), 0)? {
@@ -258,6 +264,12 @@ pub fn save(
     if stats.has_ability("divine_purpose") {
         modifiers.push(Modifier::new("divine purpose", 2));
     }
+    modifiers.extend(super::afflict::penalties(
+        ctx,
+        &who.id,
+        false,
+        Some(attribute),
+    )?);
     let label = match what {
         Some(what) => format!("{} save against {what}", attribute.word()),
         None => format!("{} save", attribute.word()),
@@ -324,6 +336,12 @@ pub fn challenge(
                 stats.attribute(side.attribute),
             )];
             modifiers.extend(side.extra.iter().cloned());
+            modifiers.extend(super::afflict::penalties(
+                ctx,
+                &side.who.id,
+                false,
+                Some(side.attribute),
+            )?);
             let roll = d10_for(ctx, &side.who.id, &stats)?;
             let again = if round > 0 { " (again)" } else { "" };
             let total = tell::check(

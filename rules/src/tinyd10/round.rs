@@ -1,10 +1,10 @@
 //! The encounter's clock: the order by reflex (ties rolled), a turn each in that order with
-//! one attack, ability or spell and one movement sequence, the end of a round (when dying
-//! characters come a round closer to death), and moving.
+//! one attack, ability or spell and one movement sequence (moving itself is `moving`), what a
+//! turn's end takes away, the end of a round (timed afflictions wear off, dying characters
+//! come a round closer to death), and the toughness an attack must reach.
 
 use std::cmp::Reverse;
 
-use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact, Modifier};
 use crate::grid::distance;
@@ -126,7 +126,10 @@ pub fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
         if cannot_act(&c).is_none() {
             ctx.set_resource(&id, ACTION, 1)?;
             ctx.set_resource(&id, MOVE, 1)?;
-            return ctx.emit(Event::public(Fact::TurnStarted { entity: Some(id) }));
+            ctx.emit(Event::public(Fact::TurnStarted {
+                entity: Some(id.clone()),
+            }))?;
+            return super::call::open_turn(ctx, &id);
         }
         at += 1;
     }
@@ -138,15 +141,8 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let round = i64::from(ctx.state.encounter().round);
     let counts = is(ctx.state.options(), DYING_COUNT, "drop_counts");
     for id in ctx.state.encounter().order.clone() {
+        super::afflict::wear_off(ctx, &id)?;
         let c = ctx.combatant(&id)?;
-        if let Some(s) = c.statuses.get(super::care::STRENGTH).cloned() {
-            let left = s.rounds_left.unwrap_or(1).saturating_sub(1);
-            let to = (left > 0).then_some(Status {
-                rounds_left: Some(left),
-                ..s
-            });
-            ctx.set_status(&id, super::care::STRENGTH, to)?;
-        }
         // A knock-out with a count (Stunning blow) wears off; one from 0 HP does not.
         if let Some(out) = c.statuses.get(UNCONSCIOUS).cloned()
             && let Some(left) = out.rounds_left
@@ -238,7 +234,16 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
         .unwrap_or(0);
     ctx.set_resource(who, ACTION, 0)?;
     ctx.set_resource(who, MOVE, 0)?;
+    close_turn(ctx, who)?;
     advance(ctx, at + 1)
+}
+
+/// What a turn gave and only that turn may use goes with it: an extra attack from Call to
+/// battle, a Tactical retreat not taken.
+fn close_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    super::call::mark(ctx, who, super::EXTRA_ATTACK, None)?;
+    ctx.set_status(who, super::FANGED, None)?;
+    ctx.set_status(who, super::RETREAT, None)
 }
 
 pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
@@ -248,55 +253,36 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     for id in ctx.state.encounter().order.clone() {
         ctx.set_resource(&id, ACTION, 0)?;
         ctx.set_resource(&id, MOVE, 0)?;
+        close_turn(ctx, &id)?;
+        super::call::mark(ctx, &id, super::CALLED, None)?;
+        super::call::mark(ctx, &id, super::cast::LAST_SPELL, None)?;
+        let c = ctx.combatant(&id)?;
+        super::boons::fight_over(ctx, &c)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }
 
-/// Feet a movement sequence covers: the speed, half of it when standing up from prone.
-pub fn move_feet(speed: i64, prone: bool) -> i64 {
-    if prone { speed / 2 } else { speed }
-}
-
-pub fn movement(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
-    let to = args
-        .cell("to")?
-        .ok_or_else(|| Refusal::bad_argument("to", "is required"))?;
-    let from = c
-        .position
-        .ok_or_else(|| Refusal::Rule(format!("{} is not on the grid", c.id)))?;
-    let prone = c.has_status(PRONE);
-    let limit = move_feet(stats_of(c)?.speed_ft, prone);
-    let cells = distance(from, to, ctx.state.options().diagonal());
-    let feet = i64::try_from(cells)
-        .unwrap_or(i64::MAX)
-        .saturating_mul(i64::from(GRID.cell_size));
-    if feet > limit {
-        return Err(Refusal::OutOfRange {
-            what: format!("cell ({}, {})", to.x, to.y),
-            distance: feet,
-            limit,
-            unit: GRID.unit.into(),
-        }
-        .into());
-    }
-    spend(ctx, c, MOVE)?;
-    if prone {
-        ctx.set_status(&c.id, PRONE, None)?;
-        ctx.note_about(&c.id, format!("{} stands up: half movement", c.id))?;
-    }
-    ctx.emit(Event::public(Fact::Moved {
-        entity: c.id.clone(),
-        from: Some(from),
-        to: Some(to),
-    }))
-}
-
-/// The toughness an attack on `t` must reach, with what changed it.
+/// The toughness an attack on `t` must reach, with what changed it: prone, Magical power,
+/// Prying eye, and Supernatural vitality at 1 HP.
 pub fn toughness_of(t: &Combatant) -> Result<(i64, Vec<Modifier>), Refusal> {
     let stats = stats_of(t)?;
     let mut parts = vec![Modifier::new("toughness", stats.toughness)];
     if t.has_status(PRONE) {
         parts.push(Modifier::new("prone", checks::PRONE_TOUGHNESS));
+    }
+    for (key, label) in [
+        (super::MAGICAL_POWER, "magical power"),
+        (super::PRIED, "prying eye"),
+    ] {
+        if let Some(s) = t.statuses.get(key) {
+            parts.push(Modifier::new(label, s.magnitude));
+        }
+    }
+    if stats.has_ability("supernatural_vitality") && t.resource(super::HP) == 1 {
+        parts.push(Modifier::new(
+            "supernatural vitality",
+            checks::VITALITY_TOUGHNESS,
+        ));
     }
     Ok((parts.iter().map(|m| m.value).sum(), parts))
 }

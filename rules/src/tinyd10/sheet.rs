@@ -65,6 +65,10 @@ pub struct Advance {
     /// or `spell`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<String>,
+    /// The class ability taken at this level (levels 2 to 4), written where it matters which:
+    /// Prodigious casting counts its MP from the level it was taken at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
 }
 
 /// An NPC's or monster's own numbers.
@@ -110,6 +114,14 @@ pub struct NpcAttack {
     pub damage: Amount,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range_ft: Option<i64>,
+    /// An edged attack (a blade, claws that cut), for Bloody slash.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bladed: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> Amount {
@@ -219,6 +231,39 @@ pub struct Sheet {
     pub mp: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_hp: Option<i64>,
+    /// The weapon type Favored weapon names (with that ability only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub favored_weapon: Option<String>,
+    /// The weapon type Weapon proficiency names, and what it adds (with that ability only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proficiency: Option<Proficiency>,
+}
+
+/// Weapon proficiency's choice: a weapon type and the bonus it gives with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Proficiency {
+    /// A weapon type: a weapon's id, or the word its name ends with (`sword`, `bow`, `axe`).
+    pub weapon: String,
+    pub bonus: ProficiencyBonus,
+}
+
+/// "+1 attack or damage": which one the character chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProficiencyBonus {
+    Attack,
+    Damage,
+}
+
+/// Whether `w` is of the weapon type `kind`: its id, or the last word of its name ending in it
+/// (a greatsword and a shortsword are swords, a hand-axe an axe, a shortbow a bow).
+pub fn of_type(w: &AttackStats, kind: &str) -> bool {
+    w.id == kind
+        || w.name
+            .rsplit([' ', '-'])
+            .next()
+            .is_some_and(|last| last.ends_with(kind))
 }
 
 fn level_one() -> i64 {
@@ -235,6 +280,7 @@ pub struct AttackStats {
     pub damage: Amount,
     pub range_ft: Option<i64>,
     pub sword: bool,
+    pub bladed: bool,
 }
 
 /// The numbers the rules read, derived from a checked sheet.
@@ -262,6 +308,9 @@ pub struct Stats {
     pub poison_immune: bool,
     pub champions_resolve: bool,
     pub legendary_presence: bool,
+    /// Favored weapon's and Weapon proficiency's choices.
+    pub favored_weapon: Option<String>,
+    pub proficiency: Option<Proficiency>,
 }
 
 impl Stats {
@@ -352,8 +401,59 @@ impl Sheet {
             Kind::Npc | Kind::Object => self.npc(content)?,
         };
         stats.tags.clone_from(&self.tags);
+        self.weapon_choices(&mut stats)?;
         self.check_current(&stats)?;
         Ok(stats)
+    }
+
+    /// Favored weapon and Weapon proficiency each name a weapon type: written with the
+    /// ability, and only with it.
+    fn weapon_choices(&self, stats: &mut Stats) -> Result<(), SheetError> {
+        let type_word = |field: &str, kind: &str| {
+            if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                Err(bad(
+                    field,
+                    "a weapon type is one lowercase word (`sword`, `bow`, `flail`)",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match (stats.has_ability("favored_weapon"), &self.favored_weapon) {
+            (true, Some(kind)) => type_word("favored_weapon", kind)?,
+            (true, None) => {
+                return Err(bad(
+                    "favored_weapon",
+                    "Favored weapon names the weapon type it favours",
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(bad(
+                    "favored_weapon",
+                    "only a character with Favored weapon names a favoured weapon",
+                ));
+            }
+            (false, None) => {}
+        }
+        match (stats.has_ability("weapon_proficiency"), &self.proficiency) {
+            (true, Some(p)) => type_word("proficiency.weapon", &p.weapon)?,
+            (true, None) => {
+                return Err(bad(
+                    "proficiency",
+                    "Weapon proficiency names a weapon type and its bonus (attack or damage)",
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(bad(
+                    "proficiency",
+                    "only a character with Weapon proficiency names a proficiency",
+                ));
+            }
+            (false, None) => {}
+        }
+        stats.favored_weapon.clone_from(&self.favored_weapon);
+        stats.proficiency.clone_from(&self.proficiency);
+        Ok(())
     }
 
     fn check_current(&self, s: &Stats) -> Result<(), SheetError> {
@@ -500,6 +600,7 @@ impl Sheet {
                 damage: a.damage,
                 range_ft: a.range_ft,
                 sword: false,
+                bladed: a.bladed,
             });
         }
         attacks.push(unarmed());
@@ -531,6 +632,8 @@ impl Sheet {
             poison_immune: false,
             champions_resolve: false,
             legendary_presence: false,
+            favored_weapon: None,
+            proficiency: None,
         })
     }
 
@@ -573,6 +676,7 @@ impl Sheet {
                 damage: Amount::flat(1 + w.damage),
                 range_ft: w.range_ft,
                 sword: w.sword,
+                bladed: w.bladed,
             });
         }
         Ok(out)
@@ -893,7 +997,7 @@ impl Sheet {
         }
         let pp_max = p.pp + class.pp + race.pp_per_level * level + gains.pp + war_mage;
         let mp_max = if caster.is_some() {
-            class.mp + roll_mp + gains.mp
+            class.mp + roll_mp + gains.mp + self.prodigious()?
         } else {
             0
         };
@@ -921,7 +1025,49 @@ impl Sheet {
             poison_immune: race.poison_immune,
             champions_resolve: level >= 4,
             legendary_presence: level >= 5,
+            favored_weapon: None,
+            proficiency: None,
         })
+    }
+
+    /// Prodigious casting's MP: one for the level it was taken at and one for each level
+    /// since. Checks every advance's `ability` names a later ability of the sheet's.
+    fn prodigious(&self) -> Result<i64, SheetError> {
+        let mut taken_at = None;
+        for (i, a) in self.advance.iter().enumerate() {
+            let Some(id) = &a.ability else {
+                continue;
+            };
+            let level = i64::try_from(i).unwrap_or(0) + 2;
+            let field = format!("advance[{i}].ability");
+            if level > 4 || !self.abilities.contains(id) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "levels 2 to 4 each take a class ability the sheet lists; `{id}` at level {level} is not one"
+                    ),
+                ));
+            }
+            if self.advance[..i]
+                .iter()
+                .any(|b| b.ability.as_ref() == Some(id))
+            {
+                return Err(bad(field, format!("`{id}` is taken at two levels")));
+            }
+            if id == "prodigious_casting" {
+                taken_at = Some(level);
+            }
+        }
+        if !self.abilities.iter().any(|a| a == "prodigious_casting") {
+            return Ok(0);
+        }
+        let at = taken_at.ok_or_else(|| {
+            bad(
+                "advance",
+                "Prodigious casting gives 1 MP a level from the one it was taken at: name it as that level's `ability`",
+            )
+        })?;
+        Ok(self.level - at + 1)
     }
 
     fn check_wealth(&self) -> Result<(), SheetError> {
@@ -1111,6 +1257,7 @@ fn unarmed() -> AttackStats {
         damage: Amount::flat(1),
         range_ft: None,
         sword: false,
+        bladed: false,
     }
 }
 

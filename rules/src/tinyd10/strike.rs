@@ -17,7 +17,8 @@ use super::checks::{self, Winner};
 use super::content::Attribute;
 use super::dice::{Amount, Die, roll_told};
 use super::rolls::{self, Side, d10_for, declare_pp, spend_pp};
-use super::round::{spend, toughness_of};
+use super::round::spend;
+use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{ACTION, DEAD, PP, PRONE, UNCONSCIOUS, harm, stats_of};
 
@@ -28,13 +29,37 @@ pub const STRIKES: [(&str, i64, Attribute, i64); 3] = [
     ("stunning_blow", 2, Attribute::Power, 1),
 ];
 
+/// The tags the text's "evil, undead, or otherwise unholy" covers.
+const UNHOLY: [&str; 3] = ["evil", "undead", "unholy"];
+
+/// Whether a creature is evil, undead or unholy (Smite, Wrath).
+pub fn is_unholy(stats: &Stats) -> bool {
+    stats.tags.iter().any(|g| UNHOLY.contains(&g.as_str()))
+}
+
 pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let name = args.require_text("name")?;
+    if name == super::call::ID {
+        return super::call::call(ctx, c, &stats);
+    }
+    match name {
+        "healing_sacrifice" => return super::mending::sacrifice(ctx, c, &stats, args),
+        "enchanted_healing" => return super::mending::enchanted(ctx, c, &stats, args),
+        _ => {}
+    }
+    if let Some((id, cost)) = super::boons::BOONS.into_iter().find(|(id, _)| *id == name) {
+        return super::boons::boon(ctx, c, &stats, id, cost, args);
+    }
     let (id, cost, attribute, bonus) = STRIKES
         .into_iter()
         .find(|(id, ..)| *id == name)
-        .ok_or_else(|| Refusal::bad_argument("name", "smite, hail_of_daggers or stunning_blow"))?;
+        .ok_or_else(|| {
+            Refusal::bad_argument(
+                "name",
+                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven, commanding_presence, healing_sacrifice or enchanted_healing",
+            )
+        })?;
     if !stats.has_ability(id) {
         return Err(Refusal::Rule(format!("{} does not have {id}", c.id)).into());
     }
@@ -42,6 +67,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
+    super::presence::must_target(ctx, c, &t.id)?;
     let pp = args.int("pp")?.unwrap_or(0);
     let pool = c.resource(PP);
     if pp + cost > pool {
@@ -58,10 +84,16 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if bonus != 0 {
         bonuses.push(Modifier::new(id.replace('_', " "), bonus));
     }
+    bonuses.extend(super::afflict::penalties(
+        ctx,
+        &c.id,
+        true,
+        Some(attribute),
+    )?);
     if let Some(m) = declare_pp(ctx, c, pp, 0)? {
         bonuses.push(m);
     }
-    let (toughness, _) = toughness_of(&t)?;
+    let toughness = super::presence::toughness_against(ctx, &t)?;
     ctx.telling = Some(Telling {
         actor: Some(c.id.clone()),
         verb: "uses".into(),
@@ -92,12 +124,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     }
     match id {
         "smite" => {
-            let unholy = ["evil", "undead", "unholy"];
-            if !stats_of(&t)?
-                .tags
-                .iter()
-                .any(|g| unholy.contains(&g.as_str()))
-            {
+            if !is_unholy(&stats_of(&t)?) {
                 ctx.telling = None;
                 return ctx
                     .note_about(&t.id, format!("{} is not unholy: smite does nothing", t.id));

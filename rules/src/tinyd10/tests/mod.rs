@@ -4,7 +4,9 @@
 //! field named (`sheets`); the data tables hold together (`data`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod abilities;
 mod data;
+mod edges;
 mod pure;
 mod scenes;
 mod sheets;

@@ -72,9 +72,11 @@ fn morale_is_called_on_the_first_slain_and_on_more_than_half() {
     // Third dead: 3 of 4 is more than half of the whole group.
     // All dead: nobody is left to falter.
     type Case = (i64, i64, bool, bool, bool, &'static [MoraleEvent]);
-    let cases: [Case; 8] = [
+    let cases: [Case; 9] = [
         // A lone goblin slain: nobody is left to falter.
         (1, 1, true, false, false, &[]),
+        // Three: the first dead is 1 of the 2 others, exactly half, not more.
+        (1, 3, true, false, false, &[F]),
         (1, 4, true, false, false, &[F]),
         (2, 4, true, true, false, &[H]),
         (2, 4, false, true, false, &[]),

@@ -14,24 +14,24 @@ use super::super::TinyD10;
 use super::{pc, with};
 
 /// Plays a scenario; the hearing steps read the player `p1`'s copy (Brenna's seat).
-fn play(s: Scene) {
+pub(super) fn play(s: Scene) {
     scene::play(&TinyD10, "p1", s);
 }
 
-fn t(s: &str) -> ArgValue {
+pub(super) fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.into())
 }
-fn n(i: i64) -> ArgValue {
+pub(super) fn n(i: i64) -> ArgValue {
     ArgValue::Int(i)
 }
 
-fn brenna() -> Value {
+pub(super) fn brenna() -> Value {
     toml::from_str(include_str!(
         "../../../../docs/examples/tinyd10/brenna.toml"
     ))
     .unwrap()
 }
-fn aldric() -> Value {
+pub(super) fn aldric() -> Value {
     toml::from_str(include_str!(
         "../../../../docs/examples/tinyd10/aldric.toml"
     ))
@@ -47,7 +47,7 @@ fn skeleton(reflex: i64) -> Value {
 }
 
 /// A goblin: power 1, T5, 3 HP, a rusty blade dealing 1, and the reflex given.
-fn goblin(id: &str, reflex: i64) -> Value {
+pub(super) fn goblin(id: &str, reflex: i64) -> Value {
     json!({
         "id": id, "name": id, "kind": "npc", "tags": ["goblin", "evil"],
         "stats": {"power": 1, "reflex": reflex, "toughness": 5, "hp_max": 3},
@@ -492,7 +492,12 @@ fn option_natural_total_reads_a_10_as_the_total_so_13_does_not_pummel() {
     pummel(&[("tinyd10.natural", "total")], false);
 }
 
-fn ray(options: &'static [(&'static str, &'static str)], hp: i64) {
+/// Mira's ray at the skeleton (6 HP), saved: `steps` are the damage's, `hp` what is left.
+fn ray(
+    options: &'static [(&'static str, &'static str)],
+    steps: &'static [(&'static str, i64)],
+    hp: i64,
+) {
     play(Scene {
         name: "ray of death",
         options,
@@ -507,21 +512,37 @@ fn ray(options: &'static [(&'static str, &'static str)], hp: i64) {
                 vec![("spell", t("ray_of_death")), ("target", t("skeleton"))],
                 &[9, 7],
             ),
+            S::Damage(steps, 6 - hp),
             S::Res("skeleton", "hp", hp),
             // 13 MP - 4, less 1 for Arcane knowledge.
             S::Res("mira", "mp", 10),
+            // Next round, the save failed (1 + 1): the whole 1d10, a 3.
+            S::Act("mira", "end_turn", vec![], &[]),
+            S::Act("skeleton", "end_turn", vec![], &[]),
+            S::Act(
+                "mira",
+                "cast",
+                vec![("spell", t("ray_of_death")), ("target", t("skeleton"))],
+                &[1, 3],
+            ),
+            S::Damage(&[("Ray of death", 3)], 3),
         ],
     });
 }
 
 #[test]
 fn a_save_against_ray_of_death_halves_it_rounded_down() {
-    ray(&[], 6 - 3);
+    // 7 halved down: 3, a step of -4.
+    ray(&[], &[("Ray of death", 7), ("saved: half", -4)], 3);
 }
 
 #[test]
 fn option_halving_up_rounds_a_halved_7_to_4() {
-    ray(&[("tinyd10.halving", "up")], 6 - 4);
+    ray(
+        &[("tinyd10.halving", "up")],
+        &[("Ray of death", 7), ("saved: half", -3)],
+        2,
+    );
 }
 
 #[test]
@@ -1480,31 +1501,42 @@ fn legendary_presence_challenges_a_foes_first_attack_and_a_loss_costs_it_2() {
         cast: vec![
             legend,
             with(goblin("g1", 3), |v| v["stats"]["power"] = json!(5)),
+            with(goblin("g2", 4), |v| v["stats"]["power"] = json!(5)),
         ],
         steps: vec![
             S::Start(&[]),
-            // Hild: T 7 + 1 + 1 = 9, aspect 2 (level 5). The goblin's first attack: aspect
-            // challenge 4 + 0 against Hild's 3 + 2: it loses, -2. Then 6 + power 5 - 2 = 9:
-            // still a hit (Withstand is not Hild's; she has no Evade).
+            // Hild: T 7 + 1 + 1 = 9, aspect 2 (level 5); HP 6 + 2 (warrior) + 5 (dwarf, level 5)
+            // + 2 + 2 + 2 (levels 2, 3, 4) = 19. g2's first attack: aspect challenge 6 + 0
+            // against Hild's 2 + 2: it wins, no penalty; 4 + power 5 = 9 hits (Withstand is not
+            // Hild's; she has no Evade).
+            S::Act(
+                "g2",
+                "attack",
+                vec![("target", t("hild")), ("weapon", t("rusty_blade"))],
+                &[6, 2, 4],
+            ),
+            S::Said("legendary presence"),
+            S::Res("hild", "hp", 18),
+            S::Act("g2", "end_turn", vec![], &[]),
+            // g1's first attack: 4 + 0 against 3 + 2, it loses: 4 + 5 - 2 = 7 misses T9.
             S::Act(
                 "g1",
                 "attack",
                 vec![("target", t("hild")), ("weapon", t("rusty_blade"))],
-                &[4, 3, 6],
+                &[4, 3, 4],
             ),
-            // HP: 6 + 2 (warrior) + 5 (dwarf, level 5) + 2 + 2 + 2 (levels 2, 3, 4) = 19, less 1.
-            S::Said("legendary presence"),
             S::Res("hild", "hp", 18),
             S::Act("g1", "end_turn", vec![], &[]),
             S::Act("hild", "end_turn", vec![], &[]),
-            // The second attack: no challenge, no penalty: 3 + 5 = 8 misses T9.
+            S::Act("g2", "end_turn", vec![], &[]),
+            // Its second attack: no challenge, no penalty: 4 + 5 = 9 hits.
             S::Act(
                 "g1",
                 "attack",
                 vec![("target", t("hild")), ("weapon", t("rusty_blade"))],
-                &[3],
+                &[4],
             ),
-            S::Res("hild", "hp", 18),
+            S::Res("hild", "hp", 17),
         ],
     });
 }

@@ -11,7 +11,7 @@ use super::super::sheet::{Sheet, from_json, from_toml};
 use super::super::{HP, MP, PP, TEMP_HP};
 use super::{pc, with};
 
-const EXAMPLES: [(&str, &str); 5] = [
+const EXAMPLES: [(&str, &str); 6] = [
     (
         "brenna",
         include_str!("../../../../docs/examples/tinyd10/brenna.toml"),
@@ -19,6 +19,10 @@ const EXAMPLES: [(&str, &str); 5] = [
     (
         "aldric",
         include_str!("../../../../docs/examples/tinyd10/aldric.toml"),
+    ),
+    (
+        "torvald",
+        include_str!("../../../../docs/examples/tinyd10/torvald.toml"),
     ),
     (
         "goblin",
@@ -44,6 +48,7 @@ fn the_example_sheets_load_with_the_totals_their_comments_derive() {
     let want = [
         ("brenna", 10, 5, 0, 9, None),
         ("aldric", 6, 7, 6, 7, Some(7)),
+        ("torvald", 13, 8, 0, 9, None),
         ("goblin", 3, 0, 0, 5, None),
         ("goblin-archer", 2, 0, 0, 4, None),
         ("skeleton", 6, 0, 0, 7, None),
@@ -73,8 +78,8 @@ fn the_example_sheets_load_with_the_totals_their_comments_derive() {
         .count();
     assert_eq!(
         (pcs, EXAMPLES.len() - pcs),
-        (2, 3),
-        "two PCs and three NPCs"
+        (3, 3),
+        "three PCs and three NPCs"
     );
 }
 
@@ -147,7 +152,7 @@ type Case = (&'static str, fn(&mut Value), &'static str, &'static str);
 
 #[test]
 fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
-    let cases: [Case; 24] = [
+    let cases: [Case; 28] = [
         (
             "unknown race",
             |v| v["race"] = json!("orc"),
@@ -302,6 +307,45 @@ fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
         ),
         ("hp over max", |v| v["hp"] = json!(99), "hp", "the maximum"),
         (
+            "favoured weapon without the ability",
+            |v| v["favored_weapon"] = json!("flail"),
+            "favored_weapon",
+            "only a character with Favored weapon",
+        ),
+        (
+            "proficiency without the ability",
+            |v| v["proficiency"] = json!({"weapon": "sword", "bonus": "attack"}),
+            "proficiency",
+            "only a character with Weapon proficiency",
+        ),
+        (
+            "favored weapon with no type",
+            |v| {
+                v["level"] = json!(2);
+                v["advance"] =
+                    json!([{"attribute": "power", "points": "pp", "extra": "toughness"}]);
+                v["skills"] = json!(["craft", "spot"]);
+                v["abilities"] =
+                    json!(["spell_casting_divine", "words_of_healing", "favored_weapon"]);
+            },
+            "favored_weapon",
+            "names the weapon type",
+        ),
+        (
+            "favored weapon type not a word",
+            |v| {
+                v["level"] = json!(2);
+                v["advance"] =
+                    json!([{"attribute": "power", "points": "pp", "extra": "toughness"}]);
+                v["skills"] = json!(["craft", "spot"]);
+                v["abilities"] =
+                    json!(["spell_casting_divine", "words_of_healing", "favored_weapon"]);
+                v["favored_weapon"] = json!("Great Sword");
+            },
+            "favored_weapon",
+            "one lowercase word",
+        ),
+        (
             "no owner",
             |v| {
                 v.as_object_mut()
@@ -364,4 +408,50 @@ fn an_npc_states_its_numbers_and_may_not_use_creation_fields() {
     assert!(
         matches!(from_json(&with_race), Err(SheetError::Invalid { field, .. }) if field == "race")
     );
+}
+
+#[test]
+fn prodigious_casting_adds_1_mp_a_level_from_the_one_it_was_taken_at() {
+    // Mira at level 3 has 13 MP (see the level three wizard); Prodigious casting in place of
+    // Arcane knowledge adds one for the level it was taken at and one for each since.
+    let mira = |at: Option<usize>| {
+        let mut v = json!({
+            "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+            "race": "dwarf", "class": "wizard", "level": 3,
+            "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+            "advance": [
+                {"attribute": "intellect", "points": "mp", "extra": "spells"},
+                {"attribute": "reflex", "points": "mp", "extra": "toughness"}
+            ],
+            "skills": ["craft", "spot", "listen"],
+            "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "prodigious_casting"],
+            "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+        });
+        if let Some(i) = at {
+            v["advance"][i]["ability"] = json!("prodigious_casting");
+        }
+        v
+    };
+    let mp = |v: Value| {
+        let s: Sheet = serde_json::from_value(v).unwrap();
+        s.stats().map(|st| st.mp_max)
+    };
+    // Taken at level 2: levels 2 and 3. At level 3: level 3 only.
+    assert_eq!(mp(mira(Some(0))).unwrap(), 13 + 2);
+    assert_eq!(mp(mira(Some(1))).unwrap(), 13 + 1);
+    match mp(mira(None)) {
+        Err(SheetError::Invalid { field, rule }) => {
+            assert_eq!(field, "advance");
+            assert!(rule.contains("the one it was taken at"), "{rule}");
+        }
+        other => panic!("expected the advance refused, got {other:?}"),
+    }
+    // A level's ability must be one the sheet lists.
+    let wrong = with(mira(Some(0)), |v| {
+        v["advance"][1]["ability"] = json!("war_mage")
+    });
+    match mp(wrong) {
+        Err(SheetError::Invalid { field, .. }) => assert_eq!(field, "advance[1].ability"),
+        other => panic!("expected advance[1].ability refused, got {other:?}"),
+    }
 }

@@ -1,0 +1,108 @@
+//! By will alone (warrior, 2 PP): when a foe's spell with an effect reaches the warrior, its
+//! seat is asked whether to resist the effect (the damage still lands). The cast waits for the
+//! answer and goes on from it: the spell's effect, damage and any splash.
+
+use std::collections::BTreeMap;
+
+use crate::decision::{Closing, PendingStep, StepValue};
+use crate::engine::{Ctx, DecideError};
+use crate::refusal::Refusal;
+use crate::state::{Combatant, StateView};
+use crate::toolkit::deciders;
+
+use super::cast::land;
+use super::content::{Spell, content};
+use super::rolls::spend_pp;
+use super::{PP, cannot_act, stats_of};
+
+pub const STEP_WILL: &str = "tinyd10.by_will_alone";
+/// By will alone's cost.
+pub const COST: i64 = 2;
+
+/// Asks `target`'s seat, when it can resist `spell`'s effect; `false` when there is nothing to
+/// ask and the cast goes straight on.
+pub fn offer(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    spell: &Spell,
+    target: &Combatant,
+    inflict: i64,
+    splash: bool,
+) -> Result<bool, DecideError> {
+    let t = ctx.combatant(&target.id)?;
+    if spell.effect.is_none()
+        || t.side == c.side
+        || cannot_act(&t).is_some()
+        || t.resource(PP) < COST
+        || !stats_of(&t)?.has_ability("by_will_alone")
+    {
+        return Ok(false);
+    }
+    let data = BTreeMap::from([
+        ("caster".to_owned(), StepValue::Entity(c.id.clone())),
+        ("spell".to_owned(), StepValue::Text(spell.id.clone())),
+        ("inflict".to_owned(), StepValue::Int(inflict)),
+        ("splash".to_owned(), StepValue::Flag(splash)),
+    ]);
+    ctx.telling = None;
+    ctx.ask(PendingStep {
+        rule: STEP_WILL.into(),
+        actor: Some(t.id.clone()),
+        seats: deciders(&t),
+        question: format!(
+            "{}'s {} reaches {}: resist its effects by will alone (2 PP; any damage still lands) or let it work?",
+            c.id, spell.name, t.id
+        ),
+        options: vec!["resist".into(), "let".into()],
+        default: "let".into(),
+        timeout_ms: ctx.state.options().decision_timeout_ms(),
+        data,
+        ..PendingStep::default()
+    })?;
+    Ok(true)
+}
+
+fn malformed(step: &PendingStep, what: &str) -> DecideError {
+    DecideError::BadStep {
+        prompt_id: step.prompt_id,
+        rule: step.rule.clone(),
+        problem: format!("the step has no {what}"),
+    }
+}
+
+/// The warrior answered: the spell lands, its effects resisted or not.
+pub fn resume(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    closing: &Closing<'_>,
+) -> Result<(), DecideError> {
+    let t = ctx.combatant(
+        step.actor
+            .as_ref()
+            .ok_or_else(|| malformed(step, "actor"))?,
+    )?;
+    let c = ctx.combatant(
+        step.entity("caster")
+            .ok_or_else(|| malformed(step, "caster"))?,
+    )?;
+    let id = step.text("spell").ok_or_else(|| malformed(step, "spell"))?;
+    let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
+    let spell = data
+        .spell(id)
+        .ok_or_else(|| malformed(step, "spell of the text"))?;
+    let willed = closing.choice == "resist";
+    if willed {
+        spend_pp(ctx, &t.id, COST, "by will alone")?;
+    }
+    ctx.telling = None;
+    land(
+        ctx,
+        &c,
+        &stats_of(&c)?,
+        spell,
+        &t,
+        step.int("inflict").unwrap_or(0),
+        step.flag("splash").unwrap_or(false),
+        willed,
+    )
+}
