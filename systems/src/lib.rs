@@ -161,6 +161,10 @@ impl SystemId {
                     "skeleton.toml",
                     include_str!("../../docs/examples/tinyd10/skeleton.toml"),
                 ),
+                (
+                    "torvald.toml",
+                    include_str!("../../docs/examples/tinyd10/torvald.toml"),
+                ),
             ],
         }
     }
