@@ -37,6 +37,18 @@ pub enum DecideError {
     },
 }
 
+impl DecideError {
+    /// `step` lacks `what`, which its rule step needs: the one wording every system's resume
+    /// uses.
+    pub fn malformed(step: &PendingStep, what: &str) -> DecideError {
+        DecideError::BadStep {
+            prompt_id: step.prompt_id,
+            rule: step.rule.clone(),
+            problem: format!("the step has no {what}"),
+        }
+    }
+}
+
 impl From<Refusal> for DecideError {
     fn from(r: Refusal) -> Self {
         DecideError::Refused(r)

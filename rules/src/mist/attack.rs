@@ -47,14 +47,6 @@ fn parse(notation: &str) -> Result<DiceExpr, Refusal> {
     DiceExpr::parse(notation).map_err(|e| Refusal::Rule(format!("dice `{notation}`: {e}")))
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 /// The table's modifiers for this attack, read from the action's arguments.
 fn situation(args: &Args) -> Result<Situation, Refusal> {
     let int = |k: &str| args.int(k).map(|v| v.unwrap_or(0));
@@ -476,20 +468,23 @@ pub fn resume_dodge(
     let target = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let attacker = ctx.combatant(
         step.entity("attacker")
-            .ok_or_else(|| malformed(step, "attacker"))?,
+            .ok_or_else(|| DecideError::malformed(step, "attacker"))?,
     )?;
     let weapon_id = match step.secret.get("weapon") {
         Some(StepValue::Text(w)) => w.as_str(),
-        _ => return Err(malformed(step, "weapon")),
+        _ => return Err(DecideError::malformed(step, "weapon")),
     };
     let weapon = sheet_of(&attacker)?
         .weapon(Some(weapon_id))
-        .ok_or_else(|| malformed(step, "weapon on the sheet"))?;
-    let int = |k: &str| step.secret_int(k).ok_or_else(|| malformed(step, k));
+        .ok_or_else(|| DecideError::malformed(step, "weapon on the sheet"))?;
+    let int = |k: &str| {
+        step.secret_int(k)
+            .ok_or_else(|| DecideError::malformed(step, k))
+    };
     let (bonus, difficulty, attack_total) =
         (int("bonus")?, int("difficulty")?, int("attack_total")?);
     if choice == "dodge" {
@@ -811,11 +806,11 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
     let shooter = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let target_id = step
         .entity("target")
-        .ok_or_else(|| malformed(step, "target"))?;
+        .ok_or_else(|| DecideError::malformed(step, "target"))?;
     let target = ctx.state.combatant(target_id).cloned();
     let wasted = match &target {
         _ if cannot_act(&shooter).is_some() => Some("the shooter is down"),

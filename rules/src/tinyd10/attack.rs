@@ -50,14 +50,6 @@ pub(super) fn ready_melee(c: &Combatant, stats: &Stats) -> Option<AttackStats> {
     stats.attacks.iter().find(|a| a.kind.is_melee()).cloned()
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 /// What the attacker asked for besides the target and weapon.
 pub(super) struct Declared {
     pp: i64,
@@ -456,24 +448,26 @@ pub fn resume_explosive(
     let c = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let t = ctx.combatant(
         step.entity("target")
-            .ok_or_else(|| malformed(step, "target"))?,
+            .ok_or_else(|| DecideError::malformed(step, "target"))?,
     )?;
-    let total = step.int("total").ok_or_else(|| malformed(step, "total"))?;
+    let total = step
+        .int("total")
+        .ok_or_else(|| DecideError::malformed(step, "total"))?;
     let toughness = step
         .secret_int("toughness")
-        .ok_or_else(|| malformed(step, "toughness"))?;
+        .ok_or_else(|| DecideError::malformed(step, "toughness"))?;
     let weapon = step
         .text("weapon")
-        .ok_or_else(|| malformed(step, "weapon"))?;
+        .ok_or_else(|| DecideError::malformed(step, "weapon"))?;
     let stats = stats_of(&c)?;
     let w = stats
         .attack(weapon)
         .cloned()
-        .ok_or_else(|| malformed(step, "the weapon on the sheet"))?;
+        .ok_or_else(|| DecideError::malformed(step, "the weapon on the sheet"))?;
     let points = closing
         .args
         .int("points")?
@@ -859,15 +853,15 @@ pub fn resume_hit(
     let t = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let attacker = step
         .entity("attacker")
-        .ok_or_else(|| malformed(step, "attacker"))?
+        .ok_or_else(|| DecideError::malformed(step, "attacker"))?
         .clone();
     let amount = step
         .int("amount")
-        .ok_or_else(|| malformed(step, "amount"))?;
+        .ok_or_else(|| DecideError::malformed(step, "amount"))?;
     let nonlethal = step.flag("nonlethal").unwrap_or(false);
     let mut steps = steps_of(step);
     match closing.choice {

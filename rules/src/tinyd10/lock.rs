@@ -83,14 +83,6 @@ fn offer(ctx: &mut Ctx<'_>, mover: &EntityId, from: Cell, to: Cell) -> Result<()
     Ok(())
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 /// The warrior answered: on `strike`, its first melee attack on the one leaving.
 pub fn resume(
     ctx: &mut Ctx<'_>,
@@ -103,11 +95,11 @@ pub fn resume(
     let g = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let t = ctx.combatant(
         step.entity("target")
-            .ok_or_else(|| malformed(step, "target"))?,
+            .ok_or_else(|| DecideError::malformed(step, "target"))?,
     )?;
     // Whatever else was answered first may have left one of them unable to strike or be struck.
     if cannot_act(&g).is_some() || t.has_status(DEAD) {

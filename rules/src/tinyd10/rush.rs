@@ -93,14 +93,6 @@ pub fn offer(
     Ok(true)
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 /// The guard answered.
 pub fn resume(
     ctx: &mut Ctx<'_>,
@@ -110,19 +102,19 @@ pub fn resume(
     let g = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let a = ctx.combatant(
         step.entity("attacker")
-            .ok_or_else(|| malformed(step, "attacker"))?,
+            .ok_or_else(|| DecideError::malformed(step, "attacker"))?,
     )?;
     let t = ctx.combatant(
         step.entity("target")
-            .ok_or_else(|| malformed(step, "target"))?,
+            .ok_or_else(|| DecideError::malformed(step, "target"))?,
     )?;
     let amount = step
         .int("amount")
-        .ok_or_else(|| malformed(step, "amount"))?;
+        .ok_or_else(|| DecideError::malformed(step, "amount"))?;
     let nonlethal = step.flag("nonlethal").unwrap_or(false);
     let ranged = step.flag("ranged").unwrap_or(false);
     let steps = steps_of(step);

@@ -62,14 +62,6 @@ pub fn offer(
     Ok(true)
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 /// The warrior answered: the spell lands, its effects resisted or not.
 pub fn resume(
     ctx: &mut Ctx<'_>,
@@ -79,17 +71,19 @@ pub fn resume(
     let t = ctx.combatant(
         step.actor
             .as_ref()
-            .ok_or_else(|| malformed(step, "actor"))?,
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
     )?;
     let c = ctx.combatant(
         step.entity("caster")
-            .ok_or_else(|| malformed(step, "caster"))?,
+            .ok_or_else(|| DecideError::malformed(step, "caster"))?,
     )?;
-    let id = step.text("spell").ok_or_else(|| malformed(step, "spell"))?;
+    let id = step
+        .text("spell")
+        .ok_or_else(|| DecideError::malformed(step, "spell"))?;
     let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
     let spell = data
         .spell(id)
-        .ok_or_else(|| malformed(step, "spell of the text"))?;
+        .ok_or_else(|| DecideError::malformed(step, "spell of the text"))?;
     let willed = closing.choice == "resist";
     if willed {
         spend_pp(ctx, &t.id, COST, "by will alone")?;

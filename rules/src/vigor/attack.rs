@@ -342,34 +342,29 @@ pub fn defense_dice(speed_dice: i64, prone: bool) -> i64 {
     if prone { speed_dice / 4 } else { speed_dice }
 }
 
-fn malformed(step: &PendingStep, what: &str) -> DecideError {
-    DecideError::BadStep {
-        prompt_id: step.prompt_id,
-        rule: step.rule.clone(),
-        problem: format!("the step has no {what}"),
-    }
-}
-
 pub fn resume_defense(
     ctx: &mut Ctx<'_>,
     step: &PendingStep,
     choice: &str,
 ) -> Result<(), DecideError> {
-    let defender = step.actor.clone().ok_or_else(|| malformed(step, "actor"))?;
+    let defender = step
+        .actor
+        .clone()
+        .ok_or_else(|| DecideError::malformed(step, "actor"))?;
     let attacker = step
         .entity("attacker")
         .cloned()
-        .ok_or_else(|| malformed(step, "attacker"))?;
+        .ok_or_else(|| DecideError::malformed(step, "attacker"))?;
     let total = step
         .int("attack_total")
-        .ok_or_else(|| malformed(step, "attack_total"))?;
+        .ok_or_else(|| DecideError::malformed(step, "attack_total"))?;
     let a = ctx.combatant(&attacker)?;
     let a_sheet = sheet_of(&a)?.clone();
     let weapon_of = |key: &str| {
         step.secret_text(key)
             .and_then(|id| a_sheet.weapon(Some(id)))
     };
-    let weapon = weapon_of("weapon").ok_or_else(|| malformed(step, "weapon"))?;
+    let weapon = weapon_of("weapon").ok_or_else(|| DecideError::malformed(step, "weapon"))?;
     let s = Strike {
         attacker: attacker.clone(),
         target: defender.clone(),
