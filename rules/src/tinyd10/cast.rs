@@ -296,7 +296,11 @@ fn effect(
         };
         ctx.note_about(
             &target.id,
-            format!("{} resists the effects of {} ({by})", target.id, spell.name),
+            format!(
+                "{} resists the effects of {} ({by})",
+                target.id,
+                spell_as_told(c, spell)
+            ),
         )?;
         return Ok(None);
     }
@@ -407,7 +411,8 @@ fn resists(
             &t.id,
             format!(
                 "{} resists the effects of {} (resist magic): the damage stands",
-                t.id, spell.name
+                t.id,
+                spell_as_told(c, spell)
             ),
         )?;
     }
@@ -427,7 +432,7 @@ fn cast_on(c: &Combatant, spell: &Spell, target: &Combatant) -> Telling {
 /// The spell as the sentence names it: a player's character's by name; the GM's caster's
 /// only as "a spell", since the sentence reaches every seat and what an NPC knows is the GM's
 /// (its cost goes to the GM alone, in a note).
-fn spell_as_told(c: &Combatant, spell: &Spell) -> String {
+pub(super) fn spell_as_told(c: &Combatant, spell: &Spell) -> String {
     if crate::redact::gm_only_numbers(c) {
         "a spell".to_owned()
     } else {

@@ -303,8 +303,7 @@ pub fn deathless_lets_through(
         return Ok(true);
     }
     let c = ctx.combatant(&c.id)?;
-    let won = rolls::challenge(
-        ctx,
+    let sides = (
         Side {
             who: &c,
             attribute: Attribute::Power,
@@ -315,7 +314,12 @@ pub fn deathless_lets_through(
             attribute: Attribute::Power,
             extra: vec![Modifier::new("deathless", DEATHLESS_BONUS)],
         },
-        "deathless",
-    )?;
+    );
+    // Rolled only at 1 HP: for the GM's creature, that it happens at all is the GM's.
+    let won = if crate::redact::gm_only_numbers(&t) {
+        rolls::gm_challenge(ctx, sides.0, sides.1, "deathless")?
+    } else {
+        rolls::challenge(ctx, sides.0, sides.1, "deathless")?
+    };
     Ok(won == Winner::Starter)
 }

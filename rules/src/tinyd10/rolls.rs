@@ -326,6 +326,27 @@ pub fn challenge(
     resister: Side<'_>,
     what: &str,
 ) -> Result<Winner, DecideError> {
+    challenge_told(ctx, starter, resister, what, false)
+}
+
+/// [`challenge`] told to the GM alone: a challenge whose very happening says something of the
+/// GM's (Deathless is rolled only when its NPC is at 1 HP).
+pub fn gm_challenge(
+    ctx: &mut Ctx<'_>,
+    starter: Side<'_>,
+    resister: Side<'_>,
+    what: &str,
+) -> Result<Winner, DecideError> {
+    challenge_told(ctx, starter, resister, what, true)
+}
+
+fn challenge_told(
+    ctx: &mut Ctx<'_>,
+    starter: Side<'_>,
+    resister: Side<'_>,
+    what: &str,
+    gm_only: bool,
+) -> Result<Winner, DecideError> {
     let ties = challenge_ties(ctx.state.options());
     for round in 0..REROLL_LIMIT {
         let mut totals = Vec::new();
@@ -356,7 +377,7 @@ pub fn challenge(
                     words: ("", ""),
                     because: None,
                     hidden: false,
-                    gm_only: false,
+                    gm_only,
                 },
             )?;
             totals.push(total);
@@ -374,9 +395,17 @@ pub fn challenge(
             } else {
                 ""
             };
-            ctx.emit(crate::event::Event::public(crate::event::Fact::Noted {
+            let fact = crate::event::Fact::Noted {
                 text: format!("{winner} wins the {what} challenge against {loser}{tie}"),
-            }))?;
+            };
+            let audience = if gm_only {
+                crate::event::Audience::GmOnly
+            } else {
+                crate::event::Audience::Everyone
+            };
+            ctx.emit(crate::event::Event {
+                parts: vec![crate::event::Part { audience, fact }],
+            })?;
             return Ok(w);
         }
     }

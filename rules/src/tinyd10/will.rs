@@ -40,9 +40,13 @@ pub fn offer(
     }
     let data = BTreeMap::from([
         ("caster".to_owned(), StepValue::Entity(c.id.clone())),
+        ("splash".to_owned(), StepValue::Flag(splash)),
+    ]);
+    // Which spell, and the MP an Inflict wounds was cast with, are the caster's: the GM's for
+    // the GM's caster, so they stay out of what the warrior's seat is shown.
+    let secret = BTreeMap::from([
         ("spell".to_owned(), StepValue::Text(spell.id.clone())),
         ("inflict".to_owned(), StepValue::Int(inflict)),
-        ("splash".to_owned(), StepValue::Flag(splash)),
     ]);
     ctx.telling = None;
     ctx.ask(PendingStep {
@@ -51,12 +55,15 @@ pub fn offer(
         seats: deciders(&t),
         question: format!(
             "{}'s {} reaches {}: resist its effects by will alone (2 PP; any damage still lands) or let it work?",
-            c.id, spell.name, t.id
+            c.id,
+            super::cast::spell_as_told(c, spell),
+            t.id
         ),
         options: vec!["resist".into(), "let".into()],
         default: "let".into(),
         timeout_ms: ctx.state.options().decision_timeout_ms(),
         data,
+        secret,
         ..PendingStep::default()
     })?;
     Ok(true)
@@ -78,7 +85,7 @@ pub fn resume(
             .ok_or_else(|| DecideError::malformed(step, "caster"))?,
     )?;
     let id = step
-        .text("spell")
+        .secret_text("spell")
         .ok_or_else(|| DecideError::malformed(step, "spell"))?;
     let data = content().map_err(|e| Refusal::Rule(e.to_string()))?;
     let spell = data
@@ -95,7 +102,7 @@ pub fn resume(
         &stats_of(&c)?,
         spell,
         &t,
-        step.int("inflict").unwrap_or(0),
+        step.secret_int("inflict").unwrap_or(0),
         step.flag("splash").unwrap_or(false),
         willed,
     )

@@ -703,6 +703,30 @@ fn deathless_at_1_hp_makes_a_hit_win_a_power_challenge_against_the_warriors_plus
     });
 }
 
+// An NPC's Deathless is rolled only when it stands at 1 HP: the challenge, who won it and the
+// ability's name are the GM's, or the table would learn the NPC's HP.
+#[test]
+fn an_npcs_deathless_challenge_is_the_gms_alone() {
+    play(Scene {
+        name: "npc deathless",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "deathless", &[]),
+            json!({
+                "id": "captain", "name": "captain", "kind": "npc", "abilities": ["deathless"],
+                "stats": {"power": 2, "reflex": -2, "toughness": 5, "hp_max": 1}
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 9 hits T5; the challenge: warrior 8 + 3 = 11 against 1 + 2 + 1 = 4: through.
+            attacks("warrior", "captain", &[9, 8, 1]),
+            S::Res("captain", "hp", 0),
+            S::PlayerNeverHears("deathless"),
+        ],
+    });
+}
+
 #[test]
 fn wrath_adds_1_damage_against_the_unholy_only() {
     play(Scene {
@@ -1562,7 +1586,9 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             // Wizard 6 + 1 = 7 against the hexer's 3 + 2 = 5: the effects are cancelled, and no
             // save is rolled.
             hex_with(&[6, 3]),
-            S::Said("resists the effects of Dumbstruck"),
+            // The hexer's spell is the GM's to name.
+            S::Said("resists the effects of a spell"),
+            S::PlayerNeverHears("Dumbstruck"),
             // Lost (2 + 1 against 5 + 2): the intellect save, 1 + 1 against the hexer's spell
             // save 1 + 2 + 3 = 6, fails; the GM applies the effect.
             hex_with(&[2, 5, 1]),
@@ -1599,10 +1625,13 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
         steps: vec![
             hex("dumbstruck", &[]),
             S::Asked("by will alone"),
+            S::PlayerNeverHears("Dumbstruck"),
             // Resisted for 2 PP: no save is rolled.
             S::Answer("resist", &[]),
             S::Res("warrior", "pp", 6),
-            S::Said("resists the effects of Dumbstruck (by will alone)"),
+            // Neither the question nor the line names the hexer's spell.
+            S::Said("resists the effects of a spell (by will alone)"),
+            S::PlayerNeverHears("Dumbstruck"),
             hex("dumbstruck", &[]),
             // Let through: the intellect save, 1 + 0 against 6, fails.
             S::Answer("let", &[1]),
