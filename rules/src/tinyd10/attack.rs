@@ -595,8 +595,11 @@ fn after_hit(
     } else {
         w.damage
     };
+    // Which tags a target carries is the GM's for the GM's creature: the label does not say
+    // "unholy" of an NPC.
     let label = match (d5, favored) {
         (true, true) => "damage: a 10 with the favored weapon",
+        (true, false) if crate::redact::gm_only_numbers(&t) => "damage: a blessed weapon",
         (true, false) => "damage: a blessed weapon against the unholy",
         _ => "damage",
     };

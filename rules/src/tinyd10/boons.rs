@@ -80,7 +80,9 @@ pub fn boon(
             .cloned()
             .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the cleric's weapons"))?;
             pay(ctx, c, cost, id)?;
-            ctx.set_status(
+            // The status names the weapon: an NPC's is the GM's.
+            super::call::mark(
+                ctx,
                 &c.id,
                 BLESSED_WEAPON,
                 Some(Status {
@@ -165,7 +167,7 @@ fn pay(ctx: &mut Ctx<'_>, c: &Combatant, cost: i64, id: &str) -> Result<(), Deci
 /// The end of the fight: what lasted "for the combat encounter" goes, and temporary MP above
 /// the maximum with it.
 pub fn fight_over(ctx: &mut Ctx<'_>, who: &Combatant) -> Result<(), DecideError> {
-    ctx.set_status(&who.id, BLESSED_WEAPON, None)?;
+    super::call::mark(ctx, &who.id, BLESSED_WEAPON, None)?;
     ctx.set_status(&who.id, super::COMMANDING, None)?;
     let max = stats_of(who)?.mp_max;
     let mp = ctx.combatant(&who.id)?.resource(MP);

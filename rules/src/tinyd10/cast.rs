@@ -26,7 +26,7 @@ use super::{ACTION, DEAD, MP, PP, harm, stats_of};
 const UNHOLY: [&str; 3] = ["unholy", "undead", "evil"];
 
 /// Whether `t` is of the kind a spell's damage needs.
-fn is_of(tags: &[String], only: &str) -> bool {
+pub(super) fn is_of(tags: &[String], only: &str) -> bool {
     if only == "unholy" {
         tags.iter().any(|t| UNHOLY.contains(&t.as_str()))
     } else {
@@ -281,7 +281,8 @@ fn effect(
             &target.id,
             format!(
                 "{} is not {only}: {} does nothing to it",
-                target.id, spell.name
+                target.id,
+                spell_as_told(c, spell)
             ),
         )?;
         return Ok(None);
@@ -391,8 +392,9 @@ fn resists(
     target: &Combatant,
 ) -> Result<bool, DecideError> {
     let t = ctx.combatant(&target.id)?;
+    // A foe's spell: an ally's blessing is not an attack to resist.
     if spell.kind != super::content::SpellKind::Magical
-        || t.id == c.id
+        || t.side == c.side
         || super::cannot_act(&t).is_some()
         || !stats_of(&t)?.has_ability("resist_magic")
     {

@@ -210,7 +210,8 @@ impl RuleSystem for TinyD10 {
     }
 
     fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
-        lock::after_moves(ctx, happened)
+        lock::after_moves(ctx, happened)?;
+        round::pass_a_fallen_turn(ctx)
     }
 
     fn resume(

@@ -162,11 +162,19 @@ fn retreat(ctx: &mut Ctx<'_>, c: &Combatant, from: Cell, to: Cell) -> Result<(),
     let away = feet_between(ctx, at, to);
     let just_outside = range + i64::from(GRID.cell_size);
     if away != just_outside {
-        return Err(Refusal::Rule(format!(
-            "a tactical retreat ends just outside {}'s movement range of {range} ft: {just_outside} ft from it, not {away}",
-            foe.id
-        ))
-        .into());
+        // The foe's speed is the GM's for the GM's creature: the refusal keeps it out.
+        let message = if crate::redact::gm_only_numbers(&foe) {
+            format!(
+                "a tactical retreat ends just outside {}'s movement range, and {away} ft from it is not there; the GM knows its speed",
+                foe.id
+            )
+        } else {
+            format!(
+                "a tactical retreat ends just outside {}'s movement range of {range} ft: {just_outside} ft from it, not {away}",
+                foe.id
+            )
+        };
+        return Err(Refusal::Rule(message).into());
     }
     spend_pp(ctx, &c.id, RETREAT_COST, "tactical retreat")?;
     ctx.set_status(&c.id, RETREAT, None)?;

@@ -219,6 +219,24 @@ pub fn spend_in_combat(ctx: &mut Ctx<'_>, c: &Combatant, slot: &str) -> Result<(
     }
 }
 
+/// A creature dropped or paralyzed in its own turn by a blow it did not deal itself (a Battle
+/// lock strike, a Sudden strike whose answer came later, a Defensive rush) cannot end that
+/// turn, and nobody else may: once no prompt waits, the turn passes on by itself.
+pub fn pass_a_fallen_turn(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    let enc = ctx.state.encounter();
+    if !enc.active || !enc.pending.is_empty() {
+        return Ok(());
+    }
+    let Some(current) = enc.current.clone() else {
+        return Ok(());
+    };
+    let c = ctx.combatant(&current)?;
+    if cannot_act(&c).is_some() {
+        end_turn(ctx, &current)?;
+    }
+    Ok(())
+}
+
 pub fn end_turn_action(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
     require_turn(ctx, c)?;
     end_turn(ctx, &c.id)

@@ -30,7 +30,16 @@ pub fn offer(
     splash: bool,
 ) -> Result<bool, DecideError> {
     let t = ctx.combatant(&target.id)?;
+    // A spell that does nothing to this target (only against the unholy, say) is not asked
+    // about: 2 PP against nothing.
+    let untouched = spell.only_vs.as_ref().is_some_and(|only| {
+        !super::cast::is_of(
+            &stats_of(&t).map(|s| s.tags.clone()).unwrap_or_default(),
+            only,
+        )
+    });
     if spell.effect.is_none()
+        || untouched
         || t.side == c.side
         || cannot_act(&t).is_some()
         || t.resource(PP) < COST

@@ -337,6 +337,26 @@ fn battle_lock_strikes_a_foe_that_leaves_the_warriors_side() {
             S::Res("g2", "hp", 10),
         ],
     });
+    // Dropped in its own turn by the warrior's blow, the goblin cannot end that turn, and
+    // nobody else may: it passes on by itself.
+    play(Scene {
+        name: "battle lock drops the mover",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "battle_lock", &["flail"]),
+            goblin_hp("g1", 2, 2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["g1", "warrior"]),
+            S::Place("warrior", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Act("g1", "move", vec![("to", to(9, 5))], &[]),
+            S::Answer("strike", &[4]),
+            S::Res("g1", "hp", 0),
+            S::Turn(Some("warrior")),
+        ],
+    });
 }
 
 #[test]
@@ -431,11 +451,12 @@ fn tactical_retreat_after_a_melee_hit_steps_just_outside_the_foes_reach_for_1_pp
                 vec![("to", to(14, 0)), ("retreat", yes())],
                 "rule: just outside",
             ),
+            // The goblin's speed is the GM's: the refusal does not give it.
             S::Refused(
                 "rogue",
                 "move",
                 vec![("to", to(16, 0)), ("retreat", yes())],
-                "rule: just outside",
+                "rule: 70 ft from it is not there; the GM knows its speed",
             ),
             // 13 cells: 65 ft, just outside. 1 PP of 9.
             S::Act(
@@ -1116,6 +1137,8 @@ fn bless_weapon_adds_1_damage_and_1d5_against_the_unholy_for_the_fight() {
             // The evil goblin: 1d5 (3) in place of the 1, + the flail's 1, + 1 blessed: 5.
             attacks("cleric", "g1", &[5, 3]),
             S::Damage(&[("flail", 4), ("bless weapon", 1)], 5),
+            // Whether the goblin counts as unholy is the GM's: the roll's label does not say.
+            S::PlayerNeverHears("unholy"),
             S::Act("cleric", "end_turn", vec![], &[]),
             S::Act("g1", "end_turn", vec![], &[]),
             S::Act("wolf", "end_turn", vec![], &[]),
@@ -1596,6 +1619,32 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             S::Res("hexer", "mp", 2),
         ],
     });
+    // An ally's spell is no attack to resist: no challenge, only the save (1 + 1 against the
+    // ally's spell save 1 + 1 + 3 = 5).
+    play(Scene {
+        name: "resist magic and an ally",
+        options: &[],
+        cast: vec![
+            hero("wizard", "human", "intellect", "resist_magic", &[]),
+            with(
+                hero("wizard", "human", "intellect", "arcane_knowledge", &[]),
+                |v| {
+                    v["id"] = json!("ally");
+                    v["name"] = json!("ally");
+                    v["spells"] = json!(["dumbstruck"]);
+                },
+            ),
+        ],
+        steps: vec![
+            S::Act(
+                "ally",
+                "cast",
+                vec![("spell", t("dumbstruck")), ("target", t("wizard"))],
+                &[1],
+            ),
+            S::PlayerNeverHears("resist magic"),
+        ],
+    });
 }
 
 #[test]
@@ -1620,6 +1669,12 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
                 "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
                           "mp_max": 10, "casting": "magical"}
             }),
+            json!({
+                "id": "priest", "name": "goblin priest", "kind": "npc", "tags": ["goblin"],
+                "spells": ["turn_undead"],
+                "stats": {"aspect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                          "mp_max": 10, "casting": "divine"}
+            }),
         ],
         // Out of a fight: no turns to wait for.
         steps: vec![
@@ -1641,6 +1696,16 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             hex("fireball_1", &[6, 2]),
             S::Prompt(false),
             S::Res("warrior", "hp", 6),
+            // A spell that does nothing to the warrior (only the undead) asks nothing: no 2 PP
+            // paid against nothing.
+            S::Act(
+                "priest",
+                "cast",
+                vec![("spell", t("turn_undead")), ("target", t("warrior"))],
+                &[],
+            ),
+            S::Prompt(false),
+            S::Res("warrior", "pp", 6),
         ],
     });
 }
