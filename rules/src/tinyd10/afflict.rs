@@ -5,7 +5,7 @@
 //! creature makes read them: a toughness is not a roll.
 
 use crate::engine::{Ctx, DecideError};
-use crate::event::Modifier;
+use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::ids::EntityId;
 use crate::state::Status;
 
@@ -59,22 +59,38 @@ pub fn wear_off(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
             rounds_left: Some(left),
             ..s
         });
-        ctx.set_status(who, key, to)?;
+        set_timed(ctx, who, key, to)?;
     }
     Ok(())
 }
 
-/// Puts `status` of `magnitude` on `who` for `rounds` rounds, from `source`. A creature
-/// already under it keeps whichever lasts longer (two dazes do not add up: the text gives
-/// each its own duration, not a sum).
+/// Marks, in a status's source, rounds that come from the GM's numbers (an NPC's level): the
+/// players are told the status without them, and its countdown is the GM's.
+const GM_ROUNDS: &str = " [rounds: the GM's]";
+
+/// How long an affliction lasts, and whether that length is the GM's to know.
+pub enum Rounds {
+    /// A length anyone may know (a fixed round, dice rolled in the open).
+    Told(i64),
+    /// A length that says something of the GM's creature (its level).
+    Gms(i64),
+}
+
+/// Puts `status` of `magnitude` on `who` for its rounds, from `source`. A creature already
+/// under it keeps whichever lasts longer (two dazes do not add up: the text gives each its own
+/// duration, not a sum).
 pub fn afflict(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
     status: &str,
     magnitude: i64,
-    rounds: i64,
+    rounds: Rounds,
     source: &str,
 ) -> Result<(), DecideError> {
+    let (rounds, gms) = match rounds {
+        Rounds::Told(n) => (n, false),
+        Rounds::Gms(n) => (n, true),
+    };
     let rounds = u32::try_from(rounds.max(1)).unwrap_or(1);
     let now = ctx.combatant(who)?.statuses.get(status).cloned();
     if now
@@ -83,13 +99,66 @@ pub fn afflict(
     {
         return Ok(());
     }
-    ctx.set_status(
+    let source = if gms {
+        format!("{source}{GM_ROUNDS}")
+    } else {
+        source.to_owned()
+    };
+    set_timed(
+        ctx,
         who,
         status,
         Some(Status {
-            source: source.to_owned(),
+            source,
             magnitude,
             rounds_left: Some(rounds),
         }),
     )
+}
+
+/// Sets a timed status; one whose rounds are the GM's goes whole to the GM and, to everyone
+/// else, as a stand-in without its rounds (and nothing at all when only the rounds change).
+fn set_timed(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    status: &str,
+    to: Option<Status>,
+) -> Result<(), DecideError> {
+    let from = ctx.combatant(who)?.statuses.get(status).cloned();
+    let gms = |s: &Option<Status>| s.as_ref().is_some_and(|s| s.source.ends_with(GM_ROUNDS));
+    if !gms(&from) && !gms(&to) {
+        return ctx.set_status(who, status, to);
+    }
+    if from == to {
+        return Ok(());
+    }
+    let told = |s: &Option<Status>| {
+        s.as_ref().map(|s| Status {
+            source: s.source.trim_end_matches(GM_ROUNDS).to_owned(),
+            magnitude: s.magnitude,
+            rounds_left: None,
+        })
+    };
+    let (told_from, told_to) = (told(&from), told(&to));
+    let mut parts = vec![Part {
+        audience: Audience::GmOnly,
+        fact: Fact::StatusSet {
+            entity: who.clone(),
+            status: status.to_owned(),
+            from,
+            to,
+        },
+    }];
+    if told_from != told_to {
+        parts.push(Part {
+            audience: Audience::AllButGm,
+            fact: Fact::StatusSet {
+                entity: who.clone(),
+                status: status.to_owned(),
+                from: told_from,
+                to: told_to,
+            },
+        });
+    }
+    ctx.emit(Event { parts })
 }

@@ -210,7 +210,14 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     }
     if thunder > 0 {
         spend_pp(ctx, &c.id, thunder, "thunderous blow")?;
-        afflict::afflict(ctx, &c.id, THUNDEROUS, 2, 1, "thunderous blow")?;
+        afflict::afflict(
+            ctx,
+            &c.id,
+            THUNDEROUS,
+            2,
+            afflict::Rounds::Told(1),
+            "thunderous blow",
+        )?;
     }
     let pp = declare_pp(ctx, c, d.pp, d.power_strike)?;
     for t in &targets {

@@ -61,7 +61,14 @@ pub fn boon(
                 return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
             }
             pay(ctx, c, cost, id)?;
-            afflict::afflict(ctx, &t.id, PRIED, PRIED_TOUGHNESS, 1, "prying eye")?;
+            afflict::afflict(
+                ctx,
+                &t.id,
+                PRIED,
+                PRIED_TOUGHNESS,
+                afflict::Rounds::Told(1),
+                "prying eye",
+            )?;
             // Told as the rogue's doing: it says nothing of the GM's numbers.
             ctx.note_about(
                 &c.id,
@@ -113,7 +120,13 @@ pub fn boon(
                 .into());
             }
             pay(ctx, c, cost, id)?;
-            afflict::afflict(ctx, &c.id, APPEAL, 1, stats.level, "appeal to heaven")?;
+            // It lasts the cleric's level: the GM's number for the GM's cleric.
+            let rounds = if crate::redact::gm_only_numbers(c) {
+                afflict::Rounds::Gms(stats.level)
+            } else {
+                afflict::Rounds::Told(stats.level)
+            };
+            afflict::afflict(ctx, &c.id, APPEAL, 1, rounds, "appeal to heaven")?;
             ctx.note_about(
                 &c.id,
                 format!(
@@ -141,7 +154,12 @@ pub fn boon(
                 &c.id,
                 MAGICAL_POWER,
                 MAGICAL_TOUGHNESS,
-                rounds,
+                // The GM's creature rolled its rounds for the GM alone.
+                if crate::redact::gm_only_numbers(c) {
+                    afflict::Rounds::Gms(rounds)
+                } else {
+                    afflict::Rounds::Told(rounds)
+                },
                 "magical power",
             )?;
             ctx.note_about(

@@ -118,12 +118,24 @@ pub fn on_the_hit(
         return Ok(());
     }
     if stats.has_ability("critical_strike") {
-        afflict::afflict(ctx, &t.id, DAZED, DAZE, stats.level, "critical strike")?;
+        // The daze lasts the attacker's level: the GM's number when the attacker is the GM's.
+        let gms = crate::redact::gm_only_numbers(c);
+        let rounds = if gms {
+            afflict::Rounds::Gms(stats.level)
+        } else {
+            afflict::Rounds::Told(stats.level)
+        };
+        afflict::afflict(ctx, &t.id, DAZED, DAZE, rounds, "critical strike")?;
+        let how_long = if gms {
+            String::new()
+        } else {
+            format!(" for {} rounds", stats.level)
+        };
         ctx.note_about(
             &t.id,
             format!(
-                "{} rolls a 10: {} is dazed, {DAZE} to all rolls for {} rounds (critical strike)",
-                c.id, t.id, stats.level
+                "{} rolls a 10: {} is dazed, {DAZE} to all rolls{how_long} (critical strike)",
+                c.id, t.id
             ),
         )?;
     }
@@ -135,7 +147,14 @@ pub fn on_the_hit(
     }
     if w.kind.is_melee() && stats.has_ability("radiant_strike") {
         let (penalty, rounds) = BLIND;
-        afflict::afflict(ctx, &t.id, BLINDED, penalty, rounds, "radiant strike")?;
+        afflict::afflict(
+            ctx,
+            &t.id,
+            BLINDED,
+            penalty,
+            afflict::Rounds::Told(rounds),
+            "radiant strike",
+        )?;
         ctx.note_about(
             &t.id,
             format!(
@@ -196,12 +215,22 @@ fn paralyze(
         rolls::Target::toughness(checks::STANDARD_SAVE, false),
         Some("paralyzing strike"),
     )?;
+    // Unsaved, it lasts the attacker's level: the GM's number when the attacker is the GM's.
+    let gms = !saved && crate::redact::gm_only_numbers(c);
     let rounds = if saved { 1 } else { stats.level };
-    afflict::afflict(ctx, &t.id, PARALYZED, 0, rounds, "paralyzing strike")?;
+    let (length, how_long) = if gms {
+        (afflict::Rounds::Gms(rounds), String::new())
+    } else {
+        (
+            afflict::Rounds::Told(rounds),
+            format!(" for {rounds} round(s)"),
+        )
+    };
+    afflict::afflict(ctx, &t.id, PARALYZED, 0, length, "paralyzing strike")?;
     ctx.note_about(
         &t.id,
         format!(
-            "{} rolls a 10: {} is paralyzed for {rounds} round(s) (paralyzing strike)",
+            "{} rolls a 10: {} is paralyzed{how_long} (paralyzing strike)",
             c.id, t.id
         ),
     )

@@ -583,6 +583,38 @@ fn counterattack_knocks_prone_a_foe_who_rolls_a_1_in_melee() {
     });
 }
 
+// An NPC's daze lasts its level, a number of the GM's: the players hear that the cleric is
+// dazed and by how much, never for how long; the GM's state counts the rounds down.
+#[test]
+fn an_npcs_critical_strike_dazes_for_rounds_only_the_gm_knows() {
+    play(Scene {
+        name: "npc critical strike",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "wrath", &[]),
+            json!({
+                "id": "brute", "name": "brute", "kind": "npc", "level": 3,
+                "abilities": ["critical_strike"],
+                "stats": {"power": 2, "reflex": 5, "toughness": 5, "hp_max": 10},
+                "attacks": [{"id": "club", "name": "club", "kind": "melee"}]
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            attacks("brute", "cleric", &[10]),
+            S::Magnitude("cleric", "dazed", -1),
+            S::PlayerHears("dazed"),
+            S::PlayerNeverHears("rounds_left: Some"),
+            S::PlayerNeverHears("for 3 rounds"),
+            S::Check(Box::new(|p: &Played<'_>| {
+                let c =
+                    crate::state::StateView::combatant(p.state, &"cleric".into()).expect("cleric");
+                assert_eq!(c.statuses.get("dazed").and_then(|s| s.rounds_left), Some(3));
+            })),
+        ],
+    });
+}
+
 #[test]
 fn critical_strike_dazes_on_a_10_taking_1_off_every_roll_for_the_level_in_rounds() {
     play(Scene {
