@@ -221,6 +221,43 @@ fn an_npcs_call_to_battle_and_the_extra_attack_it_gives_are_the_gms() {
     });
 }
 
+// No class holds One man army with Feint or Blessed, but an NPC may: each alone is refused
+// with it, as Power strike is.
+#[test]
+fn one_man_army_is_not_taken_with_feint_or_blessed_even_by_an_npc_that_has_them() {
+    let champion = json!({
+        "id": "champion", "name": "champion", "kind": "npc",
+        "abilities": ["one_man_army", "feint", "blessed"],
+        "stats": {"power": 2, "reflex": 5, "toughness": 5, "hp_max": 10, "pp_max": 8},
+        "attacks": [{"id": "axe", "name": "axe", "kind": "melee"}]
+    });
+    let with_flag = |flag: &'static str| {
+        S::Refused(
+            "champion",
+            "attack",
+            vec![("target", t("g1")), ("also", t("g2")), (flag, yes())],
+            "bad_request: power strike, feint or blessed",
+        )
+    };
+    play(Scene {
+        name: "one man army and a reroll",
+        options: &[],
+        cast: vec![
+            champion,
+            with(goblin("g1", -1), |v| v["side"] = json!("heroes")),
+            with(goblin("g2", -2), |v| v["side"] = json!("heroes")),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("champion", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Place("g2", 4, 5),
+            with_flag("feint"),
+            with_flag("blessed"),
+        ],
+    });
+}
+
 #[test]
 fn one_man_army_attacks_each_opponent_within_reach_for_a_point_each() {
     play(Scene {
@@ -606,13 +643,27 @@ fn an_npcs_critical_strike_dazes_for_rounds_only_the_gm_knows() {
             S::PlayerHears("dazed"),
             S::PlayerNeverHears("rounds_left: Some"),
             S::PlayerNeverHears("for 3 rounds"),
-            S::Check(Box::new(|p: &Played<'_>| {
-                let c =
-                    crate::state::StateView::combatant(p.state, &"cleric".into()).expect("cleric");
-                assert_eq!(c.statuses.get("dazed").and_then(|s| s.rounds_left), Some(3));
-            })),
+            dazed_for(3),
+            // A round later (2 left) a second daze of 3 rounds outlasts it and takes its place;
+            // a shorter one would not.
+            S::Act("brute", "end_turn", vec![], &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            dazed_for(2),
+            attacks("brute", "cleric", &[10]),
+            dazed_for(3),
         ],
     });
+}
+
+/// The rounds left of the cleric's daze, as the GM's state counts them.
+fn dazed_for(rounds: u32) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let c = crate::state::StateView::combatant(p.state, &"cleric".into()).expect("cleric");
+        assert_eq!(
+            c.statuses.get("dazed").and_then(|s| s.rounds_left),
+            Some(rounds)
+        );
+    }))
 }
 
 #[test]
@@ -1137,6 +1188,34 @@ fn prying_eye_takes_2_off_a_foes_toughness_for_the_round() {
             S::Act("brenna", "end_turn", vec![], &[]),
             S::Act("g1", "end_turn", vec![], &[]),
             S::Lacks("g1", "prying_eye"),
+        ],
+    });
+}
+
+// An NPC's blessed weapon is named in its status: the status is the GM's.
+#[test]
+fn an_npcs_blessed_weapon_is_the_gms_to_know() {
+    play(Scene {
+        name: "npc bless weapon",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "battle_lock", &[]),
+            json!({
+                "id": "acolyte", "name": "acolyte", "kind": "npc", "abilities": ["bless_weapon"],
+                "stats": {"power": 1, "reflex": 5, "toughness": 5, "hp_max": 6, "pp_max": 6},
+                "attacks": [{"id": "secret-mace", "name": "secret mace", "kind": "melee"}]
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "acolyte",
+                "ability",
+                vec![("name", t("bless_weapon")), ("weapon", t("secret-mace"))],
+                &[],
+            ),
+            S::Has("acolyte", "bless_weapon"),
+            S::PlayerNeverHears("secret"),
         ],
     });
 }
