@@ -82,12 +82,16 @@ pub fn before_the_blow(
             return Ok(true);
         };
         ctx.telling = None;
+        // With `tinyd10.natural = total` the 10 is the attacker's total: the GM's number for the
+        // GM's attacker, so the line does not say it.
+        let rolled = if crate::redact::gm_only_numbers(c) {
+            "'s attack"
+        } else {
+            " rolls a 10"
+        };
         ctx.note_about(
             &t.id,
-            format!(
-                "{} rolls a 10: {} strikes first (sudden strike)",
-                c.id, t.id
-            ),
+            format!("{}{rolled}: {} strikes first (sudden strike)", c.id, t.id),
         )?;
         strike_one(ctx, &t, &weapon, &Declared::plain(), None, c, true)?;
         let c = ctx.combatant(&c.id)?;

@@ -423,6 +423,8 @@ fn sudden_strike_answers_a_10_in_melee_with_the_rogues_attack_first() {
             S::Res("rogue", "hp", 8),
             S::Prompt(false),
             S::Said("strikes first (sudden strike)"),
+            // The goblin's 10 may be its total (`tinyd10.natural = total`): the GM's to know.
+            S::PlayerNeverHears("rolls a 10"),
             S::Turn(Some("g1")),
             // A 9 sets nothing off: 9 + 1 = 10 hits T7; the rogue takes it rather than evade.
             S::Act(
