@@ -277,6 +277,28 @@ impl<'a> Ctx<'a> {
             .ok_or_else(|| Refusal::UnknownEntity(id.clone()))
     }
 
+    /// The combatant a pending step names as its actor; a step without one is malformed.
+    pub fn step_actor(&self, step: &PendingStep) -> Result<crate::state::Combatant, DecideError> {
+        let id = step
+            .actor
+            .as_ref()
+            .ok_or_else(|| DecideError::malformed(step, "actor"))?;
+        Ok(self.combatant(id)?)
+    }
+
+    /// The combatant a pending step names under `key` in its data; a step without one is
+    /// malformed.
+    pub fn step_entity(
+        &self,
+        step: &PendingStep,
+        key: &str,
+    ) -> Result<crate::state::Combatant, DecideError> {
+        let id = step
+            .entity(key)
+            .ok_or_else(|| DecideError::malformed(step, key))?;
+        Ok(self.combatant(id)?)
+    }
+
     /// Sets a resource to `to`, emitting nothing when it already has that value.
     pub fn set_resource(
         &mut self,

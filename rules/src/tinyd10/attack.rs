@@ -452,15 +452,8 @@ pub fn resume_explosive(
     if closing.choice != "add" {
         return Ok(());
     }
-    let c = ctx.combatant(
-        step.actor
-            .as_ref()
-            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
-    )?;
-    let t = ctx.combatant(
-        step.entity("target")
-            .ok_or_else(|| DecideError::malformed(step, "target"))?,
-    )?;
+    let c = ctx.step_actor(step)?;
+    let t = ctx.step_entity(step, "target")?;
     let total = step
         .int("total")
         .ok_or_else(|| DecideError::malformed(step, "total"))?;
@@ -860,11 +853,7 @@ pub fn resume_hit(
     step: &PendingStep,
     closing: &Closing<'_>,
 ) -> Result<(), DecideError> {
-    let t = ctx.combatant(
-        step.actor
-            .as_ref()
-            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
-    )?;
+    let t = ctx.step_actor(step)?;
     let attacker = step
         .entity("attacker")
         .ok_or_else(|| DecideError::malformed(step, "attacker"))?

@@ -92,15 +92,8 @@ pub fn resume(
     if closing.choice != "strike" {
         return Ok(());
     }
-    let g = ctx.combatant(
-        step.actor
-            .as_ref()
-            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
-    )?;
-    let t = ctx.combatant(
-        step.entity("target")
-            .ok_or_else(|| DecideError::malformed(step, "target"))?,
-    )?;
+    let g = ctx.step_actor(step)?;
+    let t = ctx.step_entity(step, "target")?;
     // Whatever else was answered first may have left one of them unable to strike or be struck.
     if cannot_act(&g).is_some() || t.has_status(DEAD) {
         return Ok(());

@@ -99,19 +99,9 @@ pub fn resume(
     step: &PendingStep,
     closing: &Closing<'_>,
 ) -> Result<(), DecideError> {
-    let g = ctx.combatant(
-        step.actor
-            .as_ref()
-            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
-    )?;
-    let a = ctx.combatant(
-        step.entity("attacker")
-            .ok_or_else(|| DecideError::malformed(step, "attacker"))?,
-    )?;
-    let t = ctx.combatant(
-        step.entity("target")
-            .ok_or_else(|| DecideError::malformed(step, "target"))?,
-    )?;
+    let g = ctx.step_actor(step)?;
+    let a = ctx.step_entity(step, "attacker")?;
+    let t = ctx.step_entity(step, "target")?;
     let amount = step
         .int("amount")
         .ok_or_else(|| DecideError::malformed(step, "amount"))?;

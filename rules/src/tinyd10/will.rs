@@ -84,15 +84,8 @@ pub fn resume(
     step: &PendingStep,
     closing: &Closing<'_>,
 ) -> Result<(), DecideError> {
-    let t = ctx.combatant(
-        step.actor
-            .as_ref()
-            .ok_or_else(|| DecideError::malformed(step, "actor"))?,
-    )?;
-    let c = ctx.combatant(
-        step.entity("caster")
-            .ok_or_else(|| DecideError::malformed(step, "caster"))?,
-    )?;
+    let t = ctx.step_actor(step)?;
+    let c = ctx.step_entity(step, "caster")?;
     let id = step
         .secret_text("spell")
         .ok_or_else(|| DecideError::malformed(step, "spell"))?;
