@@ -15,6 +15,10 @@ use crate::settings::Settings;
 use crate::store::{SqliteStore, Store};
 use crate::table::{NewTable, Outbound, SeatKey, TableMsg, WireError};
 
+/// The system a harness table plays unless a test names another: the one whose sheets the
+/// server's tests write (`table::world::tests`).
+const HOSTED: &str = "grimwire";
+
 pub struct TestTable {
     pub registry: Registry,
     /// The table's store, for tests that read what was written.
@@ -30,7 +34,7 @@ pub struct TestTable {
 impl TestTable {
     /// A new table with `players` and one spectator invite, on a fresh data file.
     pub async fn new(settings: Settings, players: u32) -> TestTable {
-        TestTable::of_system(settings, "grimwire", players).await
+        TestTable::of_system(settings, HOSTED, players).await
     }
 
     /// [`TestTable::new`] for a table of `system`, which `settings.systems` must offer.
@@ -38,6 +42,26 @@ impl TestTable {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("tablehold.db");
         let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).expect("store"));
+        TestTable::hosting(settings, store, dir, system, players).await
+    }
+
+    /// [`TestTable::new`] on `store` (kept in `dir`), for a test that wraps the real store.
+    pub async fn on_store(
+        settings: Settings,
+        store: Arc<dyn Store>,
+        dir: tempfile::TempDir,
+        players: u32,
+    ) -> TestTable {
+        TestTable::hosting(settings, store, dir, HOSTED, players).await
+    }
+
+    async fn hosting(
+        settings: Settings,
+        store: Arc<dyn Store>,
+        dir: tempfile::TempDir,
+        system: &str,
+        players: u32,
+    ) -> TestTable {
         let (stop_tx, stop) = watch::channel(false);
         // Tests never shut this registry down: the receiver is dropped at once.
         let (done, _) = mpsc::channel(1);
@@ -76,6 +100,14 @@ impl TestTable {
             _stop: stop_tx,
             _dir: dir,
         }
+    }
+
+    /// The code of the first unused invite of `role`, left unused.
+    pub fn invite(&self, role: Role) -> Option<String> {
+        self.invites
+            .iter()
+            .find(|i| i.role == role)
+            .map(|i| i.code.clone())
     }
 
     /// Joins with the first unused invite of `role`.
@@ -141,7 +173,7 @@ impl TestTable {
     }
 }
 
-async fn ask<T>(
+pub(crate) async fn ask<T>(
     registry: &Registry,
     table: &str,
     make: impl FnOnce(oneshot::Sender<Result<T, WireError>>) -> TableMsg,

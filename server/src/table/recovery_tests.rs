@@ -7,17 +7,16 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use tablehold_protocol::{ErrorCode, Op, Reply};
-use tokio::sync::{mpsc, oneshot, watch};
+use tablehold_protocol::{ErrorCode, Op, Reply, Role};
+use tokio::sync::oneshot;
 
-use crate::harness::settings;
-use crate::registry::Registry;
+use crate::harness::{TestTable, ask, settings};
 use crate::settings::Settings;
 use crate::store::{
     EventRecord, LoadedTable, Owner, Receipt, SharedCounters, SqliteStore, Store, StoreError,
     StoreFuture, Write,
 };
-use crate::table::{NewTable, SeatKey, TableMsg, WireError};
+use crate::table::{SeatKey, TableMsg, WireError};
 
 /// The real store, with failures a test switches on.
 #[derive(Debug)]
@@ -81,14 +80,17 @@ impl Store for Failing {
     }
 }
 
+/// A harness table on the failing store.
 struct Setup {
-    registry: Registry,
+    t: TestTable,
     store: Arc<Failing>,
-    table: String,
-    gm: SeatKey,
-    invites: Vec<String>,
-    _dir: tempfile::TempDir,
-    _stop: watch::Sender<bool>,
+}
+
+impl std::ops::Deref for Setup {
+    type Target = TestTable;
+    fn deref(&self) -> &TestTable {
+        &self.t
+    }
 }
 
 async fn setup(snapshot_every: u64) -> Setup {
@@ -99,61 +101,19 @@ async fn setup(snapshot_every: u64) -> Setup {
         reads: AtomicBool::new(false),
         snapshots: AtomicBool::new(false),
     });
-    let shared: Arc<dyn Store> = store.clone();
-    let (stop_tx, stop) = watch::channel(false);
-    let (done, _) = mpsc::channel(1);
     let settings = Settings {
         snapshot_every,
         ..settings()
     };
-    let registry = Registry::new(shared, Arc::new(settings), stop, done);
-    let Ok(Reply::TableCreated {
-        table,
-        gm_token,
-        invites,
-    }) = registry
-        .create(NewTable {
-            system: "grimwire".into(),
-            name: "failing".into(),
-            options: Default::default(),
-            players: 2,
-            spectators: 0,
-        })
-        .await
-    else {
-        panic!("no table");
-    };
-    let (gm, _) = ask(&registry, &table, |reply| TableMsg::Auth {
-        token: gm_token,
-        reply,
-    })
-    .await
-    .expect("the GM");
-    Setup {
-        registry,
-        store,
-        table,
-        gm,
-        invites: invites.into_iter().map(|i| i.code).collect(),
-        _dir: dir,
-        _stop: stop_tx,
-    }
-}
-
-async fn ask<T>(
-    registry: &Registry,
-    table: &str,
-    make: impl FnOnce(oneshot::Sender<Result<T, WireError>>) -> TableMsg,
-) -> Result<T, WireError> {
-    let (tx, rx) = oneshot::channel();
-    registry.send(table, make(tx)).await?;
-    rx.await.expect("the table answers")
+    let t = TestTable::on_store(settings, store.clone(), dir, 2).await;
+    Setup { t, store }
 }
 
 impl Setup {
-    async fn join(&self, n: usize, name: &str) -> Result<(SeatKey, String), WireError> {
-        let (invite, name) = (self.invites[n].clone(), name.to_owned());
-        ask(&self.registry, &self.table, |reply| TableMsg::Join {
+    async fn join(&self, name: &str) -> Result<(SeatKey, String), WireError> {
+        let invite = self.invite(Role::Player).expect("a player's invite");
+        let name = name.to_owned();
+        ask(&self.registry, &self.id, |reply| TableMsg::Join {
             invite,
             name,
             peer: [127, 0, 0, 1].into(),
@@ -164,7 +124,7 @@ impl Setup {
 
     async fn request(&self, seat: &SeatKey, op: Op) -> Result<Reply, WireError> {
         let seat = seat.clone();
-        ask(&self.registry, &self.table, |reply| TableMsg::Request {
+        ask(&self.registry, &self.id, |reply| TableMsg::Request {
             seat,
             op,
             reply,
@@ -183,7 +143,7 @@ impl Setup {
     async fn logged(&self) -> Vec<EventRecord> {
         self.store
             .inner
-            .events_after(&self.table, 0, usize::MAX)
+            .events_after(&self.id, 0, usize::MAX)
             .await
             .expect("the log")
     }
@@ -217,13 +177,13 @@ async fn a_reload_keeps_the_view_of_a_seat_that_joined_after_the_snapshot() {
         .await
         .expect("the NPC");
     let snapshot = || async {
-        let loaded = t.store.inner.load_table(&t.table).await.expect("load");
+        let loaded = t.store.inner.load_table(&t.id).await.expect("load");
         loaded.and_then(|l| l.snapshot).map(|s| s.seq)
     };
     while snapshot().await.is_none() {
         t.roll().await.expect("a roll");
     }
-    let (ines, _) = t.join(0, "Ines").await.expect("Ines joins");
+    let (ines, _) = t.join("Ines").await.expect("Ines joins");
     t.request(&t.gm, act(None, "start_encounter"))
         .await
         .expect("the fight");
@@ -258,15 +218,12 @@ async fn a_join_whose_view_cannot_be_read_still_gives_the_seat_its_token() {
         t.roll().await.expect("a roll");
     }
     t.store.reads.store(true, Ordering::SeqCst);
-    let (ines, token) = t.join(0, "Ines").await.expect("joined all the same");
+    let (ines, token) = t.join("Ines").await.expect("joined all the same");
     assert!(t.request(&ines, Op::State).await.is_err(), "no view yet");
     t.store.reads.store(false, Ordering::SeqCst);
-    let (again, _) = ask(&t.registry, &t.table, |reply| TableMsg::Auth {
-        token,
-        reply,
-    })
-    .await
-    .expect("her token");
+    let (again, _) = ask(&t.registry, &t.id, |reply| TableMsg::Auth { token, reply })
+        .await
+        .expect("her token");
     assert_eq!(again.info.id, ines.info.id);
     assert!(
         t.request(&ines, Op::State).await.is_ok(),
@@ -287,6 +244,6 @@ async fn a_snapshot_that_cannot_be_written_costs_no_event() {
         t.roll().await.expect("acknowledged");
     }
     assert_eq!(t.logged().await.len(), before + 20);
-    let loaded = t.store.inner.load_table(&t.table).await.expect("load");
+    let loaded = t.store.inner.load_table(&t.id).await.expect("load");
     assert_eq!(loaded.and_then(|l| l.snapshot), None);
 }

@@ -159,7 +159,11 @@ mod tests {
         let up_to = usize::try_from(head).expect("small");
         all.events = store.events_after(id, 0, up_to).await.expect("log");
         all.snapshot = None;
-        rebuild(&all, tablehold_systems::SystemId::Grimwire.system()).expect("replays")
+        let system = settings()
+            .systems
+            .find(&all.table.system)
+            .expect("a shipped system");
+        rebuild(&all, system).expect("replays")
     }
 
     // A table loaded from its latest snapshot and the events after it holds what a replay of
