@@ -19,7 +19,7 @@ fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) 
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 7] = [
+pub const GM_ACTIONS: [&str; 8] = [
     "start_encounter",
     "end_encounter",
     "challenge",
@@ -27,6 +27,7 @@ pub const GM_ACTIONS: [&str; 7] = [
     "morale",
     "reaction",
     "rest",
+    "award_xp",
 ];
 
 const ATTRIBUTES: [&str; 4] = ["aspect", "intellect", "power", "reflex"];
@@ -103,6 +104,55 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
             None,
             "Out of combat, a day's rest: 1d5 + 2 HP, MP and PP for every character.",
             vec![],
+        ),
+        "award_xp" => action(
+            name,
+            None,
+            "Award experience to a player character, for what it did.",
+            vec![
+                target(true),
+                ArgSpec::new("xp", ArgKind::Int, true, "how much experience").range(1, 1000),
+                what(),
+            ],
+        ),
+        "level_up" => action(
+            name,
+            actor,
+            "Advance a level once its experience is reached, between fights, with the level's choices.",
+            vec![
+                attribute("attribute", false),
+                ArgSpec::new("points", ArgKind::Text, false, "levels 2 and 3: power or magic points")
+                    .choices(&["pp", "mp"]),
+                ArgSpec::new(
+                    "extra",
+                    ArgKind::Text,
+                    false,
+                    "level 2: toughness or spells; level 3: hp or toughness; level 4: attribute or spell",
+                )
+                .choices(&["toughness", "spells", "hp", "attribute", "spell"]),
+                ArgSpec::new("ability", ArgKind::Text, false, "levels 2 to 4: the class ability taken"),
+                ArgSpec::new("skill", ArgKind::Text, false, "levels 2 to 4: the skill taken"),
+                ArgSpec::new("spells", ArgKind::Text, false, "a caster's new spells, comma-separated"),
+                ArgSpec::new(
+                    "favored_weapon",
+                    ArgKind::Text,
+                    false,
+                    "with Favored weapon: the weapon type it names",
+                ),
+                ArgSpec::new(
+                    "proficiency",
+                    ArgKind::Text,
+                    false,
+                    "with Weapon proficiency: the weapon type it names",
+                ),
+                ArgSpec::new(
+                    "proficiency_bonus",
+                    ArgKind::Text,
+                    false,
+                    "with Weapon proficiency: +1 to attack or to damage",
+                )
+                .choices(&["attack", "damage"]),
+            ],
         ),
         "check" => action(
             name,
@@ -319,7 +369,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         let names: &[&str] = if enc.active {
             &["end_encounter", "challenge", "save", "morale"]
         } else {
-            &["challenge", "save", "reaction", "rest"]
+            &["challenge", "save", "reaction", "rest", "award_xp"]
         };
         out.extend(names.iter().filter_map(|n| spec(n, None)));
     }
@@ -332,6 +382,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         let mut names = vec!["check"];
         if !enc.active {
             names.extend(["heal", "potion"]);
+            if super::levelling::ready(&c, &stats) {
+                names.push("level_up");
+            }
         } else if now.contains(&c.id) && cannot_act(&c).is_none() {
             if c.resource(ACTION) < 1 && c.has_status(super::EXTRA_ATTACK) {
                 names.push("attack");

@@ -21,6 +21,7 @@ pub mod content;
 pub mod dice;
 mod faces;
 mod harm;
+mod levelling;
 mod lock;
 mod mending;
 mod morale;
@@ -137,6 +138,7 @@ impl RuleSystem for TinyD10 {
             pool(PP),
             pool(MP),
             pool(TEMP_HP),
+            pool(levelling::XP),
             slot(ACTION),
             slot(MOVE),
         ]
@@ -192,6 +194,7 @@ impl RuleSystem for TinyD10 {
                 "save" => rolls::save_action(ctx, args),
                 "morale" => morale::check_action(ctx, args),
                 "reaction" => morale::reaction(ctx),
+                "award_xp" => levelling::award(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }
@@ -205,6 +208,7 @@ impl RuleSystem for TinyD10 {
             "potion" => care::potion(ctx, &c, args),
             "ability" => strike::ability(ctx, &c, args),
             "move" => moving::movement(ctx, &c, args),
+            "level_up" => levelling::level_up(ctx, &c, args),
             _ => round::end_turn_action(ctx, &c),
         }
     }

@@ -1228,12 +1228,17 @@ impl SystemSheet for Sheet {
 
     fn into_combatant(self) -> Result<Combatant, SheetError> {
         let stats = self.stats()?;
-        let resources = BTreeMap::from([
+        let mut resources = BTreeMap::from([
             (HP.to_owned(), self.hp.unwrap_or(stats.hp_max)),
             (PP.to_owned(), self.pp.unwrap_or(stats.pp_max)),
             (MP.to_owned(), self.mp.unwrap_or(stats.mp_max)),
             (TEMP_HP.to_owned(), self.temp_hp.unwrap_or(0)),
         ]);
+        // A character's experience is counted by the table from here on (`award_xp`), so that
+        // a player's own sheet edit, which keeps the resources, cannot raise it.
+        if self.kind == Kind::Pc {
+            resources.insert(super::levelling::XP.to_owned(), self.xp);
+        }
         let identity = Identity {
             id: self.id.clone(),
             name: self.name.clone(),

@@ -7,6 +7,7 @@
 mod abilities;
 mod data;
 mod edges;
+mod levelling;
 mod pure;
 mod scenes;
 mod sheets;
