@@ -622,6 +622,33 @@ fn counterattack_knocks_prone_a_foe_who_rolls_a_1_in_melee() {
     });
 }
 
+// Counterattack answers a foe: an ally's clumsy 1 (Brenna's flail, 1 + 2 = 3 misses T7) and a
+// foe's 1 on a paralyzed cleric knock nobody down.
+#[test]
+fn counterattack_answers_only_a_foe_and_only_when_the_cleric_can() {
+    play(Scene {
+        name: "counterattack spared",
+        options: &[],
+        cast: vec![
+            // Reflex 1 + 1 raised = 2 goes before Brenna's 1.
+            hero("cleric", "human", "reflex", "counterattack", &[]),
+            super::scenes::brenna(),
+            goblin("g1", -5),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["cleric", "brenna", "g1"]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            attacks("brenna", "cleric", &[1]),
+            S::Lacks("brenna", "prone"),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Give("cleric", "paralyzed", 0),
+            attacks("g1", "cleric", &[1]),
+            S::Lacks("g1", "prone"),
+        ],
+    });
+}
+
 // An NPC's daze lasts its level, a number of the GM's: the players hear that the cleric is
 // dazed and by how much, never for how long; the GM's state counts the rounds down.
 #[test]
@@ -642,6 +669,7 @@ fn an_npcs_critical_strike_dazes_for_rounds_only_the_gm_knows() {
             S::Start(&[]),
             attacks("brute", "cleric", &[10]),
             S::Magnitude("cleric", "dazed", -1),
+            player_read("cleric", "dazed", Some(None)),
             S::PlayerHears("dazed"),
             S::PlayerNeverHears("rounds_left: Some"),
             S::PlayerNeverHears("for 3 rounds"),
@@ -655,6 +683,29 @@ fn an_npcs_critical_strike_dazes_for_rounds_only_the_gm_knows() {
             dazed_for(3),
         ],
     });
+}
+
+/// What the player's seat read of `who`'s `status` in the last action: the rounds left it was
+/// told (`Some(None)`: set without its rounds), `None` when it read no such status set.
+fn player_read(who: &'static str, status: &'static str, rounds: Option<Option<u32>>) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let seat = crate::ids::Seat::Player("p1".into());
+        let read = p
+            .last
+            .iter()
+            .filter_map(|e| e.view(&seat))
+            .flat_map(|e| e.parts)
+            .find_map(|part| match part.fact {
+                crate::event::Fact::StatusSet {
+                    entity,
+                    status: s,
+                    to: Some(to),
+                    ..
+                } if entity.0 == who && s == status => Some(to.rounds_left),
+                _ => None,
+            });
+        assert_eq!(read, rounds, "{}: the player reads {who} {status}", p.at);
+    }))
 }
 
 /// The rounds left of the cleric's daze, as the GM's state counts them.
@@ -683,6 +734,8 @@ fn critical_strike_dazes_on_a_10_taking_1_off_every_roll_for_the_level_in_rounds
             attacks("rogue", "g1", &[10]),
             S::Res("g1", "hp", 8),
             S::Magnitude("g1", "dazed", -1),
+            // The rogue's level is no secret: the table reads the 2 rounds.
+            player_read("g1", "dazed", Some(Some(2))),
             S::Act("rogue", "end_turn", vec![], &[]),
             // Its attack: 6 + power 1 - 1 = 6 misses T7 (7 would hit).
             attacks("g1", "rogue", &[6]),
@@ -1318,6 +1371,40 @@ fn appeal_to_heaven_at_half_hp_gives_1_attack_and_damage_and_no_damage_for_the_l
             goblin_hp("g1", 0, 10),
         ],
         steps,
+    });
+}
+
+// Exactly half and exactly the cost are enough: a cleric of 6 HP and 4 PP split has 6 + 2 =
+// 8 HP and 4 + 2 + 2 = 8 PP at level 2; at 4 of 8 HP (half) with 2 PP left it appeals, and
+// its PP fall to 0.
+#[test]
+fn appeal_to_heaven_at_exactly_half_with_exactly_its_2_pp() {
+    play(Scene {
+        name: "appeal to heaven at the edge",
+        options: &[],
+        cast: vec![
+            with(
+                hero("cleric", "human", "power", "appeal_to_heaven", &[]),
+                |v| {
+                    v["points"]["hp"] = json!(6);
+                    v["points"]["pp"] = json!(4);
+                    v["hp"] = json!(4);
+                    v["pp"] = json!(2);
+                },
+            ),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("appeal_to_heaven"))],
+                &[],
+            ),
+            S::Res("cleric", "pp", 0),
+            S::Has("cleric", "appeal_to_heaven"),
+        ],
     });
 }
 
