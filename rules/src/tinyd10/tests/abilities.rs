@@ -1069,13 +1069,17 @@ fn paralyzing_strike_paralyzes_on_a_melee_10_for_the_level_or_one_round_on_a_t5_
     };
     let mut steps = vec![S::Start(&[])];
     // 10 + 3 hits; the goblin's aspect save 3 + 0 fails T5: paralyzed for 2 rounds (level 2);
-    // 2 damage. Its turn is passed over, twice.
-    steps.extend(round(&[10, 3]));
+    // 2 damage. Its turn is passed over, twice. The rogue's level is no secret.
+    steps.push(attacks("rogue", "g1", &[10, 3]));
+    steps.push(player_read("g1", "paralyzed", Some(Some(2))));
+    steps.push(S::Act("rogue", "end_turn", vec![], &[]));
     steps.extend([S::Round(2), S::Turn(Some("rogue")), S::Res("g1", "hp", 8)]);
     steps.extend([S::Act("rogue", "end_turn", vec![], &[]), S::Round(3)]);
     steps.push(S::Lacks("g1", "paralyzed"));
     // Saved (5 reaches T5): one round only.
-    steps.extend(round(&[10, 5]));
+    steps.push(attacks("rogue", "g1", &[10, 5]));
+    steps.push(player_read("g1", "paralyzed", Some(Some(1))));
+    steps.extend(round(&[]).into_iter().skip(1));
     steps.extend([
         S::Round(4),
         S::Lacks("g1", "paralyzed"),
@@ -1096,6 +1100,56 @@ fn paralyzing_strike_paralyzes_on_a_melee_10_for_the_level_or_one_round_on_a_t5_
             goblin_hp("g1", 0, 10),
         ],
         steps,
+    });
+}
+
+// The GM's paralyzing brute (level 3): unsaved, the players read that the rogue is paralyzed
+// but not for how long; saved, the one round is no secret.
+#[test]
+fn an_npcs_paralyzing_strike_keeps_its_rounds_from_the_players_unless_saved() {
+    play(Scene {
+        name: "npc paralyzing strike",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "critical_strike", &["shortsword"]),
+            json!({
+                "id": "brute", "name": "brute", "kind": "npc", "level": 3,
+                "abilities": ["paralyzing_strike"],
+                "stats": {"power": 2, "reflex": 5, "toughness": 5, "hp_max": 10},
+                "attacks": [{"id": "club", "name": "club", "kind": "melee"}]
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 + 2 hits T7; the rogue's aspect save 3 + 0 fails T5.
+            attacks("brute", "rogue", &[10, 3]),
+            S::Has("rogue", "paralyzed"),
+            player_read("rogue", "paralyzed", Some(None)),
+        ],
+    });
+}
+
+// A ranged 10 feeds no Fanged strike: 10 + 1 reflex hits with the shortbow for 1 + 1 elf
+// against evil = 2, and heals nothing.
+#[test]
+fn fanged_strike_needs_melee() {
+    play(Scene {
+        name: "fanged strike at range",
+        options: &[],
+        cast: vec![
+            with(
+                hero("rogue", "elf", "power", "fanged_strike", &["shortbow"]),
+                |v| v["hp"] = json!(4),
+            ),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            attacks("rogue", "g1", &[10]),
+            S::Res("g1", "hp", 8),
+            S::Res("rogue", "hp", 4),
+            S::Lacks("rogue", "fanged_strike"),
+        ],
     });
 }
 
