@@ -18,9 +18,12 @@ mod care;
 pub(crate) mod cast;
 pub mod checks;
 pub mod content;
+mod crawl;
 pub mod dice;
+mod explore;
 mod faces;
 mod harm;
+mod knacks;
 mod lock;
 mod mending;
 mod morale;
@@ -192,6 +195,14 @@ impl RuleSystem for TinyD10 {
                 "save" => rolls::save_action(ctx, args),
                 "morale" => morale::check_action(ctx, args),
                 "reaction" => morale::reaction(ctx),
+                "wander" => explore::wander(ctx, args),
+                "lost" => explore::lost(ctx, args),
+                "advance_time" => explore::advance_time(ctx, args),
+                "force_door" => crawl::force_door(ctx, args),
+                "pick_lock" => crawl::pick_lock(ctx, args),
+                "trap" => crawl::trap(ctx, args),
+                "fall" => knacks::fall(ctx, args),
+                "unmask" => knacks::unmask(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }

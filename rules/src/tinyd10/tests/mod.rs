@@ -7,6 +7,7 @@
 mod abilities;
 mod data;
 mod edges;
+mod explore;
 mod pure;
 mod scenes;
 mod sheets;
