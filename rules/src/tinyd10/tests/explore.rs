@@ -436,7 +436,7 @@ fn a_trap_is_found_by_a_perception_check_the_gm_alone_sees_with_the_ten_foot_pol
 }
 
 #[test]
-fn a_found_trap_finds_nothing_in_the_players_copy_when_missed() {
+fn a_missed_search_does_not_name_the_trap_to_players() {
     // A miss must not name the trap to the player.
     play(Scene {
         name: "trap miss",
