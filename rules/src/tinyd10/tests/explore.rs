@@ -833,3 +833,45 @@ fn the_example_traps_turns_and_odds_are_the_texts() {
         Ok(TrapDamage::Amount(_))
     ));
 }
+
+#[test]
+fn a_refused_lock_or_trap_never_says_the_gms_secret_toughness() {
+    use crate::action::{Args, Command};
+    use crate::engine::DecideError;
+    use crate::ids::Seat;
+    use crate::options::TableOptions;
+    use crate::state::{MemoryState, StateMut};
+    use crate::system::RuleSystem;
+
+    let system = super::super::TinyD10;
+    let options = TableOptions::resolve(&system.options(), &Default::default()).unwrap();
+    let mut state = MemoryState::new(options);
+    // A rogue with no kit: every try below is refused before any die.
+    let empty = with(rook("cats_paw"), |v| v["items"] = json!([]));
+    state.insert_combatant(system.sheet_from_json(&empty).unwrap());
+    let secret = 97;
+    for (action, extra) in [
+        ("pick_lock", vec![]),
+        ("trap", vec![("step", t("disarm"))]),
+        ("force_door", vec![("by", t("nobody"))]),
+    ] {
+        let mut pairs = vec![
+            ("by", t("rook")),
+            ("toughness", n(secret)),
+            ("hidden", yes()),
+        ];
+        for (k, v) in extra {
+            pairs.retain(|(key, _)| *key != k);
+            pairs.push((k, v));
+        }
+        let args = Args(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect());
+        let cmd = Command::act(Seat::Gm, None, action, args);
+        match crate::testing::scene::run(&system, &mut state, &cmd, &[]) {
+            Err(DecideError::Refused(r)) => {
+                let said = r.to_string();
+                assert!(!said.contains(&secret.to_string()), "{action}: {said}");
+            }
+            other => panic!("{action}: expected a refusal, got {other:?}"),
+        }
+    }
+}
