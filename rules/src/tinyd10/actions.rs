@@ -19,7 +19,7 @@ fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) 
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 8] = [
+pub const GM_ACTIONS: [&str; 16] = [
     "start_encounter",
     "end_encounter",
     "challenge",
@@ -28,6 +28,27 @@ pub const GM_ACTIONS: [&str; 8] = [
     "reaction",
     "rest",
     "award_xp",
+    "wander",
+    "lost",
+    "advance_time",
+    "force_door",
+    "pick_lock",
+    "trap",
+    "fall",
+    "unmask",
+];
+
+/// The GM's exploration actions, offered between fights (`wander`, `fall` and `unmask` in a
+/// fight too).
+const EXPLORING: [&str; 8] = [
+    "wander",
+    "lost",
+    "advance_time",
+    "force_door",
+    "pick_lock",
+    "trap",
+    "fall",
+    "unmask",
 ];
 
 const ATTRIBUTES: [&str; 4] = ["aspect", "intellect", "power", "reflex"];
@@ -154,6 +175,8 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 .choices(&["attack", "damage"]),
             ],
         ),
+        "wander" | "lost" | "advance_time" | "force_door" | "pick_lock" | "trap" | "fall"
+        | "unmask" => exploring(name)?,
         "check" => action(
             name,
             actor,
@@ -186,6 +209,13 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "the toughness is the GM's secret",
                 )
                 .gm_only(),
+                ArgSpec::new(
+                    "deed",
+                    ArgKind::Text,
+                    false,
+                    "the act, for Petty thief or Heroics (+2, the GM's discretion)",
+                )
+                .choices(&["theft", "heroic"]),
                 pp(),
                 what(),
             ],
@@ -283,7 +313,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal; walk_on_water (1 PP, the level in minutes), disguise (1 PP) and apprentice (a pact with a target, 4 MP) work out of a fight too.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
@@ -297,6 +327,9 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     "commanding_presence",
                     "healing_sacrifice",
                     "enchanted_healing",
+                    "walk_on_water",
+                    "disguise",
+                    "apprentice",
                 ]),
                 target(false),
                 ArgSpec::new("weapon", ArgKind::Text, false, "bless_weapon: which weapon"),
@@ -367,11 +400,22 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
     let enc = state.encounter();
     if seat.is_gm() {
         let names: &[&str] = if enc.active {
-            &["end_encounter", "challenge", "save", "morale"]
+            &[
+                "end_encounter",
+                "challenge",
+                "save",
+                "morale",
+                "wander",
+                "fall",
+                "unmask",
+            ]
         } else {
             &["challenge", "save", "reaction", "rest", "award_xp"]
         };
         out.extend(names.iter().filter_map(|n| spec(n, None)));
+        if !enc.active {
+            out.extend(EXPLORING.iter().filter_map(|n| spec(n, None)));
+        }
     }
     let now = turns::may_act(enc);
     let others: Vec<String> = state.combatant_ids().into_iter().map(|t| t.0).collect();
@@ -384,6 +428,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             names.extend(["heal", "potion"]);
             if super::levelling::ready(&c, &stats) {
                 names.push("level_up");
+            }
+            if super::knacks::KNACKS.iter().any(|k| stats.has_ability(k)) {
+                names.push("ability");
             }
         } else if now.contains(&c.id) && cannot_act(&c).is_none() {
             if c.resource(ACTION) < 1 && c.has_status(super::EXTRA_ATTACK) {
@@ -403,6 +450,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                         .any(|(id, _)| stats.has_ability(id))
                     || stats.has_ability("healing_sacrifice")
                     || stats.has_ability("enchanted_healing")
+                    || super::knacks::KNACKS.iter().any(|k| stats.has_ability(k))
                 {
                     names.push("ability");
                 }
@@ -434,4 +482,142 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         }
     }
     out
+}
+
+/// The specs of the GM's exploration actions.
+fn exploring(name: &str) -> Option<ActionSpec> {
+    let by = || ArgSpec::new("by", ArgKind::Entity, true, "the character who tries");
+    let toughness = |required, what: &str| {
+        ArgSpec::new("toughness", ArgKind::Int, required, what).range(0, 100)
+    };
+    let hidden = || {
+        ArgSpec::new(
+            "hidden",
+            ArgKind::Flag,
+            false,
+            "the toughness is your secret",
+        )
+    };
+    let reaction = || {
+        ArgSpec::new(
+            "reaction",
+            ArgKind::Flag,
+            false,
+            "when a monster comes, roll its reaction too",
+        )
+    };
+    let (help, args) = match name {
+        "wander" => (
+            "A wandering monster check, 1 in 5 (yours alone).",
+            vec![reaction()],
+        ),
+        "lost" => (
+            "A wilderness day's direction roll: a d10, +1 per know nature in the party, lost on the terrain's chance or less (yours alone).",
+            vec![
+                ArgSpec::new(
+                    "chance",
+                    ArgKind::Int,
+                    true,
+                    "the losing faces of ten: 1 (1 in 10) to 5 (1 in 2)",
+                )
+                .range(1, 5),
+                ArgSpec::new(
+                    "party",
+                    ArgKind::Text,
+                    false,
+                    "who travels, comma-separated (every living character if left out)",
+                ),
+            ],
+        ),
+        "advance_time" => (
+            "Exploration turns pass (dungeon 10 minutes, wilderness 4 hours); a wandering check each turn if asked.",
+            vec![
+                ArgSpec::new("turns", ArgKind::Int, false, "how many (1 if left out)")
+                    .range(1, 100),
+                ArgSpec::new(
+                    "where",
+                    ArgKind::Text,
+                    false,
+                    "dungeon (if left out) or wilderness",
+                )
+                .choices(&["dungeon", "wilderness"]),
+                ArgSpec::new(
+                    "wander",
+                    ArgKind::Flag,
+                    false,
+                    "a wandering monster check each turn (yours alone)",
+                ),
+            ],
+        ),
+        "force_door" => (
+            "Force a door: a power check against its toughness; broken down, a wandering monster check follows.",
+            vec![
+                by(),
+                toughness(true, "the door's toughness"),
+                hidden(),
+                pp(),
+                reaction(),
+            ],
+        ),
+        "pick_lock" => (
+            "Pick a lock: a reflex check against its toughness with a thieves' kit, +1 with pick lock.",
+            vec![
+                by(),
+                toughness(true, "the lock's toughness"),
+                hidden(),
+                pp(),
+            ],
+        ),
+        "trap" => (
+            "A trap: detect (perception, yours alone), disarm (reflex with a thieves' kit; a magical one by Dispel magic) or spring (a save, then its damage).",
+            vec![
+                ArgSpec::new("step", ArgKind::Text, true, "what happens")
+                    .choices(&["detect", "disarm", "spring"]),
+                by(),
+                ArgSpec::new("trap", ArgKind::Text, false, "an example trap").choices(&[
+                    "falling_rock",
+                    "hidden_pit",
+                    "poison_gas",
+                ]),
+                toughness(false, "its toughness (the example's if left out)"),
+                ArgSpec::new(
+                    "damage",
+                    ArgKind::Text,
+                    false,
+                    "its damage: 2, 1d5 or a range such as 2-3",
+                ),
+                ArgSpec::new(
+                    "attribute",
+                    ArgKind::Text,
+                    false,
+                    "the attribute that saves",
+                )
+                .choices(&ATTRIBUTES),
+                ArgSpec::new("magical", ArgKind::Flag, false, "a magical trap"),
+                hidden(),
+                pp(),
+            ],
+        ),
+        "fall" => (
+            "A fall: the damage you name (Cat's paw halves it, rounded down).",
+            vec![
+                ArgSpec::new("target", ArgKind::Entity, true, "who falls"),
+                ArgSpec::new(
+                    "damage",
+                    ArgKind::Text,
+                    true,
+                    "an amount: 3, 1d5, 1d10, 1d5+2",
+                ),
+            ],
+        ),
+        "unmask" => (
+            "See through a disguise: an intellect challenge, the disguised at +2.",
+            vec![
+                ArgSpec::new("watcher", ArgKind::Entity, true, "who looks"),
+                ArgSpec::new("of", ArgKind::Entity, true, "the disguised"),
+            ],
+        ),
+        _ => return None,
+    };
+    Some(action(name, None, help, args))
 }

@@ -18,10 +18,13 @@ mod care;
 pub(crate) mod cast;
 pub mod checks;
 pub mod content;
+mod crawl;
 pub mod dice;
+mod explore;
 mod faces;
 mod harm;
 mod levelling;
+mod knacks;
 mod lock;
 mod mending;
 mod morale;
@@ -195,6 +198,14 @@ impl RuleSystem for TinyD10 {
                 "morale" => morale::check_action(ctx, args),
                 "reaction" => morale::reaction(ctx),
                 "award_xp" => levelling::award(ctx, args),
+                "wander" => explore::wander(ctx, args),
+                "lost" => explore::lost(ctx, args),
+                "advance_time" => explore::advance_time(ctx, args),
+                "force_door" => crawl::force_door(ctx, args),
+                "pick_lock" => crawl::pick_lock(ctx, args),
+                "trap" => crawl::trap(ctx, args),
+                "fall" => knacks::fall(ctx, args),
+                "unmask" => knacks::unmask(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }

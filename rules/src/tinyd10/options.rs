@@ -37,6 +37,10 @@ pub const DISRUPTION: &str = "tinyd10.disruption";
 pub const ENCHANTED_HEALING: &str = "tinyd10.enchanted_healing";
 /// Whether Call to battle's "all allies" include the cleric who calls.
 pub const CALL_TO_BATTLE: &str = "tinyd10.call_to_battle";
+/// How the wandering monster check's "1 in 5" reads on the dice (A19).
+pub const WANDERING: &str = "tinyd10.wandering";
+/// What a trap's bare damage range ("2-3", "1-2") gives (A9).
+pub const TRAP_DAMAGE: &str = "tinyd10.trap_damage";
 
 struct Choice {
     key: &'static str,
@@ -45,7 +49,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 15] = [
+const CHOICES: [Choice; 17] = [
     Choice {
         key: D5_FROM,
         help: "A 1d5: `draw` takes a five-sided draw of the fair stream; `half_d10` rolls a d10 and halves it, rounding up.",
@@ -135,6 +139,18 @@ const CHOICES: [Choice; 15] = [
         help: "Enchanted healing turns MP into HP at no stated rate: `ruling` (refused; the GM sets MP and HP) or `one_each` (1 HP a MP).",
         choices: &["ruling", "one_each"],
         default: "ruling",
+    },
+    Choice {
+        key: WANDERING,
+        help: "The wandering monster check's 1 in 5: `d10` (a d10 of 1 or 2) or `d5` (a 1 on a d5, made as `tinyd10.d5` says).",
+        choices: &["d10", "d5"],
+        default: "d10",
+    },
+    Choice {
+        key: TRAP_DAMAGE,
+        help: "A trap's damage written as a bare range (2-3, 1-2): `rolled` (a die as wide as the range, from its low end), `low` or `high`.",
+        choices: &["rolled", "low", "high"],
+        default: "rolled",
     },
 ];
 

@@ -210,6 +210,7 @@ pub fn check_action(
     if perception && stats.perception != 0 {
         modifiers.push(Modifier::new("race: perception", stats.perception));
     }
+    modifiers.extend(super::knacks::deed_bonus(&stats, args.text("deed")?)?);
     modifiers.extend(super::afflict::penalties(
         ctx,
         &c.id,

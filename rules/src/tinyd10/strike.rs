@@ -43,6 +43,9 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
     if name == super::call::ID {
         return super::call::call(ctx, c, &stats);
     }
+    if super::knacks::KNACKS.contains(&name) {
+        return super::knacks::knack(ctx, c, &stats, name, args);
+    }
     match name {
         "healing_sacrifice" => return super::mending::sacrifice(ctx, c, &stats, args),
         "enchanted_healing" => return super::mending::enchanted(ctx, c, &stats, args),
@@ -57,7 +60,7 @@ pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Deci
         .ok_or_else(|| {
             Refusal::bad_argument(
                 "name",
-                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven, commanding_presence, healing_sacrifice or enchanted_healing",
+                "smite, hail_of_daggers, stunning_blow, call_to_battle, magical_power, prying_eye, bless_weapon, appeal_to_heaven, commanding_presence, healing_sacrifice, enchanted_healing, walk_on_water, disguise or apprentice",
             )
         })?;
     if !stats.has_ability(id) {

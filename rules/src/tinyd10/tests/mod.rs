@@ -7,6 +7,7 @@
 mod abilities;
 mod data;
 mod edges;
+mod explore;
 mod levelling;
 mod pure;
 mod scenes;

@@ -1,0 +1,877 @@
+//! Exploration and the non-combat abilities as scenes: the GM's wandering monster checks and
+//! direction rolls (the GM's alone), time passing, doors, locks and traps, and Walk on water,
+//! Disguise, Cat's paw, Petty thief, Heroics, Magical intrusion and Apprentice/Familiar.
+//!
+//! The cast, all level 2 and played by `p1` unless said (see `hero`): Rook, a human rogue
+//! (power 2, reflex 1 + 1 raised = 2, intellect 0, HP 5 + 1 + 2 = 8, PP 5 + 2 + 2 = 9) with a
+//! thieves' kit and the pick lock skill; Lira, an elf rogue (intellect 1 + 1 raised = 2,
+//! reflex 1, +1 to perception, immune to poison) with the detect trap skill.
+
+use serde_json::{Value, json};
+
+use crate::action::ArgValue;
+use crate::testing::scene::{S, Scene};
+
+use super::abilities::hero;
+use super::scenes::{goblin, n, play, t};
+use super::{pc, with};
+
+fn yes() -> ArgValue {
+    ArgValue::Flag(true)
+}
+
+/// A level 2 character with its own id, `ability` taken at level 2, then `edit`ed.
+fn who(
+    id: &str,
+    class: &str,
+    race: &str,
+    raise: &str,
+    ability: &str,
+    edit: impl FnOnce(&mut Value),
+) -> Value {
+    with(hero(class, race, raise, ability, &[]), |v| {
+        v["id"] = json!(id);
+        v["name"] = json!(id);
+        edit(v);
+    })
+}
+
+/// Rook: human rogue, reflex 2, pick lock, a thieves' kit, and `ability`.
+fn rook(ability: &str) -> Value {
+    who("rook", "rogue", "human", "reflex", ability, |v| {
+        v["skills"] = json!(["persuade", "spot", "pick_lock"]);
+        v["items"] = json!(["thieves_kit"]);
+    })
+}
+
+/// Lira: elf rogue, intellect 2, detect trap, carrying `items`.
+fn lira(items: &[&str]) -> Value {
+    who("lira", "rogue", "elf", "intellect", "cats_paw", |v| {
+        v["skills"] = json!(["detect_trap"]);
+        v["items"] = json!(items);
+    })
+}
+
+// ---- Wandering monsters -----------------------------------------------------------------
+
+/// One `wander` with `faces` and what the GM reads of it.
+fn wandering(
+    options: &'static [(&'static str, &'static str)],
+    reaction: bool,
+    faces: &'static [u32],
+    said: &'static str,
+) {
+    let args = if reaction {
+        vec![("reaction", yes())]
+    } else {
+        vec![]
+    };
+    play(Scene {
+        name: "wandering",
+        options,
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            S::Gm("wander", args, faces),
+            S::Said(said),
+            // Not a word of it reaches a player: not the check, not the monster, not its mood.
+            S::PlayerNeverHears("wandering"),
+            S::PlayerNeverHears("monster"),
+            S::PlayerNeverHears("comes"),
+            S::GmOnly(&["wandering monster check"]),
+            // A player cannot call the GM's check.
+            S::Refused("rook", "wander", vec![], "forbidden"),
+        ],
+    });
+}
+
+#[test]
+fn a_wandering_monster_comes_on_a_d10_of_1_or_2_told_to_the_gm_alone() {
+    // 1 in 5 read on the d10: faces 1 and 2 bring a monster, 3 to 10 do not.
+    wandering(
+        &[],
+        false,
+        &[2],
+        "1-2 on a d10 (called by the GM): 2, a monster comes",
+    );
+    wandering(&[], false, &[1], "1, a monster comes");
+    wandering(&[], false, &[3], "3, nothing comes");
+    // With `reaction`, what comes rolls on the reaction table too (10: friendly); nothing
+    // coming draws no second die (one face only).
+    wandering(&[], true, &[1, 10], "friendly, perhaps helpful");
+    wandering(&[], true, &[3], "nothing comes");
+}
+
+#[test]
+fn option_wandering_d5_brings_a_monster_only_on_a_1_of_a_d5() {
+    // The same face 2 that brings a monster on the d10 reading brings none on a d5 (only its
+    // 1 does).
+    wandering(
+        &[("tinyd10.wandering", "d5")],
+        false,
+        &[2],
+        "a 1 on a d5 (called by the GM): 2, nothing comes",
+    );
+    wandering(
+        &[("tinyd10.wandering", "d5")],
+        false,
+        &[1],
+        "1, a monster comes",
+    );
+    // With `tinyd10.d5` = half_d10 the d5 is a d10 halved up: a 2 reads as 1, a monster.
+    wandering(
+        &[("tinyd10.wandering", "d5"), ("tinyd10.d5", "half_d10")],
+        false,
+        &[2],
+        "1, a monster comes",
+    );
+}
+
+// ---- Direction in the wilderness --------------------------------------------------------
+
+/// A direction roll at `chance` losing faces, for a party of which `knowing` members have
+/// know nature, with the d10 `face`.
+fn direction(chance: i64, knowing: usize, face: &'static [u32], said: &'static str) {
+    let traveller = |id: &str, knows: bool| {
+        who(id, "warrior", "human", "power", "heroics", |v| {
+            if knows {
+                v["skills"] = json!(["persuade", "spot", "know_nature"]);
+            }
+        })
+    };
+    play(Scene {
+        name: "direction",
+        options: &[],
+        cast: vec![
+            traveller("ana", knowing > 0),
+            traveller("bo", knowing > 1),
+            traveller("cy", false),
+        ],
+        steps: vec![
+            S::Gm("lost", vec![("chance", n(chance))], face),
+            S::Said(said),
+            S::PlayerNeverHears("direction"),
+            S::PlayerNeverHears("way"),
+        ],
+    });
+}
+
+#[test]
+fn direction_is_lost_on_the_terrains_faces_or_less_and_know_nature_lifts_the_roll() {
+    // 1 in 5 terrain (2 faces): a 2 alone loses the way.
+    direction(
+        2,
+        0,
+        &[2],
+        "direction: 2 = 2, lost on 2 or less: the party loses its way",
+    );
+    // The same 2 with one know nature: 2 + 1 = 3, above the losing faces: kept.
+    direction(
+        2,
+        1,
+        &[2],
+        "direction: 2 + 1 know nature (ana) = 3, lost on 2 or less: the party keeps its way",
+    );
+    // 1 in 2 terrain (5 faces), two know nature: 3 + 2 = 5 still loses, 4 + 2 = 6 does not.
+    direction(
+        5,
+        2,
+        &[3],
+        "= 5, lost on 5 or less: the party loses its way",
+    );
+    direction(
+        5,
+        2,
+        &[4],
+        "= 6, lost on 5 or less: the party keeps its way",
+    );
+    // 1 in 10 (1 face): only a bare 1.
+    direction(1, 0, &[1], "the party loses its way");
+    direction(1, 0, &[2], "the party keeps its way");
+}
+
+#[test]
+fn direction_odds_outside_1_in_10_to_1_in_2_and_a_roll_in_a_fight_are_refused() {
+    play(Scene {
+        name: "direction refused",
+        options: &[],
+        cast: vec![rook("cats_paw"), goblin("g1", 0)],
+        steps: vec![
+            S::GmRefused("lost", vec![("chance", n(6))], "bad_request"),
+            S::GmRefused("lost", vec![("chance", n(0))], "bad_request"),
+            S::GmRefused("lost", vec![], "bad_request"),
+            S::Refused("rook", "lost", vec![("chance", n(2))], "forbidden"),
+            // rook reflex 2 before the goblin's 0.
+            S::Start(&[]),
+            S::GmRefused("lost", vec![("chance", n(2))], "encounter_running"),
+            S::GmRefused("advance_time", vec![], "encounter_running"),
+            S::GmRefused(
+                "force_door",
+                vec![("by", t("rook")), ("toughness", n(5))],
+                "encounter_running",
+            ),
+        ],
+    });
+}
+
+// ---- Time -------------------------------------------------------------------------------
+
+#[test]
+fn turns_pass_with_their_minutes_and_a_wandering_check_each_when_asked() {
+    play(Scene {
+        name: "time",
+        options: &[],
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            // One dungeon turn: 10 minutes; no check asked, no die.
+            S::Gm("advance_time", vec![], &[]),
+            S::PlayerHears("1 dungeon turn passes (10 minutes)"),
+            // Two wilderness turns of 4 hours: 480 minutes, and a check for each: 5 (nothing),
+            // 1 (a monster), the GM's alone.
+            S::Gm(
+                "advance_time",
+                vec![
+                    ("turns", n(2)),
+                    ("where", t("wilderness")),
+                    ("wander", yes()),
+                ],
+                &[5, 1],
+            ),
+            S::PlayerHears("2 wilderness turns pass (480 minutes)"),
+            S::Said("(wilderness turn 1 of 2): 5, nothing comes"),
+            S::Said("(wilderness turn 2 of 2): 1, a monster comes"),
+            S::PlayerNeverHears("wandering"),
+            S::GmRefused("advance_time", vec![("turns", n(0))], "bad_request"),
+            S::GmRefused("advance_time", vec![("where", t("city"))], "bad_request"),
+        ],
+    });
+}
+
+#[test]
+fn walk_on_water_costs_1_pp_and_lasts_the_level_in_minutes_run_down_by_time() {
+    let cleric = |id: &str, ability: &str, pp: Option<i64>| {
+        who(id, "cleric", "human", "aspect", ability, |v| {
+            if let Some(pp) = pp {
+                v["pp"] = json!(pp);
+            }
+        })
+    };
+    play(Scene {
+        name: "walk on water",
+        options: &[],
+        cast: vec![
+            cleric("cleric", "walk_on_water", None),
+            cleric("poor", "walk_on_water", Some(0)),
+            cleric("other", "wrath", None),
+        ],
+        steps: vec![
+            // PP: 5 + 2 (cleric) + 2 (level 2) = 9; 1 spent. Level 2: 2 minutes.
+            S::Res("cleric", "pp", 9),
+            S::Act("cleric", "ability", vec![("name", t("walk_on_water"))], &[]),
+            S::Res("cleric", "pp", 8),
+            S::Magnitude("cleric", "walk_on_water", 2),
+            S::PlayerHears("cleric walks on water for 2 minutes (level 2; 1 PP)"),
+            // A dungeon turn is 10 minutes: past the 2, the walk ends.
+            S::Gm("advance_time", vec![], &[]),
+            S::Lacks("cleric", "walk_on_water"),
+            S::PlayerHears("cleric's walk on water ends"),
+            S::Refused(
+                "poor",
+                "ability",
+                vec![("name", t("walk_on_water"))],
+                "insufficient_resource",
+            ),
+            S::Refused(
+                "other",
+                "ability",
+                vec![("name", t("walk_on_water"))],
+                "rule: does not have walk_on_water",
+            ),
+        ],
+    });
+}
+
+// ---- Doors and locks --------------------------------------------------------------------
+
+#[test]
+fn forcing_a_door_is_a_power_check_and_breaking_it_calls_a_wandering_check_for_the_gm() {
+    let force = |pp: i64| {
+        vec![
+            ("by", t("rook")),
+            ("toughness", n(7)),
+            ("hidden", yes()),
+            ("pp", n(pp)),
+        ]
+    };
+    play(Scene {
+        name: "door",
+        options: &[],
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            // 1 + power 2 = 3 < T7: the door holds, and no wandering check (one face drawn).
+            S::Gm("force_door", force(0), &[1]),
+            S::PlayerHears("fails to force it"),
+            // 5 + 2 = 7 reaches T7 (ties succeed): broken down; the wandering check follows at
+            // once: 2, a monster comes, the GM's alone. The door's 7 stays the GM's.
+            S::Gm("force_door", force(0), &[5, 2]),
+            S::PlayerHears("breaks it down"),
+            S::TargetSeen(false),
+            S::Said(
+                "wandering monster check, 1-2 on a d10 (a door broken down): 2, a monster comes",
+            ),
+            S::PlayerNeverHears("wandering"),
+            // PP declared before the roll: 4 + 2 + 1 = 7 breaks it; PP 9 → 8; the check: 9.
+            S::Gm("force_door", force(1), &[4, 9]),
+            S::Res("rook", "pp", 8),
+            S::Said("power points"),
+            S::Said("9, nothing comes"),
+            S::Refused(
+                "rook",
+                "force_door",
+                vec![("by", t("rook")), ("toughness", n(7))],
+                "forbidden",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn picking_a_lock_needs_a_thieves_kit_and_adds_the_pick_lock_skill() {
+    let lock = |by: &'static str| vec![("by", t(by)), ("toughness", n(6)), ("hidden", yes())];
+    play(Scene {
+        name: "lock",
+        options: &[],
+        cast: vec![
+            rook("cats_paw"),
+            // The same rogue with no kit.
+            with(rook("cats_paw"), |v| {
+                v["id"] = json!("empty");
+                v["items"] = json!([]);
+            }),
+        ],
+        steps: vec![
+            // 3 + reflex 2 + pick lock 1 = 6 reaches T6: open. A 2 makes 5: shut.
+            S::Gm("pick_lock", lock("rook"), &[3]),
+            S::Said("label: \"pick lock\", value: 1"),
+            S::PlayerHears("opens it"),
+            S::TargetSeen(false),
+            S::Gm("pick_lock", lock("rook"), &[2]),
+            S::PlayerHears("fails to open it"),
+            // No kit: refused, nothing drawn, and the refusal does not name the lock's number.
+            S::GmRefused("pick_lock", lock("empty"), "rule: has no thieves' kit"),
+        ],
+    });
+}
+
+#[test]
+fn magical_intrusion_opens_a_lock_with_no_roll_only_with_the_pick_lock_skill() {
+    let wizard = |id: &str, skill: &str| {
+        who(
+            id,
+            "wizard",
+            "human",
+            "intellect",
+            "magical_intrusion",
+            |v| {
+                v["skills"] = json!(["persuade", "spot", skill]);
+            },
+        )
+    };
+    let lock = |by: &'static str| vec![("by", t(by)), ("toughness", n(9)), ("hidden", yes())];
+    play(Scene {
+        name: "magical intrusion",
+        options: &[],
+        cast: vec![wizard("mage", "pick_lock"), wizard("novice", "listen")],
+        steps: vec![
+            // No dice, no kit.
+            S::Gm("pick_lock", lock("mage"), &[]),
+            S::PlayerHears("the lock opens before mage (magical intrusion)"),
+            // Without pick lock the ability does nothing, and without a kit there is no try.
+            S::GmRefused(
+                "pick_lock",
+                lock("novice"),
+                "rule: novice has no thieves' kit",
+            ),
+        ],
+    });
+}
+
+// ---- Traps ------------------------------------------------------------------------------
+
+/// Lira searches for a falling rock (T6) with `items`, the d10 showing `face`.
+fn search(items: &'static [&'static str], face: &'static [u32], heard: &'static str) {
+    play(Scene {
+        name: "trap search",
+        options: &[],
+        cast: vec![lira(items)],
+        steps: vec![
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("detect")),
+                    ("by", t("lira")),
+                    ("trap", t("falling_rock")),
+                ],
+                face,
+            ),
+            S::PlayerHears(heard),
+            // The search's roll is the GM's: a failed one must not say a trap is there.
+            S::PlayerNeverHears("perception"),
+            S::PlayerNeverHears("toughness"),
+            S::GmOnly(&["perception check: find falling rock"]),
+        ],
+    });
+}
+
+#[test]
+fn a_trap_is_found_by_a_perception_check_the_gm_alone_sees_with_the_ten_foot_poles_1() {
+    // 1 + intellect 2 + detect trap 1 + elf 1 = 5 < T6: nothing found, and the table hears
+    // only that.
+    search(&[], &[1], "lira searches and finds nothing");
+    // The pole's +1 makes the same 1 a 6: found.
+    search(
+        &["ten_foot_pole"],
+        &[1],
+        "lira searches and finds a trap: falling rock",
+    );
+}
+
+#[test]
+fn a_missed_search_does_not_name_the_trap_to_players() {
+    // A miss must not name the trap to the player.
+    play(Scene {
+        name: "trap miss",
+        options: &[],
+        cast: vec![lira(&[])],
+        steps: vec![
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("detect")),
+                    ("by", t("lira")),
+                    ("trap", t("hidden_pit")),
+                ],
+                // 2 + 4 = 6 < T7.
+                &[2],
+            ),
+            S::PlayerNeverHears("pit"),
+            S::Said("misses it"),
+        ],
+    });
+}
+
+#[test]
+fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dispel_magic() {
+    let disarm = |by: &'static str, magical: bool| {
+        let mut v = vec![
+            ("step", t("disarm")),
+            ("by", t(by)),
+            ("trap", t("hidden_pit")),
+        ];
+        if magical {
+            v.push(("magical", yes()));
+        }
+        v
+    };
+    // A level 1 human wizard who knows Dispel magic (2 MP): MP 3 + 5 (a roll of 7) = 8.
+    let mage = with(pc("wizard", "human"), |v| {
+        v["id"] = json!("mage");
+        v["spells"] = json!(["fireball_1", "magic_missile_1", "dispel_magic"]);
+    });
+    let spent = with(mage.clone(), |v| {
+        v["id"] = json!("spent");
+        v["mp"] = json!(1);
+    });
+    play(Scene {
+        name: "disarm",
+        options: &[],
+        cast: vec![
+            lira(&["thieves_kit"]),
+            rook("cats_paw"),
+            mage,
+            spent,
+            pc("rogue", "dwarf"),
+        ],
+        steps: vec![
+            // Lira: 6 + reflex 1 = 7 reaches the pit's T7: disarmed (told with its number).
+            S::Gm("trap", disarm("lira", false), &[6]),
+            S::PlayerHears("disarms it"),
+            S::TargetSeen(true),
+            // 5 + 1 = 6: not.
+            S::Gm("trap", disarm("lira", false), &[5]),
+            S::PlayerHears("fails to disarm it"),
+            // The dwarf rogue has no kit.
+            S::GmRefused(
+                "trap",
+                disarm("rogue", false),
+                "rule: rogue has no thieves' kit",
+            ),
+            // A magical trap: a kit does not do it.
+            S::GmRefused(
+                "trap",
+                disarm("rook", true),
+                "rule: rook does not know Dispel magic",
+            ),
+            // Dispel magic: 2 MP, no roll.
+            S::Res("mage", "mp", 8),
+            S::Gm("trap", disarm("mage", true), &[]),
+            S::Res("mage", "mp", 6),
+            S::PlayerHears("mage casts dispel magic (2 MP) and the magical hidden pit is disarmed"),
+            S::GmRefused("trap", disarm("spent", true), "insufficient_resource"),
+        ],
+    });
+}
+
+/// Rook springs `trap`: the save's and the damage's faces, and his HP after (8 before).
+fn sprung(
+    options: &'static [(&'static str, &'static str)],
+    trap: &'static str,
+    faces: &'static [u32],
+    hp: i64,
+) {
+    play(Scene {
+        name: "trap sprung",
+        options,
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            S::Gm(
+                "trap",
+                vec![("step", t("spring")), ("by", t("rook")), ("trap", t(trap))],
+                faces,
+            ),
+            S::Res("rook", "hp", hp),
+        ],
+    });
+}
+
+#[test]
+fn a_sprung_trap_is_saved_against_its_toughness_or_deals_its_damage() {
+    // Falling rock, T6, a reflex save: 4 + 2 = 6 saves: no damage, no damage die.
+    sprung(&[], "falling_rock", &[4], 8);
+    // 3 + 2 = 5 fails; "2-3" is a d2 from 2: a 2 on the d2 is 3 damage: 8 → 5.
+    sprung(&[], "falling_rock", &[3, 2], 5);
+    // ... and a 1 on the d2 is 2: 8 → 6.
+    sprung(&[], "falling_rock", &[3, 1], 6);
+    // Hidden pit, T7: 1 + 2 = 3 fails; 1d5 (a five-sided draw) of 4: 8 → 4.
+    sprung(&[], "hidden_pit", &[1, 4], 4);
+    // Poison gas, T6, a power save (our reading): 2 + power 2 = 4 fails; "1-2" a d2 of 2: 2.
+    sprung(&[], "poison_gas", &[2, 2], 6);
+}
+
+#[test]
+fn option_trap_damage_high_or_low_takes_an_end_of_the_range_with_no_die() {
+    // The failed save of 3 + 2 against T6 again; no damage die drawn.
+    sprung(&[("tinyd10.trap_damage", "high")], "falling_rock", &[3], 5);
+    sprung(&[("tinyd10.trap_damage", "low")], "falling_rock", &[3], 6);
+    // A die amount is rolled whatever the option: the pit's 1d5 of 4.
+    sprung(&[("tinyd10.trap_damage", "high")], "hidden_pit", &[1, 4], 4);
+}
+
+#[test]
+fn an_elf_shrugs_off_poison_gas_and_a_gms_own_trap_takes_its_numbers() {
+    play(Scene {
+        name: "trap odds",
+        options: &[],
+        cast: vec![lira(&[]), rook("cats_paw")],
+        steps: vec![
+            // Immune to poison: no save, no damage.
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("spring")),
+                    ("by", t("lira")),
+                    ("trap", t("poison_gas")),
+                ],
+                &[],
+            ),
+            S::PlayerHears("lira is immune to poison"),
+            // The GM's own trap: T8 hidden, an aspect save, 1d10 damage. 4 + aspect 1 (human)
+            // = 5 fails; the d10 is 3: 8 → 5.
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("spring")),
+                    ("by", t("rook")),
+                    ("toughness", n(8)),
+                    ("hidden", yes()),
+                    ("attribute", t("aspect")),
+                    ("damage", t("1d10")),
+                ],
+                &[4, 3],
+            ),
+            S::TargetSeen(false),
+            S::Res("rook", "hp", 5),
+            S::GmRefused(
+                "trap",
+                vec![("step", t("spring")), ("by", t("rook"))],
+                "bad_request",
+            ),
+            S::GmRefused(
+                "trap",
+                vec![
+                    ("step", t("spring")),
+                    ("by", t("rook")),
+                    ("toughness", n(5)),
+                    ("damage", t("lots")),
+                ],
+                "bad_request",
+            ),
+        ],
+    });
+}
+
+// ---- Non-combat abilities ---------------------------------------------------------------
+
+#[test]
+fn disguise_costs_1_pp_and_seeing_through_it_is_an_intellect_challenge_at_plus_2() {
+    let unmask = || vec![("watcher", t("g1")), ("of", t("rook"))];
+    play(Scene {
+        name: "disguise",
+        options: &[],
+        cast: vec![rook("disguise"), goblin("g1", 0)],
+        steps: vec![
+            S::GmRefused("unmask", unmask(), "rule: rook wears no disguise"),
+            S::Act("rook", "ability", vec![("name", t("disguise"))], &[]),
+            S::Res("rook", "pp", 8),
+            S::Has("rook", "disguised"),
+            // The goblin (intellect 0) rolls 5; Rook 2 + intellect 0 + disguise 2 = 4: seen.
+            S::Gm("unmask", unmask(), &[5, 2]),
+            S::PlayerHears("g1 sees through rook's disguise"),
+            // 4 against 2 + 2 = 4: a tie, the resister (Rook) holds; without the +2 the
+            // goblin's 4 would beat his 2.
+            S::Gm("unmask", unmask(), &[4, 2]),
+            S::PlayerHears("rook's disguise fools g1"),
+            S::Said("disguise"),
+        ],
+    });
+}
+
+/// Rook falls and takes `damage` with the d10 `faces`; his HP after (8 before).
+fn falls(
+    options: &'static [(&'static str, &'static str)],
+    ability: &str,
+    faces: &'static [u32],
+    hp: i64,
+) {
+    play(Scene {
+        name: "fall",
+        options,
+        cast: vec![rook(ability)],
+        steps: vec![
+            S::Gm(
+                "fall",
+                vec![("target", t("rook")), ("damage", t("1d10"))],
+                faces,
+            ),
+            S::Res("rook", "hp", hp),
+        ],
+    });
+}
+
+#[test]
+fn cats_paw_halves_fall_damage_rounded_down_whatever_the_tables_halving() {
+    // Without Cat's paw a 7 is 7: 8 → 1.
+    falls(&[], "disguise", &[7], 1);
+    // With it, 7 halves to 3 (down): 8 → 5.
+    falls(&[], "cats_paw", &[7], 5);
+    // The text rounds Cat's paw down itself: the table's `halving` = up does not make it 4.
+    falls(&[("tinyd10.halving", "up")], "cats_paw", &[7], 5);
+    // A fixed amount: 1 halves to 0.
+    play(Scene {
+        name: "fall fixed",
+        options: &[],
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            S::Gm("fall", vec![("target", t("rook")), ("damage", t("1"))], &[]),
+            S::Res("rook", "hp", 8),
+            S::GmRefused(
+                "fall",
+                vec![("target", t("rook")), ("damage", t("1d5+L"))],
+                "bad_request",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn petty_thief_and_heroics_add_2_to_a_check_marked_as_their_kind_of_act() {
+    let check = |deed: Option<&'static str>| {
+        let mut v = vec![("attribute", t("reflex")), ("toughness", n(7))];
+        if let Some(d) = deed {
+            v.push(("deed", t(d)));
+        }
+        v
+    };
+    let warrior = who("hero", "warrior", "human", "reflex", "heroics", |_| {});
+    play(Scene {
+        name: "deeds",
+        options: &[],
+        cast: vec![rook("petty_thief"), warrior],
+        steps: vec![
+            // 3 + reflex 2 + petty thief 2 = 7 reaches T7, named for the GM to judge.
+            S::Act("rook", "check", check(Some("theft")), &[3]),
+            S::PlayerHears("petty thief (the GM's discretion)"),
+            S::PlayerHears("succeeds"),
+            // Unmarked, the same 3 makes 5: fails.
+            S::Act("rook", "check", check(None), &[3]),
+            S::PlayerHears("fails"),
+            // A heroic act is not a theft: no +2 for the rogue.
+            S::Act("rook", "check", check(Some("heroic")), &[3]),
+            S::PlayerHears("fails"),
+            // The warrior (reflex 1 + 1 raised = 2): 3 + 2 + heroics 2 = 7.
+            S::Act("hero", "check", check(Some("heroic")), &[3]),
+            S::PlayerHears("heroics (the GM's discretion)"),
+            S::PlayerHears("succeeds"),
+            S::Refused("rook", "check", check(Some("bribe")), "bad_request"),
+        ],
+    });
+}
+
+#[test]
+fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
+    let wizard = |id: &str, mp: Option<i64>| {
+        who(id, "wizard", "human", "intellect", "apprentice", |v| {
+            if let Some(mp) = mp {
+                v["mp"] = json!(mp);
+            }
+        })
+    };
+    let creature = |id: &str, hp: i64| {
+        with(goblin(id, 0), |v| {
+            v["stats"]["hp_max"] = json!(hp);
+            v["side"] = json!("party");
+        })
+    };
+    let pact = |target: &'static str| vec![("name", t("apprentice")), ("target", t(target))];
+    play(Scene {
+        name: "pact",
+        options: &[],
+        cast: vec![
+            wizard("wizard", None),
+            wizard("drained", Some(3)),
+            creature("owl", 5),
+            creature("rat", 3),
+            creature("cat", 4),
+        ],
+        steps: vec![
+            // MP 3 (wizard) + 5 (a roll of 7) = 8; the pact takes 4.
+            S::Res("wizard", "mp", 8),
+            S::Act("wizard", "ability", pact("owl"), &[]),
+            S::Res("wizard", "mp", 4),
+            S::Has("owl", "companion"),
+            S::PlayerHears("wizard makes a pact with owl (4 MP)"),
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("owl"),
+                "rule: owl is already wizard's companion",
+            ),
+            // The companion is T5 with 4-6 HP: a 3 HP rat is not.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("rat"),
+                "rule: an apprentice or familiar is T5 with 4-6 HP",
+            ),
+            S::Refused("drained", "ability", pact("cat"), "insufficient_resource"),
+        ],
+    });
+}
+
+// ---- The data ---------------------------------------------------------------------------
+
+#[test]
+fn the_example_traps_turns_and_odds_are_the_texts() {
+    use super::super::explore::{TrapDamage, data, loses_way, monster_comes};
+    let d = data().unwrap();
+    let traps: Vec<(&str, i64, String)> = d
+        .trap
+        .iter()
+        .map(|t| (t.id.as_str(), t.toughness, t.damage.to_string()))
+        .collect();
+    assert_eq!(
+        traps,
+        [
+            ("falling_rock", 6, "2-3".to_owned()),
+            ("hidden_pit", 7, "1d5".to_owned()),
+            ("poison_gas", 6, "1-2".to_owned()),
+        ]
+    );
+    assert!(d.trap("poison_gas").unwrap().poison);
+    // A dungeon turn is 10 minutes, a wilderness turn 4 hours.
+    assert_eq!(d.turn("dungeon").unwrap().minutes, 10);
+    assert_eq!(d.turn("wilderness").unwrap().minutes, 4 * 60);
+    // Both readings of "1 in 5": 2 faces of 10, 1 of 5.
+    let on_d10: Vec<i64> = (1..=10)
+        .filter(|f| monster_comes(*f, false, &d.wandering))
+        .collect();
+    let on_d5: Vec<i64> = (1..=5)
+        .filter(|f| monster_comes(*f, true, &d.wandering))
+        .collect();
+    assert_eq!((on_d10, on_d5), (vec![1, 2], vec![1]));
+    // 1 in 10 up to 1 in 2: 1 to 5 losing faces; each know nature lifts the die by 1.
+    assert_eq!((d.lost.least, d.lost.most), (1, 5));
+    let lost: Vec<i64> = (1..=10).filter(|f| loses_way(*f, 1, 5)).collect();
+    assert_eq!(lost, [1, 2, 3, 4]);
+    // The pact: 4 MP; the companion T5 with 4-6 HP.
+    let a = &d.apprentice;
+    assert_eq!(
+        (a.pact_mp, a.toughness, a.hp_least, a.hp_most),
+        (4, 5, 4, 6)
+    );
+    // A bare range reads as its ends; anything else as an amount or refused.
+    for (text, ok) in [
+        ("2-3", Some(TrapDamage::Range(2, 3))),
+        ("1-2", Some(TrapDamage::Range(1, 2))),
+        ("3-2", None),
+        ("a-b", None),
+        ("lots", None),
+    ] {
+        assert_eq!(TrapDamage::try_from(text.to_owned()).ok(), ok, "{text}");
+    }
+    assert!(matches!(
+        TrapDamage::try_from("1d5".to_owned()),
+        Ok(TrapDamage::Amount(_))
+    ));
+}
+
+#[test]
+fn a_refused_lock_or_trap_never_says_the_gms_secret_toughness() {
+    use crate::action::{Args, Command};
+    use crate::engine::DecideError;
+    use crate::ids::Seat;
+    use crate::options::TableOptions;
+    use crate::state::{MemoryState, StateMut};
+    use crate::system::RuleSystem;
+
+    let system = super::super::TinyD10;
+    let options = TableOptions::resolve(&system.options(), &Default::default()).unwrap();
+    let mut state = MemoryState::new(options);
+    // A rogue with no kit: every try below is refused before any die.
+    let empty = with(rook("cats_paw"), |v| v["items"] = json!([]));
+    state.insert_combatant(system.sheet_from_json(&empty).unwrap());
+    let secret = 97;
+    for (action, extra) in [
+        ("pick_lock", vec![]),
+        ("trap", vec![("step", t("disarm"))]),
+        ("force_door", vec![("by", t("nobody"))]),
+    ] {
+        let mut pairs = vec![
+            ("by", t("rook")),
+            ("toughness", n(secret)),
+            ("hidden", yes()),
+        ];
+        for (k, v) in extra {
+            pairs.retain(|(key, _)| *key != k);
+            pairs.push((k, v));
+        }
+        let args = Args(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect());
+        let cmd = Command::act(Seat::Gm, None, action, args);
+        match crate::testing::scene::run(&system, &mut state, &cmd, &[]) {
+            Err(DecideError::Refused(r)) => {
+                let said = r.to_string();
+                assert!(!said.contains(&secret.to_string()), "{action}: {said}");
+            }
+            other => panic!("{action}: expected a refusal, got {other:?}"),
+        }
+    }
+}
