@@ -10,6 +10,7 @@
 
 mod actions;
 mod afflict;
+mod areas;
 mod army;
 mod attack;
 mod boons;
@@ -21,6 +22,7 @@ pub mod content;
 pub mod dice;
 mod faces;
 mod harm;
+mod lasting;
 mod lock;
 mod mending;
 mod morale;
@@ -254,6 +256,8 @@ pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
         (DYING, "dying"),
         (UNCONSCIOUS, "unconscious"),
         (PARALYZED, "paralyzed"),
+        (lasting::BOUND, "bound"),
+        (lasting::TIME_STOPPED, "held in stopped time"),
     ]
     .into_iter()
     .find(|(s, _)| c.has_status(s))
