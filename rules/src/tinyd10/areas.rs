@@ -65,6 +65,29 @@ pub fn everyone(ctx: &Ctx<'_>) -> Vec<Combatant> {
         .collect()
 }
 
+/// Refuses a list named for an area around `center` that the server measures itself (on the
+/// grid) or that only the GM may vouch for (off it).
+pub fn check_named(center: &Combatant, named: &Named, feet: i64) -> Result<(), Refusal> {
+    if named.ids.is_empty() {
+        return Ok(());
+    }
+    if center.position.is_some() {
+        return Err(Refusal::bad_argument(
+            "targets",
+            "on the grid the spell finds who is within its area itself",
+        ));
+    }
+    if !named.as_named {
+        return Err(off_grid(feet));
+    }
+    Ok(())
+}
+
+/// Whether `spell` takes a list of creatures (`targets`).
+pub fn takes_list(spell: &Spell) -> bool {
+    reach(spell).is_some()
+}
+
 /// The creatures `fits` accepts within `feet` of `center` (itself included). On the grid the
 /// server finds them and a list is refused; off it, `center` and those the GM names.
 pub fn around(
@@ -75,20 +98,12 @@ pub fn around(
     fits: impl Fn(&Combatant) -> bool,
 ) -> Result<Vec<Combatant>, Refusal> {
     let all = everyone(ctx);
+    check_named(center, named, feet)?;
     if let Some(at) = center.position {
-        if !named.ids.is_empty() {
-            return Err(Refusal::bad_argument(
-                "targets",
-                "on the grid the spell finds who is within its area itself",
-            ));
-        }
         return Ok(all
             .into_iter()
             .filter(|o| fits(o) && o.position.is_some_and(|p| feet_between(ctx, at, p) <= feet))
             .collect());
-    }
-    if !named.ids.is_empty() && !named.as_named {
-        return Err(off_grid(feet));
     }
     Ok(all
         .into_iter()

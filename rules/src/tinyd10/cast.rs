@@ -84,7 +84,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     let spell = data
         .spell(id)
         .ok_or_else(|| Refusal::bad_argument("spell", "is not a spell of the text"))?;
-    if !stats.knows_spell(id) {
+    if !stats.knows_spell(id) && !super::imprint::imprinted(c, id) {
         return Err(Refusal::Rule(format!("{} does not know {}", c.id, spell.name)).into());
     }
     let kind = stats
@@ -115,10 +115,20 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         super::presence::must_target(ctx, c, &target.id)?;
     }
     let on_other = target.id != c.id;
-    let mut mp = cost(spell, &stats, on_other, sure)?
-        * group
-            .as_ref()
-            .map_or(1, |g| super::areas::times(spell, g.len()));
+    let imprint = if spell.id == super::imprint::ID {
+        Some(super::imprint::check(ctx, c, args)?)
+    } else {
+        None
+    };
+    let mut mp = match imprint {
+        Some(_) => super::imprint::cost(ctx)?,
+        None => {
+            cost(spell, &stats, on_other, sure)?
+                * group
+                    .as_ref()
+                    .map_or(1, |g| super::areas::times(spell, g.len()))
+        }
+    };
     // Inflict wounds: a point of damage for each MP, the caster says how many.
     let extra_mp = if spell.id == "inflict_wounds" {
         let n = args.int("mp")?.unwrap_or(1);
@@ -164,6 +174,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
+    super::imprint::remember(ctx, c, spell)?;
     if ctx.state.encounter().active && stats.has_ability("re_spell") {
         // Kept on the caster, the GM's alone for the GM's caster (it names the spell).
         let round = i64::from(ctx.state.encounter().round);
@@ -190,6 +201,10 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     )?;
     if splash {
         spend_pp(ctx, &c.id, super::splash::COST, "splash-effect")?;
+    }
+    if let Some(learnt) = imprint {
+        ctx.telling = None;
+        return super::imprint::learn(ctx, c, &learnt);
     }
     if let Some(list) = group {
         let pp = declare_pp(ctx, c, pp, 0)?;

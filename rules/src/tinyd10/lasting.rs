@@ -91,6 +91,18 @@ impl Extra {
         args: &crate::action::Args,
     ) -> Result<Self, Refusal> {
         let named = areas::named(ctx, args)?;
+        if !named.ids.is_empty() {
+            match area_of(spell, c, target) {
+                Some((center, feet)) => areas::check_named(center, &named, feet)?,
+                None if areas::takes_list(spell) => {}
+                None => {
+                    return Err(Refusal::bad_argument(
+                        "targets",
+                        "this spell names no creatures besides its target",
+                    ));
+                }
+            }
+        }
         let mut extra = Extra {
             named,
             ..Extra::default()
@@ -133,6 +145,21 @@ impl Extra {
             return Err(Refusal::bad_argument("to", "only Teleport takes a cell"));
         }
         Ok(extra)
+    }
+}
+
+/// The point and reach of a spell that finds its own creatures around it.
+fn area_of<'a>(
+    spell: &Spell,
+    c: &'a Combatant,
+    target: &'a Combatant,
+) -> Option<(&'a Combatant, i64)> {
+    match spell.id.as_str() {
+        "holy_shield" => Some((c, SHIELD_FT)),
+        "holy_binds" => Some((c, BINDS_FT)),
+        "turn_undead" => Some((c, TURN_FT)),
+        "sunburst" => Some((target, BLIND_FT)),
+        _ => None,
     }
 }
 

@@ -22,6 +22,7 @@ pub mod content;
 pub mod dice;
 mod faces;
 mod harm;
+mod imprint;
 mod lasting;
 mod lock;
 mod mending;

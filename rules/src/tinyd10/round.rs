@@ -277,6 +277,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         let c = ctx.combatant(&id)?;
         super::boons::fight_over(ctx, &c)?;
         super::lasting::fight_over(ctx, &id)?;
+        super::imprint::fight_over(ctx, &id)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

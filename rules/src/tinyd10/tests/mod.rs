@@ -10,6 +10,7 @@ mod edges;
 mod pure;
 mod scenes;
 mod sheets;
+mod spells;
 
 use serde_json::{Value, json};
 
