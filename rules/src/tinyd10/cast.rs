@@ -3,7 +3,8 @@
 //! to 0). A spell works unless its text says it rolls: then d10 + the casting attribute (+ the
 //! spell's bonus, + PP declared) against the target's toughness. Damage lands only on targets
 //! of the tag it names; a save against the caster's spell save negates or halves; healing
-//! never passes the maximum. What the server does not count is told for the GM to rule.
+//! never passes the maximum. Lasting effects are `lasting`'s, spells on several creatures
+//! `areas`'; what the server does not count is told for the GM to rule.
 
 use crate::account::Telling;
 use crate::action::Args;
