@@ -308,6 +308,37 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 ),
                 ArgSpec::new("mp", ArgKind::Int, false, "Inflict wounds: the MP spent")
                     .range(1, 100),
+                ArgSpec::new(
+                    "targets",
+                    ArgKind::Text,
+                    false,
+                    "Burning touch II (2), Healing wave (your level, within 20 ft), Fireball II (5, within 10 ft of the target): the creatures, comma-separated",
+                ),
+                ArgSpec::new(
+                    "as_named",
+                    ArgKind::Flag,
+                    false,
+                    "off the grid: the GM vouches that the creatures named are within the area",
+                )
+                .gm_only(),
+                ArgSpec::new(
+                    "weapon",
+                    ArgKind::Text,
+                    false,
+                    "Enchant weapon: which weapon of the target",
+                ),
+                ArgSpec::new(
+                    "to",
+                    ArgKind::Cell,
+                    false,
+                    "Teleport: where to (within 200 ft)",
+                ),
+                ArgSpec::new(
+                    "imprint",
+                    ArgKind::Text,
+                    false,
+                    "Imprint spell: the magical spell seen cast this fight to learn for it",
+                ),
             ],
         ),
         "ability" => action(

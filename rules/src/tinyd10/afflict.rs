@@ -44,13 +44,14 @@ pub fn penalties(
     {
         out.push(Modifier::new("blinded", s.magnitude));
     }
+    out.extend(super::lasting::penalties(&c, attack, attribute));
     Ok(out)
 }
 
 /// The round ends: each timed status on `who` has a round fewer left, and goes at none.
 pub fn wear_off(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let c = ctx.combatant(who)?;
-    for key in TIMED {
+    for key in TIMED.into_iter().chain(super::lasting::TIMED) {
         let Some(s) = c.statuses.get(key).cloned() else {
             continue;
         };
@@ -67,6 +68,8 @@ pub fn wear_off(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
 /// Marks, in a status's source, rounds that come from the GM's numbers (an NPC's level): the
 /// players are told the status without them, and its countdown is the GM's.
 const GM_ROUNDS: &str = " [rounds: the GM's]";
+/// Marks a status whose rounds and magnitude are both the GM's.
+const GM_ALL: &str = " [the GM's]";
 
 /// How long an affliction lasts, and whether that length is the GM's to know.
 pub enum Rounds {
@@ -74,6 +77,9 @@ pub enum Rounds {
     Told(i64),
     /// A length that says something of the GM's creature (its level).
     Gms(i64),
+    /// A length and a magnitude both the GM's (Mage armor's level-sized bonus from the GM's
+    /// caster): the players are told the status alone.
+    Secret(i64),
 }
 
 /// Puts `status` of `magnitude` on `who` for its rounds, from `source`. A creature already
@@ -87,9 +93,10 @@ pub fn afflict(
     rounds: Rounds,
     source: &str,
 ) -> Result<(), DecideError> {
-    let (rounds, gms) = match rounds {
-        Rounds::Told(n) => (n, false),
-        Rounds::Gms(n) => (n, true),
+    let (rounds, marker) = match rounds {
+        Rounds::Told(n) => (n, ""),
+        Rounds::Gms(n) => (n, GM_ROUNDS),
+        Rounds::Secret(n) => (n, GM_ALL),
     };
     let rounds = u32::try_from(rounds.max(1)).unwrap_or(1);
     let now = ctx.combatant(who)?.statuses.get(status).cloned();
@@ -99,11 +106,7 @@ pub fn afflict(
     {
         return Ok(());
     }
-    let source = if gms {
-        format!("{source}{GM_ROUNDS}")
-    } else {
-        source.to_owned()
-    };
+    let source = format!("{source}{marker}");
     set_timed(
         ctx,
         who,
@@ -118,14 +121,17 @@ pub fn afflict(
 
 /// Sets a timed status; one whose rounds are the GM's goes whole to the GM and, to everyone
 /// else, as a stand-in without its rounds (and nothing at all when only the rounds change).
-fn set_timed(
+pub(super) fn set_timed(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
     status: &str,
     to: Option<Status>,
 ) -> Result<(), DecideError> {
     let from = ctx.combatant(who)?.statuses.get(status).cloned();
-    let gms = |s: &Option<Status>| s.as_ref().is_some_and(|s| s.source.ends_with(GM_ROUNDS));
+    let gms = |s: &Option<Status>| {
+        s.as_ref()
+            .is_some_and(|s| s.source.ends_with(GM_ROUNDS) || s.source.ends_with(GM_ALL))
+    };
     if !gms(&from) && !gms(&to) {
         return ctx.set_status(who, status, to);
     }
@@ -134,8 +140,16 @@ fn set_timed(
     }
     let told = |s: &Option<Status>| {
         s.as_ref().map(|s| Status {
-            source: s.source.trim_end_matches(GM_ROUNDS).to_owned(),
-            magnitude: s.magnitude,
+            source: s
+                .source
+                .trim_end_matches(GM_ROUNDS)
+                .trim_end_matches(GM_ALL)
+                .to_owned(),
+            magnitude: if s.source.ends_with(GM_ALL) {
+                0
+            } else {
+                s.magnitude
+            },
             rounds_left: None,
         })
     };

@@ -273,6 +273,12 @@ pub(super) fn strike_one(
     if now.has_status(APPEAL) {
         bonuses.push(Modifier::new("appeal to heaven", 1));
     }
+    if super::lasting::enchanted(&now, &w.id) {
+        bonuses.push(Modifier::new(
+            "enchant weapon",
+            super::lasting::ENCHANT_ATTACK,
+        ));
+    }
     bonuses.extend(afflict::penalties(
         ctx,
         &c.id,
@@ -637,6 +643,13 @@ fn after_hit(
     );
     add(&mut steps, "bless weapon".into(), blessed);
     add(&mut steps, "appeal to heaven".into(), me.has_status(APPEAL));
+    if super::lasting::enchanted(&me, &w.id) {
+        steps.push(Modifier::new(
+            "enchant weapon",
+            super::lasting::ENCHANT_DAMAGE,
+        ));
+        bonus += super::lasting::ENCHANT_DAMAGE;
+    }
     amount += bonus - (w.damage.flat - i64::from(w.damage.die.is_none()));
     if me.has_status(THUNDEROUS) && w.kind.is_melee() && bonus > 0 {
         steps.push(Modifier::new("thunderous blow: bonus doubled", bonus));

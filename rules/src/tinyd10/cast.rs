@@ -3,7 +3,8 @@
 //! to 0). A spell works unless its text says it rolls: then d10 + the casting attribute (+ the
 //! spell's bonus, + PP declared) against the target's toughness. Damage lands only on targets
 //! of the tag it names; a save against the caster's spell save negates or halves; healing
-//! never passes the maximum. What the server does not count is told for the GM to rule.
+//! never passes the maximum. Lasting effects are `lasting`'s, spells on several creatures
+//! `areas`'; what the server does not count is told for the GM to rule.
 
 use crate::account::Telling;
 use crate::action::Args;
@@ -84,7 +85,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     let spell = data
         .spell(id)
         .ok_or_else(|| Refusal::bad_argument("spell", "is not a spell of the text"))?;
-    if !stats.knows_spell(id) {
+    if !stats.knows_spell(id) && !super::imprint::imprinted(c, id) {
         return Err(Refusal::Rule(format!("{} does not know {}", c.id, spell.name)).into());
     }
     let kind = stats
@@ -101,14 +102,34 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         return Err(Refusal::Rule(format!("{} is dead", target.id)).into());
     }
     super::round::within_range(ctx, c, &target, spell.range_ft, &spell.name)?;
+    let extra = super::lasting::Extra::read(ctx, spell, c, &target, args)?;
+    let group = super::areas::group(ctx, c, &stats, spell, &target, &extra.named)?;
     let sure = args.flag("sure")?;
     let splash = args.flag("splash")?;
     super::splash::check(c, &stats, spell, splash)?;
+    if splash && group.is_some() {
+        return Err(
+            Refusal::bad_argument("splash", "is not for a spell that names its targets").into(),
+        );
+    }
     if spell.attack && target.side != c.side {
         super::presence::must_target(ctx, c, &target.id)?;
     }
     let on_other = target.id != c.id;
-    let mut mp = cost(spell, &stats, on_other, sure)?;
+    let imprint = if spell.id == super::imprint::ID {
+        Some(super::imprint::check(ctx, c, args)?)
+    } else {
+        None
+    };
+    let mut mp = match imprint {
+        Some(_) => super::imprint::cost(ctx)?,
+        None => {
+            cost(spell, &stats, on_other, sure)?
+                * group
+                    .as_ref()
+                    .map_or(1, |g| super::areas::times(spell, g.len()))
+        }
+    };
     // Inflict wounds: a point of damage for each MP, the caster says how many.
     let extra_mp = if spell.id == "inflict_wounds" {
         let n = args.int("mp")?.unwrap_or(1);
@@ -134,6 +155,9 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         .into());
     }
     let pp = args.int("pp")?.unwrap_or(0);
+    if pp > 0 && group.as_ref().is_some_and(|g| g.len() > 1) {
+        return Err(Refusal::bad_argument("pp", "adds to one roll: name one target").into());
+    }
     if pp > 0 && (!spell.attack || sure) {
         return Err(
             Refusal::bad_argument("pp", "adds to a roll, and this casting rolls nothing").into(),
@@ -151,6 +175,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     }
     super::round::spend_in_combat(ctx, c, ACTION)?;
     ctx.set_resource(&c.id, MP, have - mp)?;
+    super::imprint::remember(ctx, c, spell)?;
     if ctx.state.encounter().active && stats.has_ability("re_spell") {
         // Kept on the caster, the GM's alone for the GM's caster (it names the spell).
         let round = i64::from(ctx.state.encounter().round);
@@ -178,6 +203,14 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     if splash {
         spend_pp(ctx, &c.id, super::splash::COST, "splash-effect")?;
     }
+    if let Some(learnt) = imprint {
+        ctx.telling = None;
+        return super::imprint::learn(ctx, c, &learnt);
+    }
+    if let Some(list) = group {
+        let pp = declare_pp(ctx, c, pp, 0)?;
+        return super::areas::resolve(ctx, c, &stats, spell, &list, pp);
+    }
     if spell.attack && !sure {
         let pp = declare_pp(ctx, c, pp, 0)?;
         if !spell_attack(ctx, c, &stats, spell, &target, pp)? {
@@ -188,7 +221,9 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     if super::will::offer(ctx, c, spell, &target, extra_mp, splash)? {
         return Ok(());
     }
-    land(ctx, c, &stats, spell, &target, extra_mp, splash, false)
+    land(
+        ctx, c, &stats, spell, &target, extra_mp, splash, false, &extra,
+    )
 }
 
 /// The spell reaches `target` (struck, or simply working): its effect, then any splash.
@@ -203,8 +238,9 @@ pub(super) fn land(
     inflict: i64,
     splash: bool,
     willed: bool,
+    extra: &super::lasting::Extra,
 ) -> Result<(), DecideError> {
-    let dealt = effect(ctx, c, stats, spell, target, inflict, willed)?;
+    let dealt = effect(ctx, c, stats, spell, target, inflict, willed, extra)?;
     if splash && let Some(amount) = dealt {
         super::splash::spread(ctx, c, stats, spell, target, amount)?;
     }
@@ -263,6 +299,7 @@ pub(super) fn spell_attack(
 }
 
 /// What the spell does to `target` once it has struck (or simply worked); the damage it dealt.
+#[allow(clippy::too_many_arguments)]
 fn effect(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
@@ -271,6 +308,7 @@ fn effect(
     target: &Combatant,
     inflict: i64,
     willed: bool,
+    extra: &super::lasting::Extra,
 ) -> Result<Option<i64>, DecideError> {
     let t_stats = stats_of(target)?;
     if let Some(only) = &spell.only_vs
@@ -287,11 +325,17 @@ fn effect(
         )?;
         return Ok(None);
     }
-    let resisted = willed || resists(ctx, c, spell, target)?;
-    if resisted && spell.damage.is_none() {
+    let ward = spell.effect.is_some() && super::lasting::warded(target, c, spell);
+    let resisted = willed || ward || resists(ctx, c, spell, target)?;
+    // A spell whose effect reaches past its target (Sunburst's light, Turn undead's flight)
+    // still works on the others.
+    let wide = matches!(spell.id.as_str(), "sunburst" | "turn_undead");
+    if resisted && spell.damage.is_none() && !wide {
         ctx.telling = None;
         let by = if willed {
             "by will alone"
+        } else if ward {
+            "ward"
         } else {
             "resist magic"
         };
@@ -309,7 +353,7 @@ fn effect(
     if !spell.save.is_empty() {
         // The caster's spell save is the caster's number: the GM's only for the GM's caster.
         let against = Target {
-            value: stats.spell_save.unwrap_or(checks::STANDARD_SAVE),
+            value: super::lasting::spell_save(c, stats).unwrap_or(checks::STANDARD_SAVE),
             name: "spell save",
             hidden: crate::redact::gm_only_numbers(c),
         };
@@ -365,7 +409,9 @@ fn effect(
             }
         }
     }
-    if let Some(effect) = spell.effect.as_ref().filter(|_| !resisted) {
+    let counted = spell.effect.is_some()
+        && super::lasting::apply(ctx, c, stats, spell, target, saved, resisted, extra)?;
+    if let Some(effect) = spell.effect.as_ref().filter(|_| !resisted && !counted) {
         let saved = match (saved, spell.on_save) {
             (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
             _ => "",
@@ -422,7 +468,7 @@ fn resists(
 }
 
 /// "aldric casts turn undead on skeleton": the spell is what is cast, the target whom on.
-fn cast_on(c: &Combatant, spell: &Spell, target: &Combatant) -> Telling {
+pub(super) fn cast_on(c: &Combatant, spell: &Spell, target: &Combatant) -> Telling {
     Telling {
         actor: Some(c.id.clone()),
         verb: format!("casts {} on", spell_as_told(c, spell)),

@@ -10,6 +10,7 @@
 
 mod actions;
 mod afflict;
+mod areas;
 mod army;
 mod attack;
 mod boons;
@@ -23,8 +24,10 @@ pub mod dice;
 mod explore;
 mod faces;
 mod harm;
-mod levelling;
+mod imprint;
 mod knacks;
+mod lasting;
+mod levelling;
 mod lock;
 mod mending;
 mod morale;
@@ -269,6 +272,8 @@ pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
         (DYING, "dying"),
         (UNCONSCIOUS, "unconscious"),
         (PARALYZED, "paralyzed"),
+        (lasting::BOUND, "bound"),
+        (lasting::TIME_STOPPED, "held in stopped time"),
     ]
     .into_iter()
     .find(|(s, _)| c.has_status(s))

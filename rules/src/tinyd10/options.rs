@@ -35,6 +35,10 @@ pub const EARSHOT: &str = "tinyd10.earshot";
 pub const DISRUPTION: &str = "tinyd10.disruption";
 /// Enchanted healing's rate, which the text does not give.
 pub const ENCHANTED_HEALING: &str = "tinyd10.enchanted_healing";
+/// Whether a spell on several creatures rolls its amount once for all or once for each.
+pub const AREA_DICE: &str = "tinyd10.area_dice";
+/// Imprint spell's cost, which the text does not give.
+pub const IMPRINT_COST: &str = "tinyd10.imprint_cost";
 /// Whether Call to battle's "all allies" include the cleric who calls.
 pub const CALL_TO_BATTLE: &str = "tinyd10.call_to_battle";
 /// How the wandering monster check's "1 in 5" reads on the dice (A19).
@@ -49,7 +53,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 17] = [
+const CHOICES: [Choice; 19] = [
     Choice {
         key: D5_FROM,
         help: "A 1d5: `draw` takes a five-sided draw of the fair stream; `half_d10` rolls a d10 and halves it, rounding up.",
@@ -100,7 +104,7 @@ const CHOICES: [Choice; 17] = [
     },
     Choice {
         key: HALVING,
-        help: "A halved amount (a save against Sunburst or Ray of death): rounded `down` or `up`.",
+        help: "A halved amount (a save against Sunburst or Ray of death, Dumbstruck's rounds on a save): rounded `down` or `up`.",
         choices: &["down", "up"],
         default: "down",
     },
@@ -151,6 +155,18 @@ const CHOICES: [Choice; 17] = [
         help: "A trap's damage written as a bare range (2-3, 1-2): `rolled` (a die as wide as the range, from its low end), `low` or `high`.",
         choices: &["rolled", "low", "high"],
         default: "rolled",
+    },
+    Choice {
+        key: AREA_DICE,
+        help: "Fireball II's damage and Healing wave's healing on several creatures: `one_roll` for all of them, or a roll for `each`.",
+        choices: &["one_roll", "each"],
+        default: "one_roll",
+    },
+    Choice {
+        key: IMPRINT_COST,
+        help: "Imprint spell has no cost in the text: `ruling` (refused until the table picks one), or `free`, `one`, `two` MP.",
+        choices: &["ruling", "free", "one", "two"],
+        default: "ruling",
     },
 ];
 

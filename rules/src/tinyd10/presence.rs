@@ -58,6 +58,7 @@ fn near_foes(ctx: &Ctx<'_>, g: &Combatant) -> Vec<Combatant> {
 
 /// Refuses `a`'s attack on `target` when a commanding opponent near `a` is someone else.
 pub fn must_target(ctx: &Ctx<'_>, a: &Combatant, target: &EntityId) -> Result<(), Refusal> {
+    super::lasting::may_attack(a, target)?;
     let commander = ctx
         .state
         .combatant_ids()

@@ -276,6 +276,8 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         super::call::mark(ctx, &id, super::cast::LAST_SPELL, None)?;
         let c = ctx.combatant(&id)?;
         super::boons::fight_over(ctx, &c)?;
+        super::lasting::fight_over(ctx, &id)?;
+        super::imprint::fight_over(ctx, &id)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }
@@ -296,6 +298,7 @@ pub fn toughness_of(t: &Combatant) -> Result<(i64, Vec<Modifier>), Refusal> {
             parts.push(Modifier::new(label, s.magnitude));
         }
     }
+    parts.extend(super::lasting::toughness(t));
     if stats.has_ability("supernatural_vitality") && t.resource(super::HP) == 1 {
         parts.push(Modifier::new(
             "supernatural vitality",

@@ -107,5 +107,6 @@ pub fn resume(
         step.secret_int("inflict").unwrap_or(0),
         step.flag("splash").unwrap_or(false),
         willed,
+        &super::lasting::Extra::default(),
     )
 }

@@ -1702,7 +1702,8 @@ fn re_spell_casts_last_rounds_spell_again_for_half_its_cost_rounded_up() {
         "wizard",
         "cast",
         vec![("spell", t("mage_armour")), ("target", t("aldric"))],
-        &[],
+        // Its rounds: 1d5 (2) + level 2 (lasting.rs counts them).
+        &[2],
     );
     let round = |v: &mut Vec<S>| {
         v.extend(
@@ -1721,7 +1722,7 @@ fn re_spell_casts_last_rounds_spell_again_for_half_its_cost_rounded_up() {
         "wizard",
         "cast",
         vec![("spell", t("mage_armour")), ("target", t("aldric"))],
-        &[],
+        &[2],
     ));
     steps.push(S::Res("wizard", "mp", 3));
     steps.push(S::Said("re-spell: half the cost"));
@@ -1732,7 +1733,7 @@ fn re_spell_casts_last_rounds_spell_again_for_half_its_cost_rounded_up() {
         "wizard",
         "cast",
         vec![("spell", t("mage_armour")), ("target", t("aldric"))],
-        &[],
+        &[2],
     ));
     steps.push(S::Res("wizard", "mp", 0));
     play(Scene {
@@ -1868,8 +1869,9 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             S::PlayerNeverHears("Dumbstruck"),
             // Lost (2 + 1 against 5 + 2): the intellect save, 1 + 1 against the hexer's spell
             // save 1 + 2 + 3 = 6, fails; the GM applies the effect.
-            hex_with(&[2, 5, 1]),
-            S::Said("the GM applies it by ruling"),
+            // -1d5 (2) intellect for 1d10 (6) rounds.
+            hex_with(&[2, 5, 1, 2, 6]),
+            S::Said("is dumbstruck: -2 intellect for 6 rounds"),
             S::Res("hexer", "mp", 2),
         ],
     });
@@ -1893,8 +1895,9 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             S::Act(
                 "ally",
                 "cast",
+                // The save fails; -1d5 (2) intellect for 1d10 (4) rounds.
                 vec![("spell", t("dumbstruck")), ("target", t("wizard"))],
-                &[1],
+                &[1, 2, 4],
             ),
             S::PlayerNeverHears("resist magic"),
         ],
@@ -1942,9 +1945,11 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             S::Said("resists the effects of a spell (by will alone)"),
             S::PlayerNeverHears("Dumbstruck"),
             hex("dumbstruck", &[]),
-            // Let through: the intellect save, 1 + 0 against 6, fails.
-            S::Answer("let", &[1]),
-            S::Said("the GM applies it by ruling"),
+            // Let through: the intellect save, 1 + 0 against 6, fails: -1d5 (3) intellect for
+            // 1d10 (4) rounds, the GM's to know (the hexer's dice).
+            S::Answer("let", &[1, 3, 4]),
+            S::Said("warrior is dumbstruck: -3 intellect for 4 rounds"),
+            S::PlayerNeverHears("4 rounds"),
             S::Res("warrior", "pp", 6),
             // Damage alone asks nothing: 6 + 2 reaches T8, 1d5 (2) + 1.
             hex("fireball_1", &[6, 2]),

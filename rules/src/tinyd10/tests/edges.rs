@@ -292,13 +292,15 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
         // Out of a fight: no turns to wait for.
         steps: vec![
             // Mage armour: 2 MP on oneself, 3 on someone else.
-            S::Act("wizard", "cast", vec![("spell", t("mage_armour"))], &[]),
+            // Its rounds (1d5 + L) are rolled: 2 + 2.
+            S::Act("wizard", "cast", vec![("spell", t("mage_armour"))], &[2]),
             S::Res("wizard", "mp", 6),
             S::Act(
                 "wizard",
                 "cast",
-                vec![("spell", t("mage_armour")), ("target", t("brenna"))],
-                &[],
+                // On the priest, whom nothing below attacks: its +2 toughness changes nothing.
+                vec![("spell", t("mage_armour")), ("target", t("priest"))],
+                &[2],
             ),
             S::Res("wizard", "mp", 3),
             // PP add to a roll: a spell that rolls nothing takes none.
@@ -330,9 +332,11 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
             S::Act(
                 "wizard",
                 "cast",
+                // Then -1d5 (3) intellect, for 1d10 (7) rounds halved down to 3.
                 vec![("spell", t("dumbstruck")), ("target", t("g1"))],
-                &[6],
+                &[6, 3, 7],
             ),
+            S::Said("g1 is dumbstruck: -3 intellect for 3 rounds"),
             S::Said("(saved: half the duration)"),
             // A divine spell is not magic to a dwarf: 8 + aspect 1 + 1 - 1 (the wizard's Magical
             // disruption covers its ally) = 9 reaches Brenna's T9.

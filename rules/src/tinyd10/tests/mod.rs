@@ -12,6 +12,7 @@ mod levelling;
 mod pure;
 mod scenes;
 mod sheets;
+mod spells;
 
 use serde_json::{Value, json};
 

@@ -559,12 +559,13 @@ fn a_cleric_spends_mp_on_turn_undead_and_the_undead_fails_its_save() {
         ],
         steps: vec![
             S::Start(&[]),
-            // Aspect save: 4 + 0 = 4 against Aldric's spell save 7: failed, 1 damage.
+            // Aspect save: 4 + 0 = 4 against Aldric's spell save 7: failed, 1 damage; then it
+            // flees Aldric for 1d5 (3) rounds.
             S::Act(
                 "aldric",
                 "cast",
                 vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
-                &[4],
+                &[4, 3],
             ),
             S::Res("skeleton", "hp", 5),
             S::Res("aldric", "mp", 4),
@@ -600,7 +601,7 @@ fn a_cleric_spends_mp_on_turn_undead_and_the_undead_fails_its_save() {
                 "aldric",
                 "cast",
                 vec![("spell", t("turn_undead")), ("target", t("skeleton"))],
-                &[9],
+                &[9, 2],
             ),
             S::Act("aldric", "end_turn", vec![], &[]),
             S::Act("skeleton", "end_turn", vec![], &[]),

@@ -1,0 +1,802 @@
+//! The spells whose effects the server counts (`lasting`, `areas`, `imprint`), as scenes on the
+//! shared runner. The casters: [`cleric`] (level 3 human: aspect 3, power 2, reflex 1, T6,
+//! HP 9, MP 10, spell save 3 + 3 + 3 = 9) and [`wizard`] (level 3 human: intellect 2, reflex
+//! 2, T6, HP 10, MP 12, spell save 3 + 2 + 3 = 8), both played by `p1`, Brenna's seat.
+//! Goblins are power 1, T5, intellect 0 (`scenes::goblin`), here with 10 HP.
+
+use serde_json::{Value, json};
+
+use crate::action::ArgValue;
+use crate::grid::Cell;
+use crate::state::StateView;
+use crate::testing::scene::{Played, S, Scene};
+
+use super::scenes::{aldric, brenna, goblin, play, t};
+use super::{pc, with};
+
+/// A level 3 human cleric (`p1`) knowing `spells`.
+fn cleric(spells: &[&str]) -> Value {
+    with(pc("cleric", "human"), |v| {
+        v["id"] = json!("cleric");
+        v["owner"] = json!("p1");
+        v["level"] = json!(3);
+        v["advance"] = json!([
+            {"attribute": "aspect", "points": "mp", "extra": "spells"},
+            {"attribute": "aspect", "points": "mp", "extra": "hp"}
+        ]);
+        v["skills"] = json!(["persuade", "spot", "listen", "survival"]);
+        v["abilities"] = json!([
+            "spell_casting_divine",
+            "words_of_healing",
+            "wrath",
+            "counterattack"
+        ]);
+        v["spells"] = json!(spells);
+    })
+}
+
+/// A level 3 human wizard (`p1`) knowing `spells`, with `ability` as its level 3 ability.
+fn wizard_with(id: &str, ability: &str, spells: &[&str]) -> Value {
+    with(pc("wizard", "human"), |v| {
+        v["id"] = json!(id);
+        v["name"] = json!(id);
+        v["owner"] = json!("p1");
+        v["level"] = json!(3);
+        v["advance"] = json!([
+            {"attribute": "intellect", "points": "mp", "extra": "spells"},
+            {"attribute": "intellect", "points": "mp", "extra": "hp"}
+        ]);
+        v["skills"] = json!(["persuade", "spot", "listen", "craft"]);
+        v["abilities"] = json!([
+            "prestidigitation",
+            "spell_casting_magical",
+            "splash_effect",
+            "swift",
+            ability
+        ]);
+        v["spells"] = json!(spells);
+    })
+}
+
+fn wizard(spells: &[&str]) -> Value {
+    wizard_with("wizard", "war_mage", spells)
+}
+
+/// A goblin with 10 HP.
+fn gob(id: &str, reflex: i64) -> Value {
+    with(goblin(id, reflex), |v| v["stats"]["hp_max"] = json!(10))
+}
+
+/// An undead with 6 HP, aspect 0.
+fn undead(id: &str, reflex: i64) -> Value {
+    json!({
+        "id": id, "name": id, "kind": "npc", "tags": ["undead", "unholy", "evil"],
+        "stats": {"power": 2, "reflex": reflex, "toughness": 7, "hp_max": 6},
+        "attacks": [{"id": "claw", "name": "claw", "kind": "melee"}]
+    })
+}
+
+/// The GM's level 3 caster of `spells` (`casting`: divine or magical).
+fn shaman(casting: &str, spells: &[&str]) -> Value {
+    json!({
+        "id": "shaman", "name": "shaman", "kind": "npc", "level": 3, "tags": ["goblin"],
+        "spells": spells,
+        "stats": {"intellect": 2, "aspect": 2, "reflex": 3, "toughness": 5, "hp_max": 5,
+                  "mp_max": 12, "casting": casting}
+    })
+}
+
+fn cast(spell: &'static str, target: &'static str) -> Vec<(&'static str, ArgValue)> {
+    vec![("spell", t(spell)), ("target", t(target))]
+}
+
+fn cast_on(
+    spell: &'static str,
+    target: &'static str,
+    targets: &'static str,
+) -> Vec<(&'static str, ArgValue)> {
+    vec![
+        ("spell", t(spell)),
+        ("target", t(target)),
+        ("targets", t(targets)),
+    ]
+}
+
+fn yes() -> ArgValue {
+    ArgValue::Flag(true)
+}
+
+fn end(who: &'static [&'static str]) -> Vec<S> {
+    who.iter()
+        .map(|w| S::Act(w, "end_turn", vec![], &[]))
+        .collect()
+}
+
+/// `who`'s `status` has `rounds` left.
+fn rounds(who: &'static str, status: &'static str, rounds: u32) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let c = p.state.combatant(&who.into()).unwrap();
+        let got = c.statuses.get(status).and_then(|s| s.rounds_left);
+        assert_eq!(got, Some(rounds), "{}: {who} {status}", p.at);
+    }))
+}
+
+/// The toughness an attack on `who` must reach.
+fn toughness(who: &'static str, value: i64) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let c = p.state.combatant(&who.into()).unwrap();
+        let (got, _) = super::super::round::toughness_of(c).unwrap();
+        assert_eq!(got, value, "{}: {who}'s toughness", p.at);
+    }))
+}
+
+#[test]
+fn fear_of_god_takes_1_toughness_and_2_off_attacks_for_1d5_rounds() {
+    let mut steps = vec![
+        // Brenna and the cleric tie at reflex 1: 2 and 5, the cleric first.
+        S::Start(&[2, 5]),
+        S::Order(&["cleric", "brenna", "g1"]),
+        // No save; 1d5 (2) rounds. 10 MP - 2.
+        S::Act("cleric", "cast", cast("fear_of_god", "g1"), &[2]),
+        S::Res("cleric", "mp", 8),
+        S::Magnitude("g1", "frightened", -2),
+        S::PlayerHears(
+            "g1 is struck with fear of god: -1 toughness and -2 to attacks for 2 rounds",
+        ),
+        // T5 - 1 = 4.
+        toughness("g1", 4),
+        S::Act("cleric", "end_turn", vec![], &[]),
+        // Brenna: 2 + power 2 = 4 reaches T4 (it would miss T5): flail 2 + 1 (dwarf).
+        S::Act(
+            "brenna",
+            "attack",
+            vec![("target", t("g1")), ("weapon", t("flail"))],
+            &[2],
+        ),
+        S::Res("g1", "hp", 7),
+        S::Act("brenna", "end_turn", vec![], &[]),
+        // The goblin: 9 + power 1 - 2 = 8 misses Brenna's T9 (a 10 without the fear).
+        S::Act("g1", "attack", vec![("target", t("brenna"))], &[9]),
+        S::Said("fear of god"),
+        S::Res("brenna", "hp", 10),
+    ];
+    // Round 1 ends: 1 round left; round 2 ends: gone.
+    steps.extend(end(&["g1"]));
+    steps.push(rounds("g1", "frightened", 1));
+    steps.extend(end(&["cleric", "brenna", "g1"]));
+    steps.push(S::Lacks("g1", "frightened"));
+    steps.push(toughness("g1", 5));
+    play(Scene {
+        name: "fear of god",
+        options: &[],
+        cast: vec![cleric(&["fear_of_god"]), brenna(), gob("g1", -1)],
+        steps,
+    });
+}
+
+#[test]
+fn holy_shield_gives_2_toughness_to_the_cleric_and_allies_within_10_ft() {
+    let shield = || vec![("spell", t("holy_shield"))];
+    play(Scene {
+        name: "holy shield on the grid",
+        options: &[],
+        cast: vec![cleric(&["holy_shield"]), brenna(), aldric(), gob("g1", 0)],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("brenna", 2, 0),
+            S::Place("aldric", 3, 0),
+            S::Place("g1", 1, 0),
+            // Out of a fight. 1d5 (2) + level 3 = 5 rounds; Brenna 10 ft off, Aldric 15 ft;
+            // the goblin is no ally.
+            S::Act("cleric", "cast", shield(), &[2]),
+            S::Res("cleric", "mp", 7),
+            S::Magnitude("cleric", "holy_shield", 2),
+            S::Magnitude("brenna", "holy_shield", 2),
+            rounds("brenna", "holy_shield", 5),
+            S::Lacks("aldric", "holy_shield"),
+            S::Lacks("g1", "holy_shield"),
+            S::PlayerHears("holy shield: +2 toughness for 5 rounds to brenna, cleric"),
+            toughness("brenna", 11),
+            // On the grid the area is measured, not named.
+            S::Refused(
+                "cleric",
+                "cast",
+                vec![("spell", t("holy_shield")), ("targets", t("aldric"))],
+                "bad_request",
+            ),
+        ],
+    });
+    play(Scene {
+        name: "holy shield off the grid",
+        options: &[],
+        cast: vec![cleric(&["holy_shield"]), brenna(), aldric()],
+        steps: vec![
+            // A player cannot vouch for distances the server cannot see.
+            S::Refused(
+                "cleric",
+                "cast",
+                vec![("spell", t("holy_shield")), ("targets", t("brenna"))],
+                "rule: off the grid",
+            ),
+            S::Refused(
+                "cleric",
+                "cast",
+                vec![
+                    ("spell", t("holy_shield")),
+                    ("targets", t("brenna")),
+                    ("as_named", yes()),
+                ],
+                "forbidden",
+            ),
+            // The GM names Brenna as within 10 ft: 1d5 (4) + 3 rounds.
+            S::GmAct(
+                "cleric",
+                "cast",
+                vec![
+                    ("spell", t("holy_shield")),
+                    ("targets", t("brenna")),
+                    ("as_named", yes()),
+                ],
+                &[4],
+            ),
+            S::Has("brenna", "holy_shield"),
+            S::Has("cleric", "holy_shield"),
+            S::Lacks("aldric", "holy_shield"),
+            rounds("cleric", "holy_shield", 7),
+        ],
+    });
+}
+
+#[test]
+fn mage_armour_adds_the_level_to_toughness_and_the_gms_caster_keeps_its_numbers() {
+    play(Scene {
+        name: "mage armour",
+        options: &[],
+        cast: vec![
+            wizard(&["mage_armour"]),
+            brenna(),
+            shaman("magical", &["mage_armour"]),
+        ],
+        steps: vec![
+            // On another: 3 MP of 12. +3 (level) toughness for 1d5 (1) + 3 rounds.
+            S::Act("wizard", "cast", cast("mage_armour", "brenna"), &[1]),
+            S::Res("wizard", "mp", 9),
+            S::Magnitude("brenna", "mage_armour", 3),
+            toughness("brenna", 12),
+            S::PlayerHears("brenna is wrapped in mage armor: +3 toughness for 4 rounds"),
+            // The GM's shaman on itself: its level and its dice are the GM's.
+            S::Act("shaman", "cast", vec![("spell", t("mage_armour"))], &[4]),
+            S::Magnitude("shaman", "mage_armour", 3),
+            rounds("shaman", "mage_armour", 7),
+            S::GmOnly(&["+3 toughness for 7 rounds"]),
+            S::PlayerNeverHears("rounds_left: Some(7)"),
+            S::PlayerNeverHears("magnitude: 3"),
+            S::PlayerNeverHears("armor"),
+            toughness("shaman", 8),
+        ],
+    });
+}
+
+/// The wizard's Dumbstruck on a goblin, saved (8 + intellect 0 reaches spell save 8):
+/// -1d5 (2) intellect for 1d10 (7) rounds, halved as the table rounds.
+fn dumbstruck(options: &'static [(&'static str, &'static str)], left: u32) {
+    play(Scene {
+        name: "dumbstruck",
+        options,
+        cast: vec![wizard(&["dumbstruck"]), gob("g1", 0)],
+        steps: vec![
+            S::Act("wizard", "cast", cast("dumbstruck", "g1"), &[8, 2, 7]),
+            S::Magnitude("g1", "dumbstruck", -2),
+            rounds("g1", "dumbstruck", left),
+            S::Said("(saved: half the duration)"),
+            // Its intellect rolls lose 2: 6 + 0 - 2 = 4 fails a T5 save.
+            S::Gm(
+                "save",
+                vec![("target", t("g1")), ("attribute", t("intellect"))],
+                &[6],
+            ),
+            S::Said("dumbstruck"),
+            S::Said("fails to save"),
+        ],
+    });
+}
+
+#[test]
+fn dumbstruck_takes_1d5_off_intellect_and_a_save_halves_its_rounds_down() {
+    dumbstruck(&[], 3);
+}
+
+#[test]
+fn option_halving_up_gives_a_saved_dumbstruck_4_of_7_rounds() {
+    dumbstruck(&[("tinyd10.halving", "up")], 4);
+}
+
+#[test]
+fn sunburst_blinds_every_creature_within_10_ft_of_its_target() {
+    play(Scene {
+        name: "sunburst",
+        options: &[],
+        cast: vec![
+            cleric(&["sunburst"]),
+            brenna(),
+            gob("g1", 0),
+            gob("g2", 0),
+            gob("g3", 0),
+        ],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("g1", 3, 0),
+            S::Place("g2", 5, 0),
+            S::Place("g3", 6, 0),
+            S::Place("brenna", 3, 2),
+            // Aspect save 3 + 0 against 9 fails: 1d10 (4) to g1; blinded 1d5 (2) rounds: g1,
+            // Brenna and g2 (10 ft from g1), not g3 (15 ft) nor the cleric (15 ft).
+            S::Act("cleric", "cast", cast("sunburst", "g1"), &[3, 4, 2]),
+            S::Res("g1", "hp", 6),
+            S::Res("cleric", "mp", 6),
+            S::Magnitude("g1", "blinded", -2),
+            S::Magnitude("g2", "blinded", -2),
+            S::Magnitude("brenna", "blinded", -2),
+            rounds("brenna", "blinded", 2),
+            S::Lacks("g3", "blinded"),
+            S::Lacks("cleric", "blinded"),
+            S::PlayerHears("sunburst blinds brenna, g1, g2 for 2 rounds"),
+        ],
+    });
+}
+
+#[test]
+fn turn_undead_hurts_the_undead_within_50_ft_that_fail_and_all_of_them_flee() {
+    play(Scene {
+        name: "turn undead",
+        options: &[],
+        cast: vec![
+            cleric(&["turn_undead"]),
+            undead("s1", -1),
+            undead("s2", -2),
+            undead("s3", -3),
+        ],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("s1", 5, 0),
+            S::Place("s2", 9, 0),
+            S::Place("s3", 11, 0),
+            S::Start(&[]),
+            // s1 (25 ft) saves 2 + 0 against 9: fails, 1 damage; s2 (45 ft) 9 + 0: saved. s3
+            // is 55 ft off. Both flee 1d5 (3) rounds.
+            S::Act("cleric", "cast", cast("turn_undead", "s1"), &[2, 9, 3]),
+            S::Res("s1", "hp", 5),
+            S::Res("s2", "hp", 6),
+            rounds("s1", "fleeing", 3),
+            rounds("s2", "fleeing", 3),
+            S::Lacks("s3", "fleeing"),
+            S::PlayerHears("s1, s2 flee cleric for 3 rounds"),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Refused(
+                "s1",
+                "attack",
+                vec![("target", t("cleric"))],
+                "rule: flees cleric",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn holy_binds_take_the_turns_of_the_unholy_within_50_ft_for_the_level_in_rounds() {
+    play(Scene {
+        name: "holy binds",
+        options: &[],
+        cast: vec![cleric(&["holy_binds"]), gob("g1", 0), gob("g2", -1)],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("g1", 10, 0),
+            S::Place("g2", 11, 0),
+            S::Start(&[]),
+            // Goblins are evil: g1 (50 ft) bound for 3 rounds (level 3), g2 (55 ft) free.
+            S::Act("cleric", "cast", vec![("spell", t("holy_binds"))], &[]),
+            rounds("g1", "bound", 3),
+            S::Lacks("g2", "bound"),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // g1's turn is passed over.
+            S::Turn(Some("g2")),
+        ],
+    });
+}
+
+#[test]
+fn time_stop_gives_the_wizard_alone_turns_for_1d5_rounds() {
+    let mut steps = vec![
+        S::Start(&[]),
+        S::Order(&["wizard", "brenna", "g1"]),
+        // 1d5 (2) rounds, this one counted.
+        S::Act("wizard", "cast", vec![("spell", t("time_stop"))], &[2]),
+        rounds("brenna", "time_stopped", 2),
+        rounds("g1", "time_stopped", 2),
+        S::Lacks("wizard", "time_stopped"),
+        S::Act("wizard", "end_turn", vec![], &[]),
+        S::Round(2),
+        S::Turn(Some("wizard")),
+    ];
+    steps.extend(end(&["wizard"]));
+    steps.extend([S::Round(3), S::Lacks("brenna", "time_stopped")]);
+    steps.extend(end(&["wizard"]));
+    steps.push(S::Turn(Some("brenna")));
+    play(Scene {
+        name: "time stop",
+        options: &[],
+        cast: vec![wizard(&["time_stop"]), brenna(), gob("g1", -1)],
+        steps,
+    });
+}
+
+#[test]
+fn enchant_weapon_adds_1_to_attacks_and_2_to_damage_with_that_weapon_for_the_fight() {
+    play(Scene {
+        name: "enchant weapon",
+        options: &[],
+        cast: vec![wizard(&["enchant_weapon"]), brenna(), gob("g1", -1)],
+        steps: vec![
+            S::Refused(
+                "wizard",
+                "cast",
+                vec![
+                    ("spell", t("enchant_weapon")),
+                    ("target", t("brenna")),
+                    ("weapon", t("longbow")),
+                ],
+                "bad_request",
+            ),
+            S::Act("wizard", "cast", cast("enchant_weapon", "brenna"), &[]),
+            S::Res("wizard", "mp", 10),
+            S::Start(&[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            // 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 (dwarf) + 2 = 5.
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[2],
+            ),
+            S::Said("enchant weapon"),
+            S::Res("g1", "hp", 5),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("brenna", "enchanted_weapon"),
+        ],
+    });
+}
+
+#[test]
+fn ward_magical_keeps_a_foes_spell_effects_off_for_the_fight() {
+    play(Scene {
+        name: "ward",
+        options: &[],
+        cast: vec![
+            wizard(&["ward_magical"]),
+            brenna(),
+            shaman("magical", &["dumbstruck"]),
+        ],
+        steps: vec![
+            // On another: 3 MP.
+            S::Act("wizard", "cast", cast("ward_magical", "brenna"), &[]),
+            S::Res("wizard", "mp", 9),
+            S::Start(&[]),
+            // No save is rolled: the ward turns the effect.
+            S::Act("shaman", "cast", cast("dumbstruck", "brenna"), &[]),
+            S::Said("resists the effects of a spell (ward)"),
+            S::Lacks("brenna", "dumbstruck"),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("brenna", "ward_magical"),
+        ],
+    });
+}
+
+#[test]
+fn teleport_moves_the_wizard_up_to_200_ft_on_the_grid() {
+    let to = |x| {
+        vec![
+            ("spell", t("teleport")),
+            ("to", ArgValue::Cell(Cell::new(x, 0))),
+        ]
+    };
+    play(Scene {
+        name: "teleport",
+        options: &[],
+        cast: vec![wizard(&["teleport"])],
+        steps: vec![
+            S::Refused("wizard", "cast", to(4), "bad_request"),
+            S::Place("wizard", 0, 0),
+            S::Refused("wizard", "cast", to(41), "out_of_range"),
+            S::Act("wizard", "cast", to(40), &[]),
+            S::Check(Box::new(|p: &Played<'_>| {
+                let c = p.state.combatant(&"wizard".into()).unwrap();
+                assert_eq!(c.position, Some(Cell::new(40, 0)), "{}", p.at);
+            })),
+            S::Res("wizard", "mp", 10),
+        ],
+    });
+}
+
+#[test]
+fn burning_touch_2_strikes_two_unholy_for_3_mp_each() {
+    play(Scene {
+        name: "burning touch ii",
+        options: &[],
+        cast: vec![
+            cleric(&["burning_touch_2"]),
+            gob("g1", 0),
+            gob("g2", 0),
+            gob("g3", 0),
+        ],
+        steps: vec![
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("burning_touch_2", "g1", "g1,g2,g3"),
+                "bad_request: at most 2",
+            ),
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("burning_touch_2", "g1", "g1,g1"),
+                "bad_request",
+            ),
+            // 2 x 3 MP of 10; 1d5 + 3 each: 2 + 3 and 4 + 3.
+            S::Act(
+                "cleric",
+                "cast",
+                cast_on("burning_touch_2", "g1", "g1,g2"),
+                &[2, 4],
+            ),
+            S::Res("cleric", "mp", 4),
+            S::Res("g1", "hp", 5),
+            S::Res("g2", "hp", 3),
+            // 4 MP left, 6 needed.
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("burning_touch_2", "g1", "g1,g3"),
+                "insufficient_resource",
+            ),
+            // One target: 3 MP.
+            S::Act("cleric", "cast", cast("burning_touch_2", "g3"), &[1]),
+            S::Res("g3", "hp", 6),
+            S::Res("cleric", "mp", 1),
+        ],
+    });
+}
+
+/// Healing wave on Brenna (5 of 10 HP) and Aldric (2 of 6), within 20 ft of the cleric.
+fn wave(options: &'static [(&'static str, &'static str)], faces: &'static [u32], aldric_hp: i64) {
+    play(Scene {
+        name: "healing wave",
+        options,
+        cast: vec![
+            cleric(&["healing_wave"]),
+            with(brenna(), |v| v["hp"] = json!(5)),
+            with(aldric(), |v| v["hp"] = json!(2)),
+            gob("g1", 0),
+            gob("g2", 0),
+        ],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("brenna", 4, 0),
+            S::Place("aldric", 0, 4),
+            S::Place("g1", 5, 0),
+            S::Place("g2", 1, 1),
+            // Brenna 25 ft off: too far.
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("healing_wave", "brenna", "aldric,g1"),
+                "out_of_range",
+            ),
+            // Level 3: at most three.
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("healing_wave", "aldric", "aldric,g2,cleric,brenna"),
+                "bad_request: at most 3",
+            ),
+            S::Place("brenna", 3, 0),
+            S::Act(
+                "cleric",
+                "cast",
+                cast_on("healing_wave", "brenna", "brenna,aldric"),
+                faces,
+            ),
+            S::Res("brenna", "hp", 8),
+            S::Res("aldric", "hp", aldric_hp),
+            S::Res("cleric", "mp", 8),
+        ],
+    });
+}
+
+#[test]
+fn healing_wave_heals_up_to_the_level_in_creatures_within_20_ft_with_one_roll() {
+    // 1d5 (3) for both.
+    wave(&[], &[3], 5);
+}
+
+#[test]
+fn option_area_dice_each_rolls_healing_wave_for_each_creature() {
+    wave(&[("tinyd10.area_dice", "each")], &[3, 1], 3);
+}
+
+/// Fireball II at g1 (25 ft off) on g1, g2 and g3 (10 ft from g1).
+fn fireball(options: &'static [(&'static str, &'static str)], faces: &'static [u32], g3_hp: i64) {
+    play(Scene {
+        name: "fireball ii",
+        options,
+        cast: vec![
+            wizard(&["fireball_2"]),
+            gob("g1", 0),
+            gob("g2", 0),
+            gob("g3", 0),
+            gob("g4", 0),
+        ],
+        steps: vec![
+            S::Refused(
+                "wizard",
+                "cast",
+                cast_on("fireball_2", "g1", "g1,g2"),
+                "rule: off the grid",
+            ),
+            S::Place("wizard", 0, 0),
+            S::Place("g1", 5, 0),
+            S::Place("g2", 6, 0),
+            S::Place("g3", 7, 0),
+            S::Place("g4", 8, 0),
+            // g4 is 15 ft from g1.
+            S::Refused(
+                "wizard",
+                "cast",
+                cast_on("fireball_2", "g1", "g1,g4"),
+                "out_of_range",
+            ),
+            // An attack roll each, intellect 2 against T5: g1 3 hits, g2 1 misses, g3 6 hits.
+            S::Act(
+                "wizard",
+                "cast",
+                cast_on("fireball_2", "g1", "g1,g2,g3"),
+                faces,
+            ),
+            S::Res("g1", "hp", 6),
+            S::Res("g2", "hp", 10),
+            S::Res("g3", "hp", g3_hp),
+            S::Res("wizard", "mp", 10),
+        ],
+    });
+}
+
+#[test]
+fn fireball_2_rolls_an_attack_for_each_of_up_to_five_creatures_near_its_target() {
+    // 1d5 (4) for every creature struck.
+    fireball(&[], &[3, 4, 1, 6], 6);
+}
+
+#[test]
+fn option_area_dice_each_rolls_fireball_2_damage_for_each_creature_struck() {
+    fireball(&[("tinyd10.area_dice", "each")], &[3, 4, 1, 6, 2], 8);
+}
+
+#[test]
+fn the_gm_names_an_areas_creatures_off_the_grid() {
+    play(Scene {
+        name: "fireball ii off the grid",
+        options: &[],
+        cast: vec![wizard(&["fireball_2"]), gob("g1", 0), gob("g2", 0)],
+        steps: vec![
+            S::GmAct(
+                "wizard",
+                "cast",
+                vec![
+                    ("spell", t("fireball_2")),
+                    ("target", t("g1")),
+                    ("targets", t("g1,g2")),
+                    ("as_named", yes()),
+                ],
+                &[5, 2, 5],
+            ),
+            S::Res("g1", "hp", 8),
+            S::Res("g2", "hp", 8),
+        ],
+    });
+}
+
+/// A wizard with or without Multi-cast casting Fireball I: the same 2 MP.
+fn multi(ability: &'static str) {
+    play(Scene {
+        name: "multi-cast",
+        options: &[],
+        cast: vec![
+            wizard_with("wizard", ability, &["fireball_1"]),
+            gob("g1", 0),
+        ],
+        steps: vec![
+            S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+            S::Res("wizard", "mp", 10),
+        ],
+    });
+}
+
+#[test]
+fn multi_cast_changes_nothing_the_book_offers() {
+    // The book has only divine and magical spells, and a wizard may not cast divine ones:
+    // Multi-cast's "other types" are not in it.
+    multi("multi_cast");
+    multi("war_mage");
+    let bad = with(wizard_with("wizard", "multi_cast", &[]), |v| {
+        v["spells"] = json!(["heal", "divine_medicine"])
+    });
+    assert!(
+        crate::system::RuleSystem::sheet_from_json(&super::super::TinyD10, &bad).is_err(),
+        "a wizard knows no divine spell, Multi-cast or not"
+    );
+}
+
+/// Two wizards: `wizard` casts Fireball I; `copier` imprints it and casts it.
+fn imprint(options: &'static [(&'static str, &'static str)], mp_left: Option<i64>) {
+    let imprint = |what: &'static str| vec![("spell", t("imprint_spell")), ("imprint", t(what))];
+    let mut steps = vec![
+        // Reflex 2 each: the tie-break 5 for the copier, 3 for the wizard.
+        S::Start(&[5, 3]),
+        S::Order(&["copier", "wizard", "g1", "shaman"]),
+        S::Act("copier", "end_turn", vec![], &[]),
+        // A miss (1 + 2 against T5) is still a spell cast this fight.
+        S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+        S::Act("wizard", "end_turn", vec![], &[]),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // The GM's shaman casts Heal: what it cast is the GM's.
+        S::Act("shaman", "cast", cast("heal", "shaman"), &[1]),
+        S::Act("shaman", "end_turn", vec![], &[]),
+        S::Refused("copier", "cast", imprint("heal"), "rule"),
+        S::Refused("copier", "cast", imprint("charm"), "rule: nobody"),
+    ];
+    match mp_left {
+        None => steps.push(S::Refused(
+            "copier",
+            "cast",
+            imprint("fireball_1"),
+            "rule: tinyd10.imprint_cost",
+        )),
+        Some(left) => steps.extend([
+            S::Act("copier", "cast", imprint("fireball_1"), &[]),
+            S::Res("copier", "mp", left),
+            S::Has("copier", "imprinted"),
+            S::Act("copier", "end_turn", vec![], &[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            // Cast at its cost, 2: 6 + 2 hits T5, 1d5 (1) + 1.
+            S::Act("copier", "cast", cast("fireball_1", "g1"), &[6, 1]),
+            S::Res("copier", "mp", left - 2),
+            S::Res("g1", "hp", 8),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("copier", "imprinted"),
+        ]),
+    }
+    play(Scene {
+        name: "imprint spell",
+        options,
+        cast: vec![
+            wizard_with("copier", "war_mage", &["imprint_spell"]),
+            wizard(&["fireball_1"]),
+            gob("g1", 0),
+            with(shaman("magical", &["heal"]), |v| {
+                v["stats"]["reflex"] = json!(-1)
+            }),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn imprint_spell_has_no_cost_in_the_text_and_is_refused_until_the_table_sets_one() {
+    imprint(&[], None);
+}
+
+#[test]
+fn option_imprint_cost_two_lets_a_wizard_learn_a_spell_cast_this_fight() {
+    imprint(&[("tinyd10.imprint_cost", "two")], Some(10));
+}
