@@ -186,7 +186,7 @@ fn a_tinyd10_encounter_is_played_through_the_binary() {
     );
     t.ok("ines", &["act", "end_turn"]);
     // Turn undead: 2 MP (6 → 4); the skeleton's aspect save, 1 + 0 = 1, misses Aldric's
-    // spell save of 7 (level 1 + aspect 3 + 3): 1 damage, and it should flee (the GM's to play).
+    // spell save of 7 (level 1 + aspect 3 + 3): 1 damage, and it flees Aldric for 1d5 rounds.
     let turned = t.ok(
         "rui",
         &["act", "cast", "spell=turn_undead", "target=skeleton"],
@@ -204,12 +204,14 @@ fn a_tinyd10_encounter_is_played_through_the_binary() {
     );
     t.ok("rui", &["act", "end_turn"]);
 
-    // Round 3: the skeleton misses Aldric (4 + 2 = 6); Brenna's Power strike of 1 PP hits
+    // Round 3: Brenna's Power strike of 1 PP hits
     // (10 + 2 = 12 against 7) and is paid (3 → 2): flail 2 + 1 = 3 (HP 5 → 2).
-    says(
-        &swing("skeleton", "aldric"),
-        &["attack 4+2=6 vs toughness 7, misses by 1"],
+    // The skeleton flees Aldric (Turn undead): it may not attack him, so it gives up its turn.
+    let fleeing = t.fails(
+        "gm",
+        &["act", "attack", "--actor", "skeleton", "target=aldric"],
     );
+    says(&fleeing, &["skeleton flees aldric (turn undead)"]);
     t.ok("gm", &["act", "end_turn", "--actor", "skeleton"]);
     let strike = t.ok(
         "ines",
@@ -243,9 +245,10 @@ fn a_tinyd10_encounter_is_played_through_the_binary() {
         (serde_json::json!([4, 7, 4]), none.clone())
     );
     assert_eq!(numbers(&s, "goblin").1, serde_json::json!(["dead"]));
+    // Still fleeing Aldric: Turn undead's 1d5 rounds have not run out by round 3.
     assert_eq!(
         numbers(&s, "skeleton"),
-        (serde_json::json!([2, 0, 0]), none)
+        (serde_json::json!([2, 0, 0]), serde_json::json!(["fleeing"]))
     );
     let heard = t.ok("ines", &["log"]);
     for secret in [

@@ -1797,6 +1797,79 @@ fn healing_sacrifice_heals_allies_within_50_ft_to_full_for_1_hp_and_2_pp_each() 
     });
 }
 
+/// Healing sacrifice on three allies costs 3 HP and 6 PP, the last HP kept: (the cleric's HP,
+/// its PP, a fourth ally who is dead, the refusal or `None` when it heals). Brenna 3 of 10
+/// and Aldric 2 of 6 (as above), an elf rogue 1 of 5 + 1 = 6.
+#[test]
+fn healing_sacrifice_counts_its_price_per_ally() {
+    let cases: [(i64, i64, bool, Option<&'static str>); 4] = [
+        (4, 6, false, None),
+        (4, 5, false, Some("insufficient_resource: needs 6, has 5")),
+        (3, 6, false, Some("insufficient_resource: needs 4, has 3")),
+        (7, 9, true, Some("rule: is not one")),
+    ];
+    for (hp, pp, dead, refusal) in cases {
+        let also = if dead {
+            "aldric,rogue,ghost"
+        } else {
+            "aldric,rogue"
+        };
+        let act = vec![
+            ("name", t("healing_sacrifice")),
+            ("target", t("brenna")),
+            ("also", t(also)),
+        ];
+        let steps = match refusal {
+            Some(why) => vec![S::Refused("cleric", "ability", act, why)],
+            None => vec![
+                S::Act("cleric", "ability", act, &[]),
+                S::Said("gives 3 HP and 6 PP to heal 3 allies fully"),
+                S::Said("label: \"healing sacrifice: to full\", value: 7"),
+                S::Said("label: \"healing sacrifice: to full\", value: 5"),
+                S::Res("cleric", "hp", 1),
+                S::Res("cleric", "pp", 0),
+                S::Res("brenna", "hp", 10),
+                S::Res("aldric", "hp", 6),
+                S::Res("rogue", "hp", 6),
+            ],
+        };
+        let ghost = with(pc("warrior", "dwarf"), |v| {
+            v["id"] = json!("ghost");
+            v["owner"] = json!("p1");
+        });
+        let mut cast = vec![
+            with(
+                hero("cleric", "human", "power", "healing_sacrifice", &[]),
+                |v| {
+                    v["hp"] = json!(hp);
+                    v["pp"] = json!(pp);
+                },
+            ),
+            with(brenna(), |v| v["hp"] = json!(3)),
+            with(super::scenes::aldric(), |v| v["hp"] = json!(2)),
+            with(pc("rogue", "elf"), |v| {
+                v["owner"] = json!("p1");
+                v["hp"] = json!(1);
+            }),
+            ghost,
+        ];
+        if !dead {
+            cast.pop();
+        }
+        let mut all = Vec::new();
+        if dead {
+            all.push(S::Give("ghost", "dead", 0));
+        }
+        all.extend(steps);
+        play(Scene {
+            name: "healing sacrifice's price",
+            options: &[],
+            cast,
+            steps: all,
+        });
+    }
+}
+
 fn enchanted(options: &'static [(&'static str, &'static str)], refused: bool) {
     let heal = || {
         vec![
