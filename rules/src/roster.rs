@@ -9,6 +9,7 @@ use crate::ids::{Seat, SeatId};
 use crate::redact::hide_gm_numbers;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Kind, StateView};
+use crate::system::RuleSystem;
 
 /// The event for `sheet` sent by `by`: an arrival, or (same id) a replacement that keeps where
 /// the character stands, what ails it and who plays it. A player's replacement also keeps the
@@ -86,6 +87,24 @@ pub fn sheet_added(
         event = event.with(Audience::Everyone, fact);
     }
     Ok(hide_gm_numbers(event, state))
+}
+
+/// Whether `by` may send `sheet`: a player replacing her own character is asked of the
+/// system (`RuleSystem::player_edit`), so that a level earned in play is not rewritten by
+/// hand. Arrivals and the GM's edits pass.
+pub fn edit_allowed(
+    system: &dyn RuleSystem,
+    state: &dyn StateView,
+    sheet: &Combatant,
+    by: &Seat,
+) -> Result<(), Refusal> {
+    if by.is_gm() {
+        return Ok(());
+    }
+    match state.combatant(&sheet.id) {
+        Some(old) => system.player_edit(old, sheet),
+        None => Ok(()),
+    }
 }
 
 /// The GM gives the player character `entity` to seat `to` (`None`: the GM plays it). `None`

@@ -7,6 +7,7 @@ use crate::decision::{Closing, PendingStep};
 use crate::grid::{Cell, GridSpec};
 use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
+use crate::refusal::Refusal;
 use crate::sheet::SheetError;
 use crate::state::{Combatant, StateView};
 
@@ -43,6 +44,14 @@ pub trait RuleSystem: Sync {
     /// How the system measures the grid: its unit, the size of a cell, its covers.
     fn grid(&self) -> GridSpec {
         GridSpec::METRES
+    }
+
+    /// Whether a player may replace `old`, her own character at the table, by `new`. A
+    /// player edits her sheet between encounters, but what the table earns in play (a level
+    /// taken with its experience) is not hers to write: a system that counts it refuses such an
+    /// edit here. The GM's edits are never asked. The default allows every edit.
+    fn player_edit(&self, _old: &Combatant, _new: &Combatant) -> Result<(), Refusal> {
+        Ok(())
     }
 
     /// Loads and validates a sheet written in TOML.

@@ -264,6 +264,22 @@ fn a_tinyd10_encounter_is_played_through_the_binary() {
     // The encounter ends, its dice are revealed, and both exports verify; they are kept for
     // `.ci/run`, which checks them again with docs/verify.py.
     t.ok("gm", &["encounter", "end"]);
+    // Between fights Ines may edit Brenna's sheet, but not write herself a level: that comes
+    // with the GM's experience and `level_up`.
+    let brenna = example("brenna.toml", Some(("p1", "ines")));
+    let levelled = brenna
+        .replace("level = 1", "level = 2")
+        .replace("skills = [\"craft\"]", "skills = [\"craft\", \"listen\"]")
+        .replace(
+            "abilities = [\"defensive_rush\", \"power_strike\"]",
+            "abilities = [\"defensive_rush\", \"power_strike\", \"pummel\"]",
+        )
+        + "\n[[advance]]\nattribute = \"power\"\npoints = \"pp\"\nextra = \"toughness\"\nability = \"pummel\"\n";
+    let refused = t.fails(
+        "ines",
+        &["sheet", "add", &t.file("brenna-2.toml", &levelled)],
+    );
+    says(&refused, &["brenna is level 1", "level_up"]);
     let dir = workspace_root().join("target").join("e2e-logs");
     std::fs::create_dir_all(&dir).expect("log dir");
     for seat in ["gm", "ines"] {

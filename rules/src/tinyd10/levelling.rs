@@ -157,6 +157,26 @@ pub fn level_up(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
     ctx.note_about(&c.id, told)
 }
 
+/// A player's own sheet sent again keeps its level and the entries of the levels taken: those
+/// come from `level_up` (with the experience) or from the GM's edit, never from the player's
+/// pen.
+pub fn player_edit(old: &Combatant, new: &Combatant) -> Result<(), Refusal> {
+    let read = |c: &Combatant| {
+        c.sheet
+            .typed::<Sheet>(super::ID)
+            .map(|s| (s.level, s.advance.clone()))
+            .map_err(|e| Refusal::Rule(format!("{} has no tinyd10 sheet: {e}", c.id)))
+    };
+    let (was, now) = (read(old)?, read(new)?);
+    if was != now {
+        return Err(Refusal::forbidden(format!(
+            "{} is level {} with its levels' choices as the table holds them: a level is taken in play with `level_up` once the GM has awarded its experience, or set by the GM",
+            old.id, was.0
+        )));
+    }
+    Ok(())
+}
+
 /// The sheet one level up with the choices of `args` written in.
 fn advanced(old: &Sheet, level: i64, args: &Args) -> Result<Sheet, DecideError> {
     let mut sheet = old.clone();
@@ -178,7 +198,7 @@ fn advanced(old: &Sheet, level: i64, args: &Args) -> Result<Sheet, DecideError> 
         extra: args.text("extra")?.map(str::to_owned),
         ability: ability.clone(),
     });
-    sheet.abilities.extend(ability);
+    sheet.abilities.extend(ability.clone());
     sheet.skills.extend(args.text("skill")?.map(str::to_owned));
     if let Some(spells) = args.text("spells")? {
         sheet.spells.extend(
@@ -188,6 +208,21 @@ fn advanced(old: &Sheet, level: i64, args: &Args) -> Result<Sheet, DecideError> 
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned),
         );
+    }
+    // A weapon type is named when its ability is taken, and kept after: a later level does
+    // not swap it.
+    let taking = |id: &str| ability.as_deref() == Some(id);
+    for (arg, id) in [
+        ("favored_weapon", "favored_weapon"),
+        ("proficiency", "weapon_proficiency"),
+    ] {
+        if args.text(arg)?.is_some() && !taking(id) {
+            return Err(Refusal::BadArgument {
+                arg: arg.into(),
+                reason: format!("named only with `--ability {id}` taken at this level"),
+            }
+            .into());
+        }
     }
     if let Some(kind) = args.text("favored_weapon")? {
         sheet.favored_weapon = Some(kind.to_owned());

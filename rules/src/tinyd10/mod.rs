@@ -164,6 +164,10 @@ impl RuleSystem for TinyD10 {
         Ok(())
     }
 
+    fn player_edit(&self, old: &Combatant, new: &Combatant) -> Result<(), Refusal> {
+        levelling::player_edit(old, new)
+    }
+
     fn sheet_from_toml(&self, text: &str) -> Result<Combatant, SheetError> {
         sheet::from_toml(text)
     }

@@ -6,7 +6,7 @@
 use tablehold_protocol::{ErrorCode, Op};
 use tablehold_rules::dice::CounterStream;
 use tablehold_rules::free_roll::free_roll;
-use tablehold_rules::roster::{owner_given, sheet_added};
+use tablehold_rules::roster::{edit_allowed, owner_given, sheet_added};
 use tablehold_rules::{Command, CommandBody, DecideError, Event, Fact, SeatId, StateView, decide};
 
 use super::epochs;
@@ -178,6 +178,8 @@ impl Table {
                         format!("a table holds at most {MAX_COMBATANTS} combatants"),
                     ));
                 }
+                edit_allowed(self.system, &self.world, &c, &by)
+                    .map_err(|r| wire(r.into(), &self.id))?;
                 rules(
                     sheet_added(&self.world, c, &by)
                         .map(|e| vec![e])

@@ -166,6 +166,26 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                     Some("sword")
                 );
             }),
+            // The weapon type goes with its ability: named with another, refused.
+            S::Gm(
+                "award_xp",
+                vec![("target", t("warrior")), ("xp", n(100))],
+                &[],
+            ),
+            S::Refused(
+                "warrior",
+                "level_up",
+                vec![
+                    ("attribute", t("power")),
+                    ("points", t("pp")),
+                    ("extra", t("hp")),
+                    ("ability", t("power_strike")),
+                    ("skill", t("spot")),
+                    ("proficiency", t("axe")),
+                ],
+                "bad_request: proficiency",
+            ),
+            rewritten_by_hand(),
             // An NPC gains no experience; a player does not award it.
             S::GmRefused(
                 "award_xp",
@@ -180,10 +200,10 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
             ),
             S::Gm(
                 "award_xp",
-                vec![("target", t("warrior")), ("xp", n(100))],
+                vec![("target", t("warrior")), ("xp", n(5))],
                 &[],
             ),
-            S::Said("the GM awards 100 XP to warrior: 100 XP, enough for level 3"),
+            S::Said("the GM awards 5 XP to warrior: 105 XP, enough for level 3"),
             // In a fight, advancing waits.
             S::Start(&[]),
             S::Refused(
@@ -200,6 +220,43 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
             ),
         ],
     });
+}
+
+/// A level taken in play is not rewritten by the player's own sheet: sending the level 1 sheet
+/// again, or the level 2 sheet with other choices, is refused for her seat and allowed for the
+/// GM; the sheet as the table holds it passes.
+fn rewritten_by_hand() -> S {
+    S::Check(Box::new(|p: &Played<'_>| {
+        use crate::ids::Seat;
+        let held = crate::state::StateView::combatant(p.state, &"warrior".into()).expect("warrior");
+        let sheet = |v: Value| crate::tinyd10::sheet::from_json(&v).expect("sheet");
+        let other_choices = with(
+            serde_json::to_value(held.sheet.document()).expect("json"),
+            |v| {
+                v["advance"][0]["extra"] = json!("toughness");
+                v["advance"][0]["attribute"] = json!("reflex");
+            },
+        );
+        let player = Seat::Player("p1".into());
+        let tiny = &super::super::TinyD10;
+        let allowed = |c: &crate::state::Combatant, by: &Seat| {
+            crate::roster::edit_allowed(tiny, p.state, c, by).map_err(|r| r.code())
+        };
+        assert_eq!(
+            allowed(&sheet(warrior()), &player),
+            Err("forbidden"),
+            "{}",
+            p.at
+        );
+        assert_eq!(
+            allowed(&sheet(other_choices), &player),
+            Err("forbidden"),
+            "{}",
+            p.at
+        );
+        assert_eq!(allowed(&sheet(warrior()), &Seat::Gm), Ok(()), "{}", p.at);
+        assert_eq!(allowed(held, &player), Ok(()), "{}", p.at);
+    }))
 }
 
 /// The XP each level needs, and the top: (level, xp held, ready to advance).
