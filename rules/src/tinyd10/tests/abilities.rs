@@ -30,15 +30,15 @@ pub(super) fn hero(class: &str, race: &str, raise: &str, ability: &str, weapons:
 }
 
 /// A goblin with `hp` HP.
-fn goblin_hp(id: &str, reflex: i64, hp: i64) -> Value {
+pub(super) fn goblin_hp(id: &str, reflex: i64, hp: i64) -> Value {
     with(goblin(id, reflex), |v| v["stats"]["hp_max"] = json!(hp))
 }
 
-fn to(x: i32, y: i32) -> ArgValue {
+pub(super) fn to(x: i32, y: i32) -> ArgValue {
     ArgValue::Cell(Cell::new(x, y))
 }
 
-fn yes() -> ArgValue {
+pub(super) fn yes() -> ArgValue {
     ArgValue::Flag(true)
 }
 
@@ -584,7 +584,7 @@ fn archer() -> Value {
 }
 
 /// `who` attacks `target` with the first attack on its sheet, drawing `faces`.
-fn attacks(who: &'static str, target: &'static str, faces: &'static [u32]) -> S {
+pub(super) fn attacks(who: &'static str, target: &'static str, faces: &'static [u32]) -> S {
     S::Act(who, "attack", vec![("target", t(target))], faces)
 }
 

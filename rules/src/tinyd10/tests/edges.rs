@@ -40,7 +40,7 @@ fn end(who: &'static str) -> S {
 }
 
 /// The open prompt's default answer and its timeout, the table's.
-fn prompt_defaults_to(default: &'static str) -> S {
+pub(super) fn prompt_defaults_to(default: &'static str) -> S {
     S::Check(Box::new(move |p: &Played<'_>| {
         let step = p.state.encounter().pending.last().expect(p.at);
         assert_eq!(step.default, default, "{}", p.at);

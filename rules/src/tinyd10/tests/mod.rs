@@ -9,6 +9,7 @@ mod data;
 mod edges;
 mod explore;
 mod levelling;
+mod limits;
 mod pure;
 mod scenes;
 mod sheets;

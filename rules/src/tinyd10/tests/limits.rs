@@ -1,0 +1,320 @@
+//! Where an ability's numbers turn: exactly enough and one short, the one foe that is not
+//! several, the ally that is not a foe, the blow that is not 2. Each case here is a point
+//! where a rule could be off by one (or read `and` for `or`) and the other tests would not
+//! see it. Heroes are `abilities::hero`'s level 2 characters.
+
+use serde_json::json;
+
+use crate::testing::scene::{Played, S, Scene};
+
+use super::abilities::{attacks, goblin_hp, hero, to, yes};
+use super::edges::prompt_defaults_to;
+use super::scenes::{brenna, goblin, n, play, t};
+use super::{pc, with};
+
+/// No event of the last action says `words` (in its debug form).
+fn not_said(words: &'static str) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let all = format!("{:?}", p.last);
+        assert!(!all.contains(words), "{}: `{words}` in {all}", p.at);
+    }))
+}
+
+// Bloody slash doubles the blow itself: a shortsword's 1 on a goblin that is not evil (no elf
+// bonus) becomes 2, not 1 + 2.
+#[test]
+fn bloody_slash_doubles_a_blow_of_1_to_2() {
+    play(Scene {
+        name: "bloody slash on 1",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "bloody_slash", &["shortsword"]),
+            with(goblin_hp("g1", 0, 10), |v| v["tags"] = json!([])),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 5 + 3 hits T5; the d10 6 doubles: 10 to 8.
+            S::Act(
+                "rogue",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("shortsword"))],
+                &[5, 6],
+            ),
+            S::Res("g1", "hp", 8),
+        ],
+    });
+}
+
+// Commanding presence facing one foe adds nothing: its 7 + 1 = 8 reaches the warrior's T8,
+// and no "commanding presence" step of 0 is shown.
+#[test]
+fn commanding_presence_adds_nothing_against_one_foe() {
+    play(Scene {
+        name: "commanding presence, one foe",
+        options: &[],
+        cast: vec![
+            hero(
+                "warrior",
+                "human",
+                "power",
+                "commanding_presence",
+                &["flail"],
+            ),
+            goblin("g1", -1),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("warrior", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Act(
+                "warrior",
+                "ability",
+                vec![("name", t("commanding_presence"))],
+                &[],
+            ),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            attacks("g1", "warrior", &[7]),
+            S::Said("name: \"toughness\", value: Some(8)"),
+            not_said("commanding presence"),
+        ],
+    });
+}
+
+/// Enchanted healing (one MP a HP): every MP the wizard holds may go, not one more, and only
+/// to a living ally: (target, MP, refusal or `None`). The wizard has 8 MP; Brenna 5 of 10.
+#[test]
+fn enchanted_healing_spends_up_to_every_mp_on_a_living_ally() {
+    let cases: [(&str, i64, Option<&'static str>); 4] = [
+        ("brenna", 8, None),
+        ("brenna", 9, Some("insufficient_resource: needs 9, has 8")),
+        ("g1", 1, Some("rule: is not one")),
+        ("fallen", 1, Some("rule: is not one")),
+    ];
+    for (target, mp, refusal) in cases {
+        let act = vec![
+            ("name", t("enchanted_healing")),
+            ("target", t(target)),
+            ("mp", n(mp)),
+        ];
+        let steps = match refusal {
+            Some(why) => vec![
+                S::Give("fallen", "dead", 0),
+                S::Refused("wizard", "ability", act, why),
+            ],
+            // 8 MP: 5 + 8 caps at 10.
+            None => vec![
+                S::Act("wizard", "ability", act, &[]),
+                S::Res("wizard", "mp", 0),
+                S::Res("brenna", "hp", 10),
+            ],
+        };
+        play(Scene {
+            name: "enchanted healing's limits",
+            options: &[("tinyd10.enchanted_healing", "one_each")],
+            cast: vec![
+                hero("wizard", "human", "intellect", "enchanted_healing", &[]),
+                with(brenna(), |v| v["hp"] = json!(5)),
+                with(pc("rogue", "elf"), |v| {
+                    v["id"] = json!("fallen");
+                    v["owner"] = json!("p1");
+                }),
+                goblin("g1", 0),
+            ],
+            steps,
+        });
+    }
+}
+
+// Splash-effect needs an attack spell that deals damage: a level 3 wizard's Ray of death
+// deals damage with no attack roll, so it takes no splash.
+#[test]
+fn splash_effect_refuses_a_damage_spell_with_no_attack_roll() {
+    let wizard = with(pc("wizard", "human"), |v| {
+        v["owner"] = json!("p1");
+        v["level"] = json!(3);
+        v["advance"] = json!([
+            {"attribute": "intellect", "points": "mp", "extra": "spells", "ability": "arcane_knowledge"},
+            {"attribute": "intellect", "points": "mp", "extra": "hp", "ability": "resist_magic"}
+        ]);
+        for a in ["arcane_knowledge", "resist_magic"] {
+            v["abilities"].as_array_mut().unwrap().push(json!(a));
+        }
+        for s in ["listen", "craft"] {
+            v["skills"].as_array_mut().unwrap().push(json!(s));
+        }
+        for s in ["magic_missile_2", "dumbstruck", "ray_of_death"] {
+            v["spells"].as_array_mut().unwrap().push(json!(s));
+        }
+    });
+    play(Scene {
+        name: "splash on ray of death",
+        options: &[],
+        cast: vec![wizard, goblin("g1", 0)],
+        steps: vec![S::Refused(
+            "wizard",
+            "cast",
+            vec![
+                ("spell", t("ray_of_death")),
+                ("target", t("g1")),
+                ("splash", yes()),
+            ],
+            "bad_request: splash",
+        )],
+    });
+}
+
+/// By will alone asks the warrior only about a foe's spell and only with its 2 PP there:
+/// (the warrior's PP, who casts, whether the seat is asked). The hexer's Dumbstruck and the
+/// ally wizard's are the same spell.
+#[test]
+fn by_will_alone_is_asked_with_exactly_2_pp_and_never_of_an_ally() {
+    let cases: [(i64, &str, bool); 3] =
+        [(2, "hexer", true), (1, "hexer", false), (8, "ally", false)];
+    for (pp, caster, asked) in cases {
+        let mut steps = vec![S::Act(
+            caster,
+            "cast",
+            vec![("spell", t("dumbstruck")), ("target", t("warrior"))],
+            if asked { &[] } else { &[1, 3, 4] },
+        )];
+        steps.push(S::Prompt(asked));
+        if asked {
+            steps.push(prompt_defaults_to("let"));
+        }
+        play(Scene {
+            name: "by will alone's question",
+            options: &[],
+            cast: vec![
+                with(
+                    hero("warrior", "human", "power", "by_will_alone", &[]),
+                    |v| v["pp"] = json!(pp),
+                ),
+                json!({
+                    "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                    "spells": ["dumbstruck"],
+                    "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                              "mp_max": 10, "casting": "magical"}
+                }),
+                with(pc("wizard", "human"), |v| {
+                    v["id"] = json!("ally");
+                    v["owner"] = json!("p1");
+                    v["spells"] = json!(["fireball_1", "magic_missile_1", "dumbstruck"]);
+                }),
+            ],
+            steps,
+        });
+    }
+}
+
+// Standing from prone halves the move (60 to 30 ft: 6 cells, not 7) and the rogue is up after.
+#[test]
+fn standing_up_from_prone_halves_the_move() {
+    play(Scene {
+        name: "standing up",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "haste", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("rogue", 0, 0),
+            S::Give("rogue", "prone", -1),
+            S::Refused("rogue", "move", vec![("to", to(7, 0))], "out_of_range"),
+            S::Act("rogue", "move", vec![("to", to(6, 0))], &[]),
+            S::Lacks("rogue", "prone"),
+            S::Said("stands up: half movement"),
+        ],
+    });
+}
+
+// Haste gives up an attack still to make: after the attack there is none to give.
+#[test]
+fn haste_after_the_attack_is_refused() {
+    play(Scene {
+        name: "haste after attacking",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "haste", &["shortsword"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("rogue", 0, 0),
+            S::Place("g1", 1, 0),
+            // 1 + 3 misses T5.
+            attacks("rogue", "g1", &[1]),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(20, 0)), ("haste", yes())],
+                "none_left",
+            ),
+        ],
+    });
+}
+
+/// Tactical retreat costs 1 PP: with exactly 1 the rogue steps away (65 ft from the goblin
+/// at (2, 0), as in the main scene), with none it cannot.
+#[test]
+fn tactical_retreat_with_exactly_its_1_pp() {
+    for (pp, ok) in [(1, true), (0, false)] {
+        let retreat = vec![("to", to(15, 0)), ("retreat", yes())];
+        let last = if ok {
+            S::Act("rogue", "move", retreat, &[])
+        } else {
+            S::Refused("rogue", "move", retreat, "insufficient_resource")
+        };
+        play(Scene {
+            name: "tactical retreat's point",
+            options: &[],
+            cast: vec![
+                with(
+                    hero("rogue", "elf", "power", "tactical_retreat", &["shortsword"]),
+                    |v| v["pp"] = json!(pp),
+                ),
+                goblin_hp("g1", 0, 10),
+            ],
+            steps: vec![
+                S::Start(&[]),
+                S::Place("rogue", 0, 0),
+                S::Place("g1", 2, 0),
+                S::Act("rogue", "move", vec![("to", to(1, 0))], &[]),
+                // 5 + 3 = 8 reaches T5.
+                S::Act(
+                    "rogue",
+                    "attack",
+                    vec![("target", t("g1")), ("weapon", t("shortsword"))],
+                    &[5],
+                ),
+                last,
+            ],
+        });
+    }
+}
+
+// Battle lock asks with the table's timeout and "let" as the default; a foe already dead when
+// the warrior answers "strike" is not struck (no die is drawn).
+#[test]
+fn battle_lock_waits_as_the_table_does_and_strikes_no_dead_foe() {
+    play(Scene {
+        name: "battle lock's question",
+        options: &[],
+        cast: vec![
+            hero("warrior", "human", "power", "battle_lock", &["flail"]),
+            goblin_hp("g1", 2, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["g1", "warrior"]),
+            S::Place("warrior", 5, 5),
+            S::Place("g1", 6, 5),
+            S::Act("g1", "move", vec![("to", to(9, 5))], &[]),
+            S::Prompt(true),
+            prompt_defaults_to("let"),
+            S::Give("g1", "dead", 0),
+            S::Answer("strike", &[]),
+            S::Res("g1", "hp", 10),
+        ],
+    });
+}
