@@ -534,7 +534,7 @@ fn exploring(name: &str) -> Option<ActionSpec> {
             "reaction",
             ArgKind::Flag,
             false,
-            "when a monster comes, roll its reaction too",
+            "draw the reaction die too, read only when a monster comes",
         )
     };
     let (help, args) = match name {

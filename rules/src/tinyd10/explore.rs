@@ -192,6 +192,10 @@ fn gm_roll(ctx: &mut Ctx<'_>, purpose: String, roll: Roll) -> Result<(), DecideE
 
 /// One wandering monster check, told to the GM alone (`why` says what called it), and the
 /// reaction of what comes when `reaction` is asked. Returns whether a monster comes.
+///
+/// What every seat sees of it (one event per die, each with its public `dice_drawn` counters)
+/// must not depend on the answer: with `reaction` the reaction die is drawn and shown to the
+/// GM whether or not a monster comes, and read only when one does.
 pub fn wandering_check(ctx: &mut Ctx<'_>, why: &str, reaction: bool) -> Result<bool, DecideError> {
     let w = &data()?.wandering;
     let on_d5 = is(ctx.state.options(), WANDERING, "d5");
@@ -217,14 +221,14 @@ pub fn wandering_check(ctx: &mut Ctx<'_>, why: &str, reaction: bool) -> Result<b
         format!("wandering monster check, {reads}: {face}, {verdict}"),
         roll,
     )?;
-    if comes && reaction {
-        super::morale::reaction(ctx)?;
+    if reaction {
+        super::morale::reaction_die(ctx, comes)?;
     }
     Ok(comes)
 }
 
-/// The GM's `wander`: a wandering monster check, with the reaction rolled when one comes and
-/// `reaction` is asked.
+/// The GM's `wander`: a wandering monster check; with `reaction`, the reaction die too, read
+/// when a monster comes.
 pub fn wander(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     wandering_check(ctx, "called by the GM", args.flag("reaction")?)?;
     Ok(())

@@ -9,7 +9,14 @@
 
 use serde_json::{Value, json};
 
-use crate::action::ArgValue;
+use crate::action::{ArgValue, Args, Command};
+use crate::dice::{DiceError, DiceSource, Draws, Primitive, ScriptedDice};
+use crate::engine::decide;
+use crate::event::Event;
+use crate::ids::Seat;
+use crate::options::{OptionValue, TableOptions};
+use crate::state::{MemoryState, StateMut};
+use crate::system::RuleSystem;
 use crate::testing::scene::{S, Scene};
 
 use super::abilities::hero;
@@ -95,10 +102,16 @@ fn a_wandering_monster_comes_on_a_d10_of_1_or_2_told_to_the_gm_alone() {
     );
     wandering(&[], false, &[1], "1, a monster comes");
     wandering(&[], false, &[3], "3, nothing comes");
-    // With `reaction`, what comes rolls on the reaction table too (10: friendly); nothing
-    // coming draws no second die (one face only).
+    // With `reaction`, what comes rolls on the reaction table too (10: friendly). When nothing
+    // comes the reaction die is drawn all the same and the GM alone reads that it is set
+    // aside: a die fewer would tell the table that nothing came (see the test below).
     wandering(&[], true, &[1, 10], "friendly, perhaps helpful");
-    wandering(&[], true, &[3], "nothing comes");
+    wandering(
+        &[],
+        true,
+        &[3, 10],
+        "wandering monster reaction: not read, nothing comes (10)",
+    );
 }
 
 #[test]
@@ -124,6 +137,162 @@ fn option_wandering_d5_brings_a_monster_only_on_a_1_of_a_d5() {
         &[2],
         "1, a monster comes",
     );
+}
+
+/// Faces written down in advance that number their draws as the fair stream does (one counter
+/// each, in epoch 1), so each event carries the public `dice_drawn` part every seat sees: the
+/// scripted dice of the scene runner number nothing, and a copy without counters hides how many
+/// dice were drawn.
+struct Counted {
+    faces: ScriptedDice,
+    next: u64,
+    spans: Vec<[u64; 2]>,
+}
+
+impl DiceSource for Counted {
+    fn draw(&mut self, die: Primitive) -> Result<u32, DiceError> {
+        let face = self.faces.draw(die)?;
+        self.spans.push([self.next, self.next + 1]);
+        self.next += 1;
+        Ok(face)
+    }
+
+    fn last_counters(&self) -> Option<[u64; 2]> {
+        self.spans.last().copied()
+    }
+
+    fn take_draws(&mut self) -> Option<Draws> {
+        (!self.spans.is_empty()).then(|| Draws {
+            epoch: 1,
+            spans: std::mem::take(&mut self.spans),
+        })
+    }
+}
+
+/// One GM command on a table of `cast` under `options`, drawing exactly `faces` with counters:
+/// the copy of its events that `p1`'s seat holds (a `null` for an event it may not see: the
+/// seat still sees the gap in the sequence) and the GM's, each serialized whole.
+fn copies(
+    cast: &[Value],
+    options: &[(&str, &str)],
+    action: &str,
+    pairs: &[(&'static str, ArgValue)],
+    faces: &[u32],
+) -> (String, String) {
+    let system = super::super::TinyD10;
+    let given = options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .collect();
+    let options = TableOptions::resolve(&system.options(), &given).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in cast {
+        state.insert_combatant(system.sheet_from_json(sheet).unwrap());
+    }
+    let args = Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    );
+    let cmd = Command::act(Seat::Gm, None, action, args);
+    let mut dice = Counted {
+        faces: ScriptedDice::new(faces.to_vec()),
+        next: 0,
+        spans: Vec::new(),
+    };
+    let events = decide(&system, &state, &cmd, &mut dice).unwrap();
+    assert!(dice.faces.unused().is_empty(), "{action}: faces left over");
+    let copy = |seat: &Seat| {
+        let views: Vec<Option<Event>> = events.iter().map(|e| e.view(seat)).collect();
+        serde_json::to_string(&views).unwrap()
+    };
+    (copy(&Seat::Player("p1".into())), copy(&Seat::Gm))
+}
+
+/// For each case, a command played once with faces that bring about the GM's secret and once
+/// with faces that do not: the GM's copies differ, the player's are the same to the byte.
+fn same_for_players(cases: Vec<(&str, Vec<Value>, Options, Shot, Shot)>) {
+    for (name, cast, options, (action, pairs, secret), (action_2, pairs_2, none)) in cases {
+        let (player_secret, gm_secret) = copies(&cast, options, action, &pairs, secret);
+        let (player_none, gm_none) = copies(&cast, options, action_2, &pairs_2, none);
+        assert_ne!(
+            gm_secret, gm_none,
+            "{name}: the GM's copies tell the two apart"
+        );
+        assert_eq!(
+            player_secret, player_none,
+            "{name}: a player's copy tells the GM's secret"
+        );
+    }
+}
+
+type Options = &'static [(&'static str, &'static str)];
+/// A GM command: its action, its arguments and the faces it draws.
+type Shot = (&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]);
+
+#[test]
+fn a_player_sees_the_same_draws_and_events_whether_a_wandering_monster_comes_or_not() {
+    let reaction = || vec![("reaction", yes())];
+    let door = || {
+        vec![
+            ("by", t("rook")),
+            ("toughness", n(7)),
+            ("hidden", yes()),
+            ("reaction", yes()),
+        ]
+    };
+    let time = || {
+        vec![
+            ("turns", n(2)),
+            ("where", t("wilderness")),
+            ("wander", yes()),
+        ]
+    };
+    let cast = || vec![rook("cats_paw")];
+    same_for_players(vec![
+        // The d10 reading: a 1 brings a monster whose reaction die shows 10 (friendly); a 3
+        // brings none, and the reaction die is drawn all the same (its 10 read by nobody).
+        (
+            "wander --reaction",
+            cast(),
+            &[],
+            ("wander", reaction(), &[1, 10]),
+            ("wander", reaction(), &[3, 10]),
+        ),
+        (
+            "wander",
+            cast(),
+            &[],
+            ("wander", vec![], &[2]),
+            ("wander", vec![], &[3]),
+        ),
+        // On a d5 only a 1 brings one; the reaction die is a d10 either way (4: may attack).
+        (
+            "wander --reaction on a d5",
+            cast(),
+            &[("tinyd10.wandering", "d5")],
+            ("wander", reaction(), &[1, 4]),
+            ("wander", reaction(), &[2, 4]),
+        ),
+        // Rook breaks the door down both times (5 + power 2 = 7 reaches the hidden T7, told
+        // to all); the wandering check after it is 2 (a monster, reaction 10) or 9 (none).
+        (
+            "force_door --reaction",
+            cast(),
+            &[],
+            ("force_door", door(), &[5, 2, 10]),
+            ("force_door", door(), &[5, 9, 10]),
+        ),
+        // Two wilderness turns, a check each: 5 then 1 (a monster in the second), or 5 and 5.
+        (
+            "advance_time --wander",
+            cast(),
+            &[],
+            ("advance_time", time(), &[5, 1]),
+            ("advance_time", time(), &[5, 5]),
+        ),
+    ]);
 }
 
 // ---- Direction in the wilderness --------------------------------------------------------
