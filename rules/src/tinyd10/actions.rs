@@ -625,6 +625,13 @@ fn exploring(name: &str) -> Option<ActionSpec> {
                 )
                 .choices(&ATTRIBUTES),
                 ArgSpec::new("magical", ArgKind::Flag, false, "a magical trap"),
+                ArgSpec::new(
+                    "none",
+                    ArgKind::Flag,
+                    false,
+                    "detect only: there is no trap here (the table hears what a missed trap tells)",
+                )
+                .gm_only(),
                 hidden(),
                 pp(),
             ],

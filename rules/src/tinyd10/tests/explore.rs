@@ -628,6 +628,146 @@ fn a_missed_search_does_not_name_the_trap_to_players() {
     });
 }
 
+/// Hild: a level 4 dwarf warrior (intellect 0, the spot skill), a champion who rolls a 1
+/// again once, played by `p1`.
+fn champion() -> Value {
+    json!({
+        "id": "hild", "name": "Hild", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "warrior", "level": 4,
+        "points": {"power": 2, "reflex": 1, "hp": 6, "pp": 4},
+        "advance": [
+            {"attribute": "power", "points": "pp", "extra": "toughness"},
+            {"attribute": "reflex", "points": "pp", "extra": "hp"},
+            {"attribute": "power", "extra": "attribute"}
+        ],
+        "skills": ["craft", "spot", "listen", "survival"],
+        "abilities": ["defensive_rush", "power_strike", "pummel", "brawl", "heroics"]
+    })
+}
+
+/// A search by `by` for the example `trap`, or (`None`) where the GM knows there is none.
+fn detect(by: &'static str, trap: Option<&'static str>) -> Vec<(&'static str, ArgValue)> {
+    let mut v = vec![("step", t("detect")), ("by", t(by))];
+    match trap {
+        Some(id) => v.push(("trap", t(id))),
+        None => v.push(("none", yes())),
+    }
+    v
+}
+
+#[test]
+fn a_player_sees_the_same_search_whether_a_trap_was_missed_or_there_was_none() {
+    same_for_players(vec![
+        // Lira: 1 + intellect 2 + detect trap 1 + elf 1 = 5 < the rock's T6: missed. The
+        // same 1 in a room with no trap finds nothing either.
+        (
+            "a missed falling rock",
+            vec![lira(&[])],
+            &[],
+            ("trap", detect("lira", Some("falling_rock")), &[1]),
+            ("trap", detect("lira", None), &[1]),
+        ),
+        // With the pole's +1: 1 + 2 + 1 + 1 + 1 = 6 < the pit's T7, missed.
+        (
+            "a missed pit, with a pole",
+            vec![lira(&["ten_foot_pole"])],
+            &[],
+            ("trap", detect("lira", Some("hidden_pit")), &[1]),
+            ("trap", detect("lira", None), &[1]),
+        ),
+        // A champion's 1 is rolled again in both: 2 + intellect 0 + spot 1 = 3 < T7.
+        (
+            "a champion's missed pit",
+            vec![champion()],
+            &[],
+            ("trap", detect("hild", Some("hidden_pit")), &[1, 2]),
+            ("trap", detect("hild", None), &[1, 2]),
+        ),
+    ]);
+}
+
+#[test]
+fn a_search_where_there_is_no_trap_rolls_for_the_gm_alone_and_finds_nothing() {
+    play(Scene {
+        name: "no trap",
+        options: &[],
+        cast: vec![lira(&[]), champion()],
+        steps: vec![
+            // A 10: 10 + 4 = 14 would find any trap; there is none to find.
+            S::Gm("trap", detect("lira", None), &[10]),
+            S::PlayerHears("lira searches and finds nothing"),
+            S::Said("there is no trap"),
+            S::GmOnly(&["perception check", "there is no trap"]),
+            // The champion's 1 rolled again is part of the GM's roll: the table is not told.
+            S::Gm("trap", detect("hild", None), &[1, 2]),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            S::PlayerHears("hild searches and finds nothing"),
+            S::Gm("trap", detect("hild", Some("hidden_pit")), &[1, 2]),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            // A search with no trap names none, and only a search is made with none.
+            S::GmRefused(
+                "trap",
+                with_pair(detect("lira", None), ("trap", t("hidden_pit"))),
+                "bad_request: names no trap",
+            ),
+            S::GmRefused(
+                "trap",
+                with_pair(detect("lira", None), ("toughness", n(6))),
+                "bad_request: names no trap",
+            ),
+            S::GmRefused(
+                "trap",
+                vec![("step", t("spring")), ("by", t("lira")), ("none", yes())],
+                "bad_request: only a search",
+            ),
+            // Only the GM knows there is no trap, and only the GM searches for one.
+            S::Refused("lira", "trap", detect("lira", None), "forbidden"),
+        ],
+    });
+}
+
+// The same line in the one other roll told to the GM alone: an NPC's Deathless challenge, made
+// only when it stands at 1 HP, whose champion's 1 must not tell the table it was rolled.
+#[test]
+fn a_champions_1_rolled_again_in_a_gm_only_challenge_is_the_gms_alone() {
+    play(Scene {
+        name: "champion against deathless",
+        options: &[],
+        cast: vec![
+            champion(),
+            json!({
+                "id": "captain", "name": "captain", "kind": "npc", "abilities": ["deathless"],
+                "stats": {"power": 2, "reflex": -2, "toughness": 5, "hp_max": 1}
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // A 9 hits T5; the challenge: Hild's 1 is rolled again, 8 + power 4 = 12 against
+            // the captain's 1 + 2 + deathless 1 = 4: the blow lands, 1 HP to 0.
+            S::Act(
+                "hild",
+                "attack",
+                vec![("target", t("captain"))],
+                &[9, 1, 8, 1],
+            ),
+            S::Res("captain", "hp", 0),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            S::PlayerNeverHears("deathless"),
+        ],
+    });
+}
+
+fn with_pair(
+    mut v: Vec<(&'static str, ArgValue)>,
+    pair: (&'static str, ArgValue),
+) -> Vec<(&'static str, ArgValue)> {
+    v.push(pair);
+    v
+}
+
 #[test]
 fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dispel_magic() {
     let disarm = |by: &'static str, magical: bool| {
