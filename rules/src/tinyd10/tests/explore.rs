@@ -1035,55 +1035,165 @@ fn petty_thief_and_heroics_add_2_to_a_check_marked_as_their_kind_of_act() {
     });
 }
 
+/// A level 2 human wizard with Apprentice/Familiar, played by `seat` (MP 3 + 5 = 8 unless
+/// `mp` says).
+fn apprentice_wizard(id: &str, seat: &str, mp: Option<i64>) -> Value {
+    who(id, "wizard", "human", "intellect", "apprentice", |v| {
+        v["owner"] = json!(seat);
+        if let Some(mp) = mp {
+            v["mp"] = json!(mp);
+        }
+    })
+}
+
+/// A creature of the GM's on the party's side: T5 (the goblin's) with `hp` HP.
+fn creature(id: &str, hp: i64) -> Value {
+    with(goblin(id, 0), |v| {
+        v["stats"]["hp_max"] = json!(hp);
+        v["side"] = json!("party");
+    })
+}
+
+fn pact(target: &'static str) -> Vec<(&'static str, ArgValue)> {
+    vec![("name", t("apprentice")), ("target", t(target))]
+}
+
 #[test]
 fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
-    let wizard = |id: &str, mp: Option<i64>| {
-        who(id, "wizard", "human", "intellect", "apprentice", |v| {
-            if let Some(mp) = mp {
-                v["mp"] = json!(mp);
-            }
-        })
-    };
-    let creature = |id: &str, hp: i64| {
-        with(goblin(id, 0), |v| {
-            v["stats"]["hp_max"] = json!(hp);
-            v["side"] = json!("party");
-        })
-    };
-    let pact = |target: &'static str| vec![("name", t("apprentice")), ("target", t(target))];
     play(Scene {
         name: "pact",
         options: &[],
         cast: vec![
-            wizard("wizard", None),
-            wizard("drained", Some(3)),
+            apprentice_wizard("wizard", "p1", None),
+            apprentice_wizard("drained", "p1", Some(3)),
             creature("owl", 5),
             creature("rat", 3),
             creature("cat", 4),
         ],
         steps: vec![
-            // MP 3 (wizard) + 5 (a roll of 7) = 8; the pact takes 4.
+            // The owl is the GM's: whether it is willing is the GM's to say, so the GM makes
+            // the pact for the wizard. MP 3 (wizard) + 5 (a roll of 7) = 8; the pact takes 4.
             S::Res("wizard", "mp", 8),
-            S::Act("wizard", "ability", pact("owl"), &[]),
+            S::GmAct("wizard", "ability", pact("owl"), &[]),
             S::Res("wizard", "mp", 4),
             S::Has("owl", "companion"),
             S::PlayerHears("wizard makes a pact with owl (4 MP)"),
-            S::Refused(
+            S::RefusedFrom(
+                "gm",
                 "wizard",
                 "ability",
                 pact("owl"),
                 "rule: owl is already wizard's companion",
             ),
-            // The companion is T5 with 4-6 HP: a 3 HP rat is not.
-            S::Refused(
+            // The companion is T5 with 4-6 HP: a 3 HP rat is not, which the GM is told.
+            S::RefusedFrom(
+                "gm",
                 "wizard",
                 "ability",
                 pact("rat"),
                 "rule: an apprentice or familiar is T5 with 4-6 HP",
             ),
-            S::Refused("drained", "ability", pact("cat"), "insufficient_resource"),
+            S::RefusedFrom(
+                "gm",
+                "drained",
+                "ability",
+                pact("cat"),
+                "insufficient_resource",
+            ),
         ],
     });
+}
+
+#[test]
+fn a_player_cannot_bind_a_gms_creature_or_another_players_character_by_a_pact() {
+    play(Scene {
+        name: "unwilling pact",
+        options: &[],
+        cast: vec![
+            apprentice_wizard("wizard", "p1", None),
+            creature("owl", 5),
+            goblin("g1", 0),
+            // Another player's character, and one of the wizard's own player.
+            apprentice_wizard("other", "p2", None),
+            apprentice_wizard("mine", "p1", None),
+        ],
+        steps: vec![
+            // The player may not make the pact with a creature the GM plays, fit or not,
+            // friend or foe: the GM says whether it is willing and makes it.
+            S::Refused("wizard", "ability", pact("owl"), "forbidden: ask the GM"),
+            S::Refused("wizard", "ability", pact("g1"), "forbidden: ask the GM"),
+            S::Lacks("owl", "companion"),
+            // Another seat's character is never bound from here, not even by the GM.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("other"),
+                "forbidden: played by p2",
+            ),
+            S::RefusedFrom(
+                "gm",
+                "wizard",
+                "ability",
+                pact("other"),
+                "forbidden: played by p2",
+            ),
+            // The player's own character is willing; its numbers are the player's to see:
+            // a level 2 wizard is no T5 with 4-6 HP.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("mine"),
+                "rule: an apprentice or familiar is T5 with 4-6 HP",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn a_players_refused_pact_says_the_same_whatever_the_gms_creature_is() {
+    use crate::engine::DecideError;
+    let system = super::super::TinyD10;
+    let options = TableOptions::resolve(&system.options(), &Default::default()).unwrap();
+    let mut state = MemoryState::new(options);
+    let cast = [
+        apprentice_wizard("wizard", "p1", None),
+        // T5 with 5 HP (it fits), 3 HP and 7 HP (they do not), T6 with 5 HP (it does not),
+        // a foe, and one already a companion: the GM's numbers and statuses, all of them.
+        creature("fits", 5),
+        creature("small", 3),
+        creature("big", 7),
+        with(creature("tough", 5), |v| v["stats"]["toughness"] = json!(6)),
+        goblin("foe", 0),
+    ];
+    for sheet in &cast {
+        state.insert_combatant(system.sheet_from_json(sheet).unwrap());
+    }
+    let said: Vec<String> = ["fits", "small", "big", "tough", "foe"]
+        .into_iter()
+        .map(|target| {
+            let args = Args(
+                pact(target)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+            );
+            let cmd = Command::act(Seat::Player("p1".into()), Some("wizard"), "ability", args);
+            match crate::testing::scene::run(&system, &mut state, &cmd, &[]) {
+                Err(DecideError::Refused(r)) => format!("{}: {r}", r.code()),
+                other => panic!("{target}: expected a refusal, got {other:?}"),
+            }
+        })
+        .collect();
+    assert!(
+        said.iter().all(|s| s == &said[0]),
+        "the refusals differ: {said:?}"
+    );
+    // Nothing in it of the companion's numbers.
+    assert!(
+        !said[0].contains("T5") && !said[0].contains("HP"),
+        "{}",
+        said[0]
+    );
 }
 
 // ---- The data ---------------------------------------------------------------------------
