@@ -181,13 +181,15 @@ struct TrapAt {
 
 fn trap_of(args: &Args) -> Result<TrapAt, DecideError> {
     let given_t = args.int("toughness")?;
-    let given_damage =
-        match args.text("damage")? {
-            Some(d) => Some(TrapDamage::try_from(d.to_owned()).map_err(|_| {
-                Refusal::bad_argument("damage", "an amount (2, 1d5) or a range (2-3)")
-            })?),
-            None => None,
-        };
+    let given_damage = match args.text("damage")? {
+        Some(d) => Some(TrapDamage::try_from(d.to_owned()).map_err(|e| {
+            Refusal::bad_argument(
+                "damage",
+                &format!("{e}; a trap's damage is an amount (2, 1d5, 1d5+1) or a range (2-3)"),
+            )
+        })?),
+        None => None,
+    };
     let given_save = match args.text("attribute")? {
         Some(a) => Some(Attribute::parse(a).ok_or_else(|| {
             Refusal::bad_argument("attribute", "aspect, intellect, power or reflex")
@@ -428,8 +430,10 @@ fn trap_damage(
                     purpose,
                     roll: r,
                 }))?;
+                // The die reads 1 up; the range starts at `low`: the step moves it there, up
+                // (2-3) or down (0-1), so the steps add up to the damage.
                 let mut steps = vec![Modifier::new(format!("1d{width}"), face)];
-                if low > 1 {
+                if low != 1 {
                     steps.push(Modifier::new("range from", low - 1));
                 }
                 Ok((face + low - 1, steps))

@@ -66,12 +66,26 @@ impl TryFrom<String> for TrapDamage {
                     .map_err(|_| format!("`{s}` is not a range (2-3)"))
             };
             let (low, high) = (n(low)?, n(high)?);
-            if low < 0 || high < low || high > 100 {
-                return Err(format!("`{s}`: a range runs from a low to a higher number"));
+            if low < 0 || high <= low || high > 100 {
+                return Err(format!(
+                    "`{s}`: a range runs from a low to a higher number, 0 to 100"
+                ));
+            }
+            // Rolled on a die as wide as the range (`tinyd10.trap_damage`), so its width must
+            // be a die's: refused here, not when the trap is sprung.
+            let width = u32::try_from(high - low + 1).ok();
+            if width.and_then(crate::dice::Primitive::from_sides).is_none() {
+                return Err(format!(
+                    "`{s}`: a range is rolled on a die as wide as the range: 2, 4, 5, 6, 8, 10, 12, 20 or 100 numbers"
+                ));
             }
             return Ok(TrapDamage::Range(low, high));
         }
-        Amount::try_from(s).map(TrapDamage::Amount)
+        let amount = Amount::try_from(s.clone())?;
+        if amount.plus_level {
+            return Err(format!("`{s}`: a trap's damage adds no level (L)"));
+        }
+        Ok(TrapDamage::Amount(amount))
     }
 }
 

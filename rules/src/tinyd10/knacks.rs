@@ -241,8 +241,9 @@ pub fn fall(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is dead", t.id)).into());
     }
-    let amount = Amount::try_from(args.require_text("damage")?.to_owned())
-        .map_err(|_| Refusal::bad_argument("damage", "an amount: 3, 1d5, 1d10, 1d5+2"))?;
+    let amount = Amount::try_from(args.require_text("damage")?.to_owned()).map_err(|e| {
+        Refusal::bad_argument("damage", &format!("{e}; an amount: 3, 1d5, 1d10, 1d5+2"))
+    })?;
     if amount.plus_level {
         return Err(Refusal::bad_argument("damage", "a fall's damage does not add a level").into());
     }

@@ -928,6 +928,173 @@ fn an_elf_shrugs_off_poison_gas_and_a_gms_own_trap_takes_its_numbers() {
     });
 }
 
+/// The damage the GM names for a fall or a trap of the GM's own, read or refused: (the action,
+/// the damage, the faces an accepted one draws, `None` if accepted or the refusal's code and
+/// words).
+#[test]
+fn damage_the_gm_names_is_read_within_bounds_or_refused_with_its_reason() {
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [u32],
+        Option<&'static str>,
+    );
+    let cases: [Case; 16] = [
+        // The flat part runs to 100: 1 + 100 is read (Rook falls to his death), 101 is not,
+        // nor a number that would run over i64 when the die is added.
+        ("fall", "1d10+100", &[1], None),
+        (
+            "fall",
+            "1d10+101",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "1d10+9223372036854775807",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "101",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "-3",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "1d5+L",
+            &[],
+            Some("bad_request: does not add a level"),
+        ),
+        // A trap has no level to add: a trap's +L is refused as a fall's is.
+        (
+            "trap",
+            "1d5+L",
+            &[],
+            Some("bad_request: a trap's damage adds no level"),
+        ),
+        ("trap", "L", &[], Some("bad_request: `L` is not an amount")),
+        (
+            "trap",
+            "1d10+9223372036854775807",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        // A failed save (1 + reflex 2 = 3 < T10), then the damage die's 1.
+        ("trap", "1d5+2", &[1, 1], None),
+        ("trap", "0-1", &[1, 2], None),
+        ("trap", "1-100", &[1, 1], None),
+        // A range is rolled on a die as wide as it: no die has 3 faces; a range of one number
+        // is a plain amount.
+        (
+            "trap",
+            "0-2",
+            &[],
+            Some("bad_request: as wide as the range"),
+        ),
+        (
+            "trap",
+            "2-2",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+        (
+            "trap",
+            "3-2",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+        (
+            "trap",
+            "2-101",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+    ];
+    for (action, damage, faces, refusal) in cases {
+        let pairs = match action {
+            "fall" => vec![("target", t("rook")), ("damage", t(damage))],
+            _ => vec![
+                ("step", t("spring")),
+                ("by", t("rook")),
+                ("toughness", n(10)),
+                ("damage", t(damage)),
+            ],
+        };
+        let step = match refusal {
+            None => S::Gm(action, pairs, faces),
+            Some(expected) => S::GmRefused(action, pairs, expected),
+        };
+        play(Scene {
+            name: damage,
+            options: &[],
+            cast: vec![rook("cats_paw")],
+            steps: vec![step],
+        });
+    }
+}
+
+#[test]
+fn a_range_from_0_adds_up_its_steps() {
+    play(Scene {
+        name: "a range from 0",
+        options: &[],
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            // 1 + reflex 2 = 3 < T10: "0-1" is a d2 read from 0: a 2 on the d2 is 2 - 1 = 1
+            // damage, 8 → 7, and the steps say so: 2 and -1.
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("spring")),
+                    ("by", t("rook")),
+                    ("toughness", n(10)),
+                    ("damage", t("0-1")),
+                ],
+                &[1, 2],
+            ),
+            S::Damage(&[("1d2", 2), ("range from", -1)], 1),
+            S::Res("rook", "hp", 7),
+        ],
+    });
+}
+
+#[test]
+fn an_amount_is_read_with_its_flat_part_bounded_and_rolled_without_overflow() {
+    use super::super::dice::{Amount, D5, Die, roll_amount};
+    for (text, read) in [
+        ("1d10+100", Some((Some(Die::D10), 100, false))),
+        ("100", Some((None, 100, false))),
+        ("0", Some((None, 0, false))),
+        ("1d5+L", Some((Some(Die::D5), 0, true))),
+        ("1d10+101", None),
+        ("101", None),
+        ("-1", None),
+        ("1d10+9223372036854775807", None),
+        ("9223372036854775808", None),
+    ] {
+        let got = Amount::try_from(text.to_owned())
+            .ok()
+            .map(|a| (a.die, a.flat, a.plus_level));
+        assert_eq!(got, read, "{text}");
+    }
+    // An amount built in code past the bound still rolls: the sum stops at i64's most.
+    let huge = Amount {
+        die: Some(Die::D10),
+        flat: i64::MAX,
+        plus_level: true,
+    };
+    let r = roll_amount(huge, 4, D5::Draw, &mut ScriptedDice::new(vec![10])).unwrap();
+    assert_eq!(r.value, i64::MAX);
+}
+
 // ---- Non-combat abilities ---------------------------------------------------------------
 
 #[test]
