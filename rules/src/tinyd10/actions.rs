@@ -344,7 +344,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "ability" => action(
             name,
             actor,
-            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal; walk_on_water (1 PP, the level in minutes), disguise (1 PP) and apprentice (a pact with a target, 4 MP) work out of a fight too.",
+            "A class ability: smite (3 PP), hail_of_daggers (3 PP) or stunning_blow (2 PP) strike a target with an attack roll; call_to_battle (2 PP) gives each ally a d10, 6 or more an extra attack next turn; magical_power, prying_eye (2 PP, a target), bless_weapon (2 PP, a weapon), appeal_to_heaven (2 PP) and commanding_presence (3 PP) last; healing_sacrifice (1 HP and 2 PP an ally) and enchanted_healing (MP into HP) heal; walk_on_water (1 PP, the level in minutes), disguise (1 PP) and apprentice (a pact with a willing target, 4 MP; one the GM plays, by the GM) work out of a fight too.",
             vec![
                 ArgSpec::new("name", ArgKind::Text, true, "which ability").choices(&[
                     "smite",
@@ -534,7 +534,7 @@ fn exploring(name: &str) -> Option<ActionSpec> {
             "reaction",
             ArgKind::Flag,
             false,
-            "when a monster comes, roll its reaction too",
+            "draw the reaction die too, read only when a monster comes",
         )
     };
     let (help, args) = match name {
@@ -625,6 +625,13 @@ fn exploring(name: &str) -> Option<ActionSpec> {
                 )
                 .choices(&ATTRIBUTES),
                 ArgSpec::new("magical", ArgKind::Flag, false, "a magical trap"),
+                ArgSpec::new(
+                    "none",
+                    ArgKind::Flag,
+                    false,
+                    "detect only: there is no trap here (the table hears what a missed trap tells)",
+                )
+                .gm_only(),
                 hidden(),
                 pp(),
             ],

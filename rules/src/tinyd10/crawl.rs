@@ -6,7 +6,8 @@
 //!   Magical intrusion (with the pick lock skill) opens it without one;
 //! - a trap: found by a perception check (intellect, spot and detect trap +1 each, the race's
 //!   bonus, a carried ten-foot pole's +1), rolled for the GM alone so a failed search does not
-//!   tell the table a trap is there; disarmed by a reflex check (+1 with disarm trap) with a
+//!   tell the table a trap is there; the GM searches a room with no trap the same way
+//!   (`--none`), and the table's copy of it is that of a missed trap; disarmed by a reflex check (+1 with disarm trap) with a
 //!   thieves' kit, or a magical one by Dispel magic alone (its MP, no roll); sprung, a save
 //!   against its toughness, and on a failure its damage (a bare range such as "2-3" rolled as
 //!   `tinyd10.trap_damage` rules).
@@ -25,7 +26,7 @@ use super::content::{Attribute, content};
 use super::dice::roll_told;
 use super::explore::{TrapDamage, data, wandering_check};
 use super::options::{CHECK_TIES, TRAP_DAMAGE, choice_of, is};
-use super::rolls::{Target, against_toughness, d10_for, declare_pp};
+use super::rolls::{Target, against_toughness, d10_told, declare_pp};
 use super::sheet::Stats;
 use super::tell::{self, Check};
 use super::{MP, cannot_act, stats_of};
@@ -180,13 +181,15 @@ struct TrapAt {
 
 fn trap_of(args: &Args) -> Result<TrapAt, DecideError> {
     let given_t = args.int("toughness")?;
-    let given_damage =
-        match args.text("damage")? {
-            Some(d) => Some(TrapDamage::try_from(d.to_owned()).map_err(|_| {
-                Refusal::bad_argument("damage", "an amount (2, 1d5) or a range (2-3)")
-            })?),
-            None => None,
-        };
+    let given_damage = match args.text("damage")? {
+        Some(d) => Some(TrapDamage::try_from(d.to_owned()).map_err(|e| {
+            Refusal::bad_argument(
+                "damage",
+                &format!("{e}; a trap's damage is an amount (2, 1d5, 1d5+1) or a range (2-3)"),
+            )
+        })?),
+        None => None,
+    };
     let given_save = match args.text("attribute")? {
         Some(a) => Some(Attribute::parse(a).ok_or_else(|| {
             Refusal::bad_argument("attribute", "aspect, intellect, power or reflex")
@@ -218,24 +221,47 @@ fn trap_of(args: &Args) -> Result<TrapAt, DecideError> {
     }
 }
 
-/// The GM's `trap`: `detect`, `disarm` or `spring` a trap.
+/// What a search where there is no trap (`--none`) may not name.
+const NOT_WITH_NONE: [&str; 5] = ["trap", "toughness", "damage", "attribute", "magical"];
+
+/// The GM's `trap`: `detect`, `disarm` or `spring` a trap; `detect --none` searches where the
+/// GM knows there is none, told to the table exactly as a missed trap is.
 pub fn trap(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     let (c, stats) = attempting(ctx, args)?;
+    if args.flag("none")? {
+        if args.require_text("step")? != "detect" {
+            return Err(Refusal::bad_argument(
+                "none",
+                "only a search (`--step detect`) is made where there is no trap",
+            )
+            .into());
+        }
+        if NOT_WITH_NONE.iter().any(|k| args.0.contains_key(*k)) {
+            return Err(Refusal::bad_argument(
+                "none",
+                "a search where there is no trap names no trap, toughness, damage or attribute",
+            )
+            .into());
+        }
+        return detect(ctx, &c, &stats, None, args);
+    }
     let t = trap_of(args)?;
     match args.require_text("step")? {
-        "detect" => detect(ctx, &c, &stats, &t, args),
+        "detect" => detect(ctx, &c, &stats, Some(&t), args),
         "disarm" => disarm(ctx, &c, &stats, &t, args),
         "spring" => spring(ctx, &c, &t, args),
         _ => Err(Refusal::bad_argument("step", "detect, disarm or spring").into()),
     }
 }
 
-/// A search for the trap: the roll is the GM's; the table hears only what was found.
+/// A search for the trap (`None`: where there is none): the roll is the GM's; the table hears
+/// only what was found. A search of an empty room draws the same die and makes the same events
+/// as a missed trap, so nothing a player's copy holds tells the two apart.
 fn detect(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
     stats: &Stats,
-    t: &TrapAt,
+    t: Option<&TrapAt>,
     args: &Args,
 ) -> Result<(), DecideError> {
     let mut m = modifiers(
@@ -256,34 +282,50 @@ fn detect(
         m.push(Modifier::new("ten-foot pole", pole));
     }
     add_pp(ctx, c, args, &mut m)?;
-    let roll = d10_for(ctx, &c.id, stats)?;
-    let total = tell::total(&roll, &m);
-    let found = checks::passes(
-        total,
-        t.toughness,
-        is(ctx.state.options(), CHECK_TIES, "succeeds"),
-    );
-    telling(ctx, c, "searches for", &t.name);
-    tell::check(
-        ctx,
-        Check {
-            who: &c.id,
-            label: format!("perception check: find {}", t.name),
-            roll,
-            modifiers: m,
-            against: Some((t.toughness, "toughness")),
-            success: Some(found),
-            words: ("finds it", "misses it"),
-            because: None,
-            hidden: false,
-            gm_only: true,
-        },
-    )?;
+    let roll = d10_told(ctx, &c.id, stats, true)?;
+    let check = match t {
+        Some(t) => {
+            let found = checks::passes(
+                tell::total(&roll, &m),
+                t.toughness,
+                is(ctx.state.options(), CHECK_TIES, "succeeds"),
+            );
+            telling(ctx, c, "searches for", &t.name);
+            Check {
+                who: &c.id,
+                label: format!("perception check: find {}", t.name),
+                roll,
+                modifiers: m,
+                against: Some((t.toughness, "toughness")),
+                success: Some(found),
+                words: ("finds it", "misses it"),
+                because: None,
+                hidden: false,
+                gm_only: true,
+            }
+        }
+        None => {
+            telling(ctx, c, "searches for", "a trap");
+            Check {
+                who: &c.id,
+                label: "perception check: there is no trap to find".into(),
+                roll,
+                modifiers: m,
+                against: None,
+                success: None,
+                words: ("", ""),
+                because: None,
+                hidden: false,
+                gm_only: true,
+            }
+        }
+    };
+    let found = check.success == Some(true);
+    tell::check(ctx, check)?;
     ctx.telling = None;
-    let text = if found {
-        format!("{} searches and finds a trap: {}", c.id, t.name)
-    } else {
-        format!("{} searches and finds nothing", c.id)
+    let text = match t {
+        Some(t) if found => format!("{} searches and finds a trap: {}", c.id, t.name),
+        _ => format!("{} searches and finds nothing", c.id),
     };
     ctx.emit(Event {
         parts: vec![Part {
@@ -388,8 +430,10 @@ fn trap_damage(
                     purpose,
                     roll: r,
                 }))?;
+                // The die reads 1 up; the range starts at `low`: the step moves it there, up
+                // (2-3) or down (0-1), so the steps add up to the damage.
                 let mut steps = vec![Modifier::new(format!("1d{width}"), face)];
-                if low > 1 {
+                if low != 1 {
                     steps.push(Modifier::new("range from", low - 1));
                 }
                 Ok((face + low - 1, steps))

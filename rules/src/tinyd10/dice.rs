@@ -48,23 +48,42 @@ impl Amount {
     }
 }
 
+/// The largest flat part of an amount: far past any the text prints (its largest is a few
+/// points), and small enough that no sum of amounts comes near `i64`'s limits.
+pub const MAX_FLAT: i64 = 100;
+
 impl TryFrom<String> for Amount {
     type Error = String;
     fn try_from(s: String) -> Result<Self, Self::Error> {
         let bad = || format!("`{s}` is not an amount (2, 1d5, 1d5+1, 1d10+L)");
+        let flat = |n: &str| -> Result<i64, String> {
+            let too_big = || format!("`{s}`: the flat part runs from 0 to {MAX_FLAT}");
+            // A run of digits too long for i64 is as out of bounds as 101.
+            if !n.is_empty()
+                && n.trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            {
+                let v: i64 = n.parse().map_err(|_| too_big())?;
+                return if (0..=MAX_FLAT).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(too_big())
+                };
+            }
+            Err(bad())
+        };
         let mut parts = s.split('+').map(str::trim);
         let first = parts.next().ok_or_else(bad)?;
         let mut amount = match first {
             "1d5" => Amount::die(Die::D5),
             "1d10" => Amount::die(Die::D10),
-            n => Amount::flat(n.parse().map_err(|_| bad())?),
+            n => Amount::flat(flat(n)?),
         };
         for p in parts {
             match p {
                 "L" if !amount.plus_level => amount.plus_level = true,
-                n if amount.die.is_some() && amount.flat == 0 => {
-                    amount.flat = n.parse().map_err(|_| bad())?;
-                }
+                n if amount.die.is_some() && amount.flat == 0 => amount.flat = flat(n)?,
                 _ => return Err(bad()),
             }
         }
@@ -139,16 +158,18 @@ pub fn roll_amount(
             v = half_d10(face);
             steps.push(Modifier::new("d10 read as d5 (half, up)", v - r.total));
         }
-        value += v;
+        value = v;
         drawn = Some(r);
     }
+    // Saturating: an amount read from text has a bounded flat part, but one built in code
+    // need not, and a sum past i64 must not wrap into a heal.
     if amount.flat != 0 {
         steps.push(Modifier::new("flat", amount.flat));
-        value += amount.flat;
+        value = value.saturating_add(amount.flat);
     }
     if amount.plus_level {
         steps.push(Modifier::new("level", level));
-        value += level;
+        value = value.saturating_add(level);
     }
     Ok(Rolled {
         roll: drawn,

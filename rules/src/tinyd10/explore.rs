@@ -66,12 +66,26 @@ impl TryFrom<String> for TrapDamage {
                     .map_err(|_| format!("`{s}` is not a range (2-3)"))
             };
             let (low, high) = (n(low)?, n(high)?);
-            if low < 0 || high < low || high > 100 {
-                return Err(format!("`{s}`: a range runs from a low to a higher number"));
+            if low < 0 || high <= low || high > 100 {
+                return Err(format!(
+                    "`{s}`: a range runs from a low to a higher number, 0 to 100"
+                ));
+            }
+            // Rolled on a die as wide as the range (`tinyd10.trap_damage`), so its width must
+            // be a die's: refused here, not when the trap is sprung.
+            let width = u32::try_from(high - low + 1).ok();
+            if width.and_then(crate::dice::Primitive::from_sides).is_none() {
+                return Err(format!(
+                    "`{s}`: a range is rolled on a die as wide as the range: 2, 4, 5, 6, 8, 10, 12, 20 or 100 numbers"
+                ));
             }
             return Ok(TrapDamage::Range(low, high));
         }
-        Amount::try_from(s).map(TrapDamage::Amount)
+        let amount = Amount::try_from(s.clone())?;
+        if amount.plus_level {
+            return Err(format!("`{s}`: a trap's damage adds no level (L)"));
+        }
+        Ok(TrapDamage::Amount(amount))
     }
 }
 
@@ -192,6 +206,10 @@ fn gm_roll(ctx: &mut Ctx<'_>, purpose: String, roll: Roll) -> Result<(), DecideE
 
 /// One wandering monster check, told to the GM alone (`why` says what called it), and the
 /// reaction of what comes when `reaction` is asked. Returns whether a monster comes.
+///
+/// What every seat sees of it (one event per die, each with its public `dice_drawn` counters)
+/// must not depend on the answer: with `reaction` the reaction die is drawn and shown to the
+/// GM whether or not a monster comes, and read only when one does.
 pub fn wandering_check(ctx: &mut Ctx<'_>, why: &str, reaction: bool) -> Result<bool, DecideError> {
     let w = &data()?.wandering;
     let on_d5 = is(ctx.state.options(), WANDERING, "d5");
@@ -217,14 +235,14 @@ pub fn wandering_check(ctx: &mut Ctx<'_>, why: &str, reaction: bool) -> Result<b
         format!("wandering monster check, {reads}: {face}, {verdict}"),
         roll,
     )?;
-    if comes && reaction {
-        super::morale::reaction(ctx)?;
+    if reaction {
+        super::morale::reaction_die(ctx, comes)?;
     }
     Ok(comes)
 }
 
-/// The GM's `wander`: a wandering monster check, with the reaction rolled when one comes and
-/// `reaction` is asked.
+/// The GM's `wander`: a wandering monster check; with `reaction`, the reaction die too, read
+/// when a monster comes.
 pub fn wander(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     wandering_check(ctx, "called by the GM", args.flag("reaction")?)?;
     Ok(())

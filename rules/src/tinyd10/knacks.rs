@@ -7,7 +7,8 @@
 //!   rule), halved and rounded down for a rogue with it (its own rounding, not the table's);
 //! - Petty thief and Heroics: +2 on a check the player marks as a theft or a heroic act,
 //!   shown by name in the line so the GM can judge it;
-//! - Apprentice/Familiar: the pact with a creature of the companion's numbers costs its MP.
+//! - Apprentice/Familiar: the pact with a willing creature of the companion's numbers costs
+//!   its MP; a creature the GM plays is bound only by the GM.
 //!
 //! Appraise and Polyglot have no number in play: the GM rules them (`docs/tinyd10.md`).
 
@@ -15,6 +16,7 @@ use crate::account::Telling;
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
 use crate::event::Modifier;
+use crate::ids::Seat;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Status};
 
@@ -78,6 +80,7 @@ pub fn knack(
     stats: &Stats,
     name: &str,
     args: &Args,
+    seat: &Seat,
 ) -> Result<(), DecideError> {
     need(stats, c, name)?;
     match name {
@@ -120,16 +123,41 @@ pub fn knack(
                 ),
             )
         }
-        _ => pact(ctx, c, args),
+        _ => pact(ctx, c, args, seat),
     }
 }
 
-/// Apprentice/Familiar: a pact with `target`, which must have the companion's toughness and HP
-/// (T5, 4-6 HP), for its MP.
-fn pact(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+/// What a player hears whenever a pact with a creature the GM plays is refused: always these
+/// words, so the refusal says nothing of the creature's numbers or mind.
+pub const PACT_IS_THE_GMS: &str = "a pact binds a willing creature, and whether a creature the GM plays is willing is the GM's to say: ask the GM, who makes the pact for the wizard";
+
+/// Apprentice/Familiar: a pact with a willing `target`, which must have the companion's
+/// toughness and HP (T5, 4-6 HP), for its MP.
+///
+/// Willing means: a creature of the wizard's own player, or one the GM plays when the GM sends
+/// the pact (the GM's word that it agrees). A player's pact with a creature the GM plays, or
+/// whose numbers are the GM's, is refused with the same words whatever the creature is, so a
+/// refusal cannot be used to probe its numbers; another seat's character is never bound from
+/// here (its player is not asked).
+fn pact(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, seat: &Seat) -> Result<(), DecideError> {
     let a = &data()?.apprentice;
     let t = ctx.combatant(&args.require_entity("target")?)?;
-    if t.id == c.id || t.has_status(DEAD) {
+    if t.id == c.id {
+        return Err(
+            Refusal::bad_argument("target", "a living creature other than the wizard").into(),
+        );
+    }
+    if let Some(owner) = t.owner.as_ref().filter(|o| Some(*o) != c.owner.as_ref()) {
+        return Err(Refusal::forbidden(format!(
+            "{} is played by {owner}: a pact binds a willing creature, and another player's character agrees only through its own seat",
+            t.id
+        ))
+        .into());
+    }
+    if !seat.is_gm() && (t.owner.is_none() || crate::redact::gm_only_numbers(&t)) {
+        return Err(Refusal::forbidden(PACT_IS_THE_GMS).into());
+    }
+    if t.has_status(DEAD) {
         return Err(
             Refusal::bad_argument("target", "a living creature other than the wizard").into(),
         );
@@ -213,8 +241,9 @@ pub fn fall(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     if t.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{} is dead", t.id)).into());
     }
-    let amount = Amount::try_from(args.require_text("damage")?.to_owned())
-        .map_err(|_| Refusal::bad_argument("damage", "an amount: 3, 1d5, 1d10, 1d5+2"))?;
+    let amount = Amount::try_from(args.require_text("damage")?.to_owned()).map_err(|e| {
+        Refusal::bad_argument("damage", &format!("{e}; an amount: 3, 1d5, 1d10, 1d5+2"))
+    })?;
     if amount.plus_level {
         return Err(Refusal::bad_argument("damage", "a fall's damage does not add a level").into());
     }

@@ -224,7 +224,7 @@ impl RuleSystem for TinyD10 {
             "words" => care::words(ctx, &c, args),
             "heal" => care::heal(ctx, &c, args),
             "potion" => care::potion(ctx, &c, args),
-            "ability" => strike::ability(ctx, &c, args),
+            "ability" => strike::ability(ctx, &c, args, seat),
             "move" => moving::movement(ctx, &c, args),
             "level_up" => levelling::level_up(ctx, &c, args),
             _ => round::end_turn_action(ctx, &c),

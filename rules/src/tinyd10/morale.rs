@@ -99,13 +99,25 @@ pub fn check_action(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
 
 /// The GM's `reaction`: a d10 on the wandering monster reaction table.
 pub fn reaction(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    reaction_die(ctx, true)
+}
+
+/// A d10 for the reaction table, read when `read` (a monster came) and otherwise drawn and set
+/// aside: a wandering check asked with its reaction draws this die whatever the check says, so
+/// the count of dice every seat sees does not tell that a monster came. Either way the die is
+/// shown to the GM alone.
+pub fn reaction_die(ctx: &mut Ctx<'_>, read: bool) -> Result<(), DecideError> {
     let table = content().map_err(|e| Refusal::Rule(e.to_string()))?;
     let r = super::dice::d10(ctx.dice)?;
     let face = u32::try_from(r.total).unwrap_or(0);
-    let row = table
-        .reaction_for(face)
-        .ok_or_else(|| Refusal::Rule(format!("no reaction for a {face}")))?;
-    let text = format!("wandering monster reaction: {} ({face})", row.text);
+    let text = if read {
+        let row = table
+            .reaction_for(face)
+            .ok_or_else(|| Refusal::Rule(format!("no reaction for a {face}")))?;
+        format!("wandering monster reaction: {} ({face})", row.text)
+    } else {
+        format!("wandering monster reaction: not read, nothing comes ({face})")
+    };
     ctx.emit(crate::event::Event {
         parts: vec![crate::event::Part {
             audience: crate::event::Audience::GmOnly,

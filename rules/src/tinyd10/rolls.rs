@@ -25,6 +25,17 @@ const REROLL_LIMIT: usize = 10;
 
 /// A d10 for `who`. A champion (level 4) rolls a 1 again, once.
 pub fn d10_for(ctx: &mut Ctx<'_>, who: &EntityId, stats: &Stats) -> Result<Roll, DecideError> {
+    d10_told(ctx, who, stats, false)
+}
+
+/// [`d10_for`] for a roll the GM alone sees (`gm_only`): the line that a champion's 1 is
+/// rolled again is then the GM's too, as the roll it belongs to.
+pub fn d10_told(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    stats: &Stats,
+    gm_only: bool,
+) -> Result<Roll, DecideError> {
     let first = super::dice::d10(ctx.dice)?;
     if stats.champions_resolve && natural(ctx, &first, 0) == Some(1) {
         // The 1 is shown with its die, not only said: a draw no event shows is a roll a
@@ -36,9 +47,10 @@ pub fn d10_for(ctx: &mut Ctx<'_>, who: &EntityId, stats: &Stats) -> Result<Roll,
             purpose: "a 1: champion's resolve rolls it again".into(),
             roll: first,
         };
-        let hidden = ctx
-            .combatant(who)
-            .is_ok_and(|c| crate::redact::gm_only_numbers(&c));
+        let hidden = gm_only
+            || ctx
+                .combatant(who)
+                .is_ok_and(|c| crate::redact::gm_only_numbers(&c));
         ctx.emit(crate::event::Event {
             parts: vec![crate::event::Part {
                 audience: if hidden {
@@ -364,7 +376,7 @@ fn challenge_told(
                 false,
                 Some(side.attribute),
             )?);
-            let roll = d10_for(ctx, &side.who.id, &stats)?;
+            let roll = d10_told(ctx, &side.who.id, &stats, gm_only)?;
             let again = if round > 0 { " (again)" } else { "" };
             let total = tell::check(
                 ctx,

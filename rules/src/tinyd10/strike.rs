@@ -37,14 +37,19 @@ pub fn is_unholy(stats: &Stats) -> bool {
     stats.tags.iter().any(|g| UNHOLY.contains(&g.as_str()))
 }
 
-pub fn ability(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
+pub fn ability(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    args: &Args,
+    seat: &crate::ids::Seat,
+) -> Result<(), DecideError> {
     let stats = stats_of(c)?;
     let name = args.require_text("name")?;
     if name == super::call::ID {
         return super::call::call(ctx, c, &stats);
     }
     if super::knacks::KNACKS.contains(&name) {
-        return super::knacks::knack(ctx, c, &stats, name, args);
+        return super::knacks::knack(ctx, c, &stats, name, args, seat);
     }
     match name {
         "healing_sacrifice" => return super::mending::sacrifice(ctx, c, &stats, args),

@@ -9,7 +9,14 @@
 
 use serde_json::{Value, json};
 
-use crate::action::ArgValue;
+use crate::action::{ArgValue, Args, Command};
+use crate::dice::{DiceError, DiceSource, Draws, Primitive, ScriptedDice};
+use crate::engine::decide;
+use crate::event::Event;
+use crate::ids::Seat;
+use crate::options::{OptionValue, TableOptions};
+use crate::state::{MemoryState, StateMut};
+use crate::system::RuleSystem;
 use crate::testing::scene::{S, Scene};
 
 use super::abilities::hero;
@@ -95,10 +102,16 @@ fn a_wandering_monster_comes_on_a_d10_of_1_or_2_told_to_the_gm_alone() {
     );
     wandering(&[], false, &[1], "1, a monster comes");
     wandering(&[], false, &[3], "3, nothing comes");
-    // With `reaction`, what comes rolls on the reaction table too (10: friendly); nothing
-    // coming draws no second die (one face only).
+    // With `reaction`, what comes rolls on the reaction table too (10: friendly). When nothing
+    // comes the reaction die is drawn all the same and the GM alone reads that it is set
+    // aside: a die fewer would tell the table that nothing came (see the test below).
     wandering(&[], true, &[1, 10], "friendly, perhaps helpful");
-    wandering(&[], true, &[3], "nothing comes");
+    wandering(
+        &[],
+        true,
+        &[3, 10],
+        "wandering monster reaction: not read, nothing comes (10)",
+    );
 }
 
 #[test]
@@ -124,6 +137,162 @@ fn option_wandering_d5_brings_a_monster_only_on_a_1_of_a_d5() {
         &[2],
         "1, a monster comes",
     );
+}
+
+/// Faces written down in advance that number their draws as the fair stream does (one counter
+/// each, in epoch 1), so each event carries the public `dice_drawn` part every seat sees: the
+/// scripted dice of the scene runner number nothing, and a copy without counters hides how many
+/// dice were drawn.
+struct Counted {
+    faces: ScriptedDice,
+    next: u64,
+    spans: Vec<[u64; 2]>,
+}
+
+impl DiceSource for Counted {
+    fn draw(&mut self, die: Primitive) -> Result<u32, DiceError> {
+        let face = self.faces.draw(die)?;
+        self.spans.push([self.next, self.next + 1]);
+        self.next += 1;
+        Ok(face)
+    }
+
+    fn last_counters(&self) -> Option<[u64; 2]> {
+        self.spans.last().copied()
+    }
+
+    fn take_draws(&mut self) -> Option<Draws> {
+        (!self.spans.is_empty()).then(|| Draws {
+            epoch: 1,
+            spans: std::mem::take(&mut self.spans),
+        })
+    }
+}
+
+/// One GM command on a table of `cast` under `options`, drawing exactly `faces` with counters:
+/// the copy of its events that `p1`'s seat holds (a `null` for an event it may not see: the
+/// seat still sees the gap in the sequence) and the GM's, each serialized whole.
+fn copies(
+    cast: &[Value],
+    options: &[(&str, &str)],
+    action: &str,
+    pairs: &[(&'static str, ArgValue)],
+    faces: &[u32],
+) -> (String, String) {
+    let system = super::super::TinyD10;
+    let given = options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .collect();
+    let options = TableOptions::resolve(&system.options(), &given).unwrap();
+    let mut state = MemoryState::new(options);
+    for sheet in cast {
+        state.insert_combatant(system.sheet_from_json(sheet).unwrap());
+    }
+    let args = Args(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    );
+    let cmd = Command::act(Seat::Gm, None, action, args);
+    let mut dice = Counted {
+        faces: ScriptedDice::new(faces.to_vec()),
+        next: 0,
+        spans: Vec::new(),
+    };
+    let events = decide(&system, &state, &cmd, &mut dice).unwrap();
+    assert!(dice.faces.unused().is_empty(), "{action}: faces left over");
+    let copy = |seat: &Seat| {
+        let views: Vec<Option<Event>> = events.iter().map(|e| e.view(seat)).collect();
+        serde_json::to_string(&views).unwrap()
+    };
+    (copy(&Seat::Player("p1".into())), copy(&Seat::Gm))
+}
+
+/// For each case, a command played once with faces that bring about the GM's secret and once
+/// with faces that do not: the GM's copies differ, the player's are the same to the byte.
+fn same_for_players(cases: Vec<(&str, Vec<Value>, Options, Shot, Shot)>) {
+    for (name, cast, options, (action, pairs, secret), (action_2, pairs_2, none)) in cases {
+        let (player_secret, gm_secret) = copies(&cast, options, action, &pairs, secret);
+        let (player_none, gm_none) = copies(&cast, options, action_2, &pairs_2, none);
+        assert_ne!(
+            gm_secret, gm_none,
+            "{name}: the GM's copies tell the two apart"
+        );
+        assert_eq!(
+            player_secret, player_none,
+            "{name}: a player's copy tells the GM's secret"
+        );
+    }
+}
+
+type Options = &'static [(&'static str, &'static str)];
+/// A GM command: its action, its arguments and the faces it draws.
+type Shot = (&'static str, Vec<(&'static str, ArgValue)>, &'static [u32]);
+
+#[test]
+fn a_player_sees_the_same_draws_and_events_whether_a_wandering_monster_comes_or_not() {
+    let reaction = || vec![("reaction", yes())];
+    let door = || {
+        vec![
+            ("by", t("rook")),
+            ("toughness", n(7)),
+            ("hidden", yes()),
+            ("reaction", yes()),
+        ]
+    };
+    let time = || {
+        vec![
+            ("turns", n(2)),
+            ("where", t("wilderness")),
+            ("wander", yes()),
+        ]
+    };
+    let cast = || vec![rook("cats_paw")];
+    same_for_players(vec![
+        // The d10 reading: a 1 brings a monster whose reaction die shows 10 (friendly); a 3
+        // brings none, and the reaction die is drawn all the same (its 10 read by nobody).
+        (
+            "wander --reaction",
+            cast(),
+            &[],
+            ("wander", reaction(), &[1, 10]),
+            ("wander", reaction(), &[3, 10]),
+        ),
+        (
+            "wander",
+            cast(),
+            &[],
+            ("wander", vec![], &[2]),
+            ("wander", vec![], &[3]),
+        ),
+        // On a d5 only a 1 brings one; the reaction die is a d10 either way (4: may attack).
+        (
+            "wander --reaction on a d5",
+            cast(),
+            &[("tinyd10.wandering", "d5")],
+            ("wander", reaction(), &[1, 4]),
+            ("wander", reaction(), &[2, 4]),
+        ),
+        // Rook breaks the door down both times (5 + power 2 = 7 reaches the hidden T7, told
+        // to all); the wandering check after it is 2 (a monster, reaction 10) or 9 (none).
+        (
+            "force_door --reaction",
+            cast(),
+            &[],
+            ("force_door", door(), &[5, 2, 10]),
+            ("force_door", door(), &[5, 9, 10]),
+        ),
+        // Two wilderness turns, a check each: 5 then 1 (a monster in the second), or 5 and 5.
+        (
+            "advance_time --wander",
+            cast(),
+            &[],
+            ("advance_time", time(), &[5, 1]),
+            ("advance_time", time(), &[5, 5]),
+        ),
+    ]);
 }
 
 // ---- Direction in the wilderness --------------------------------------------------------
@@ -459,6 +628,146 @@ fn a_missed_search_does_not_name_the_trap_to_players() {
     });
 }
 
+/// Hild: a level 4 dwarf warrior (intellect 0, the spot skill), a champion who rolls a 1
+/// again once, played by `p1`.
+fn champion() -> Value {
+    json!({
+        "id": "hild", "name": "Hild", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "warrior", "level": 4,
+        "points": {"power": 2, "reflex": 1, "hp": 6, "pp": 4},
+        "advance": [
+            {"attribute": "power", "points": "pp", "extra": "toughness"},
+            {"attribute": "reflex", "points": "pp", "extra": "hp"},
+            {"attribute": "power", "extra": "attribute"}
+        ],
+        "skills": ["craft", "spot", "listen", "survival"],
+        "abilities": ["defensive_rush", "power_strike", "pummel", "brawl", "heroics"]
+    })
+}
+
+/// A search by `by` for the example `trap`, or (`None`) where the GM knows there is none.
+fn detect(by: &'static str, trap: Option<&'static str>) -> Vec<(&'static str, ArgValue)> {
+    let mut v = vec![("step", t("detect")), ("by", t(by))];
+    match trap {
+        Some(id) => v.push(("trap", t(id))),
+        None => v.push(("none", yes())),
+    }
+    v
+}
+
+#[test]
+fn a_player_sees_the_same_search_whether_a_trap_was_missed_or_there_was_none() {
+    same_for_players(vec![
+        // Lira: 1 + intellect 2 + detect trap 1 + elf 1 = 5 < the rock's T6: missed. The
+        // same 1 in a room with no trap finds nothing either.
+        (
+            "a missed falling rock",
+            vec![lira(&[])],
+            &[],
+            ("trap", detect("lira", Some("falling_rock")), &[1]),
+            ("trap", detect("lira", None), &[1]),
+        ),
+        // With the pole's +1: 1 + 2 + 1 + 1 + 1 = 6 < the pit's T7, missed.
+        (
+            "a missed pit, with a pole",
+            vec![lira(&["ten_foot_pole"])],
+            &[],
+            ("trap", detect("lira", Some("hidden_pit")), &[1]),
+            ("trap", detect("lira", None), &[1]),
+        ),
+        // A champion's 1 is rolled again in both: 2 + intellect 0 + spot 1 = 3 < T7.
+        (
+            "a champion's missed pit",
+            vec![champion()],
+            &[],
+            ("trap", detect("hild", Some("hidden_pit")), &[1, 2]),
+            ("trap", detect("hild", None), &[1, 2]),
+        ),
+    ]);
+}
+
+#[test]
+fn a_search_where_there_is_no_trap_rolls_for_the_gm_alone_and_finds_nothing() {
+    play(Scene {
+        name: "no trap",
+        options: &[],
+        cast: vec![lira(&[]), champion()],
+        steps: vec![
+            // A 10: 10 + 4 = 14 would find any trap; there is none to find.
+            S::Gm("trap", detect("lira", None), &[10]),
+            S::PlayerHears("lira searches and finds nothing"),
+            S::Said("there is no trap"),
+            S::GmOnly(&["perception check", "there is no trap"]),
+            // The champion's 1 rolled again is part of the GM's roll: the table is not told.
+            S::Gm("trap", detect("hild", None), &[1, 2]),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            S::PlayerHears("hild searches and finds nothing"),
+            S::Gm("trap", detect("hild", Some("hidden_pit")), &[1, 2]),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            // A search with no trap names none, and only a search is made with none.
+            S::GmRefused(
+                "trap",
+                with_pair(detect("lira", None), ("trap", t("hidden_pit"))),
+                "bad_request: names no trap",
+            ),
+            S::GmRefused(
+                "trap",
+                with_pair(detect("lira", None), ("toughness", n(6))),
+                "bad_request: names no trap",
+            ),
+            S::GmRefused(
+                "trap",
+                vec![("step", t("spring")), ("by", t("lira")), ("none", yes())],
+                "bad_request: only a search",
+            ),
+            // Only the GM knows there is no trap, and only the GM searches for one.
+            S::Refused("lira", "trap", detect("lira", None), "forbidden"),
+        ],
+    });
+}
+
+// The same line in the one other roll told to the GM alone: an NPC's Deathless challenge, made
+// only when it stands at 1 HP, whose champion's 1 must not tell the table it was rolled.
+#[test]
+fn a_champions_1_rolled_again_in_a_gm_only_challenge_is_the_gms_alone() {
+    play(Scene {
+        name: "champion against deathless",
+        options: &[],
+        cast: vec![
+            champion(),
+            json!({
+                "id": "captain", "name": "captain", "kind": "npc", "abilities": ["deathless"],
+                "stats": {"power": 2, "reflex": -2, "toughness": 5, "hp_max": 1}
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // A 9 hits T5; the challenge: Hild's 1 is rolled again, 8 + power 4 = 12 against
+            // the captain's 1 + 2 + deathless 1 = 4: the blow lands, 1 HP to 0.
+            S::Act(
+                "hild",
+                "attack",
+                vec![("target", t("captain"))],
+                &[9, 1, 8, 1],
+            ),
+            S::Res("captain", "hp", 0),
+            S::Said("champion's resolve"),
+            S::PlayerNeverHears("champion's resolve"),
+            S::PlayerNeverHears("deathless"),
+        ],
+    });
+}
+
+fn with_pair(
+    mut v: Vec<(&'static str, ArgValue)>,
+    pair: (&'static str, ArgValue),
+) -> Vec<(&'static str, ArgValue)> {
+    v.push(pair);
+    v
+}
+
 #[test]
 fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dispel_magic() {
     let disarm = |by: &'static str, magical: bool| {
@@ -619,6 +928,173 @@ fn an_elf_shrugs_off_poison_gas_and_a_gms_own_trap_takes_its_numbers() {
     });
 }
 
+/// The damage the GM names for a fall or a trap of the GM's own, read or refused: (the action,
+/// the damage, the faces an accepted one draws, `None` if accepted or the refusal's code and
+/// words).
+#[test]
+fn damage_the_gm_names_is_read_within_bounds_or_refused_with_its_reason() {
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [u32],
+        Option<&'static str>,
+    );
+    let cases: [Case; 16] = [
+        // The flat part runs to 100: 1 + 100 is read (Rook falls to his death), 101 is not,
+        // nor a number that would run over i64 when the die is added.
+        ("fall", "1d10+100", &[1], None),
+        (
+            "fall",
+            "1d10+101",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "1d10+9223372036854775807",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "101",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "-3",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        (
+            "fall",
+            "1d5+L",
+            &[],
+            Some("bad_request: does not add a level"),
+        ),
+        // A trap has no level to add: a trap's +L is refused as a fall's is.
+        (
+            "trap",
+            "1d5+L",
+            &[],
+            Some("bad_request: a trap's damage adds no level"),
+        ),
+        ("trap", "L", &[], Some("bad_request: `L` is not an amount")),
+        (
+            "trap",
+            "1d10+9223372036854775807",
+            &[],
+            Some("bad_request: the flat part runs from 0 to 100"),
+        ),
+        // A failed save (1 + reflex 2 = 3 < T10), then the damage die's 1.
+        ("trap", "1d5+2", &[1, 1], None),
+        ("trap", "0-1", &[1, 2], None),
+        ("trap", "1-100", &[1, 1], None),
+        // A range is rolled on a die as wide as it: no die has 3 faces; a range of one number
+        // is a plain amount.
+        (
+            "trap",
+            "0-2",
+            &[],
+            Some("bad_request: as wide as the range"),
+        ),
+        (
+            "trap",
+            "2-2",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+        (
+            "trap",
+            "3-2",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+        (
+            "trap",
+            "2-101",
+            &[],
+            Some("bad_request: a range runs from a low to a higher number"),
+        ),
+    ];
+    for (action, damage, faces, refusal) in cases {
+        let pairs = match action {
+            "fall" => vec![("target", t("rook")), ("damage", t(damage))],
+            _ => vec![
+                ("step", t("spring")),
+                ("by", t("rook")),
+                ("toughness", n(10)),
+                ("damage", t(damage)),
+            ],
+        };
+        let step = match refusal {
+            None => S::Gm(action, pairs, faces),
+            Some(expected) => S::GmRefused(action, pairs, expected),
+        };
+        play(Scene {
+            name: damage,
+            options: &[],
+            cast: vec![rook("cats_paw")],
+            steps: vec![step],
+        });
+    }
+}
+
+#[test]
+fn a_range_from_0_adds_up_its_steps() {
+    play(Scene {
+        name: "a range from 0",
+        options: &[],
+        cast: vec![rook("cats_paw")],
+        steps: vec![
+            // 1 + reflex 2 = 3 < T10: "0-1" is a d2 read from 0: a 2 on the d2 is 2 - 1 = 1
+            // damage, 8 → 7, and the steps say so: 2 and -1.
+            S::Gm(
+                "trap",
+                vec![
+                    ("step", t("spring")),
+                    ("by", t("rook")),
+                    ("toughness", n(10)),
+                    ("damage", t("0-1")),
+                ],
+                &[1, 2],
+            ),
+            S::Damage(&[("1d2", 2), ("range from", -1)], 1),
+            S::Res("rook", "hp", 7),
+        ],
+    });
+}
+
+#[test]
+fn an_amount_is_read_with_its_flat_part_bounded_and_rolled_without_overflow() {
+    use super::super::dice::{Amount, D5, Die, roll_amount};
+    for (text, read) in [
+        ("1d10+100", Some((Some(Die::D10), 100, false))),
+        ("100", Some((None, 100, false))),
+        ("0", Some((None, 0, false))),
+        ("1d5+L", Some((Some(Die::D5), 0, true))),
+        ("1d10+101", None),
+        ("101", None),
+        ("-1", None),
+        ("1d10+9223372036854775807", None),
+        ("9223372036854775808", None),
+    ] {
+        let got = Amount::try_from(text.to_owned())
+            .ok()
+            .map(|a| (a.die, a.flat, a.plus_level));
+        assert_eq!(got, read, "{text}");
+    }
+    // An amount built in code past the bound still rolls: the sum stops at i64's most.
+    let huge = Amount {
+        die: Some(Die::D10),
+        flat: i64::MAX,
+        plus_level: true,
+    };
+    let r = roll_amount(huge, 4, D5::Draw, &mut ScriptedDice::new(vec![10])).unwrap();
+    assert_eq!(r.value, i64::MAX);
+}
+
 // ---- Non-combat abilities ---------------------------------------------------------------
 
 #[test]
@@ -726,55 +1202,165 @@ fn petty_thief_and_heroics_add_2_to_a_check_marked_as_their_kind_of_act() {
     });
 }
 
+/// A level 2 human wizard with Apprentice/Familiar, played by `seat` (MP 3 + 5 = 8 unless
+/// `mp` says).
+fn apprentice_wizard(id: &str, seat: &str, mp: Option<i64>) -> Value {
+    who(id, "wizard", "human", "intellect", "apprentice", |v| {
+        v["owner"] = json!(seat);
+        if let Some(mp) = mp {
+            v["mp"] = json!(mp);
+        }
+    })
+}
+
+/// A creature of the GM's on the party's side: T5 (the goblin's) with `hp` HP.
+fn creature(id: &str, hp: i64) -> Value {
+    with(goblin(id, 0), |v| {
+        v["stats"]["hp_max"] = json!(hp);
+        v["side"] = json!("party");
+    })
+}
+
+fn pact(target: &'static str) -> Vec<(&'static str, ArgValue)> {
+    vec![("name", t("apprentice")), ("target", t(target))]
+}
+
 #[test]
 fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
-    let wizard = |id: &str, mp: Option<i64>| {
-        who(id, "wizard", "human", "intellect", "apprentice", |v| {
-            if let Some(mp) = mp {
-                v["mp"] = json!(mp);
-            }
-        })
-    };
-    let creature = |id: &str, hp: i64| {
-        with(goblin(id, 0), |v| {
-            v["stats"]["hp_max"] = json!(hp);
-            v["side"] = json!("party");
-        })
-    };
-    let pact = |target: &'static str| vec![("name", t("apprentice")), ("target", t(target))];
     play(Scene {
         name: "pact",
         options: &[],
         cast: vec![
-            wizard("wizard", None),
-            wizard("drained", Some(3)),
+            apprentice_wizard("wizard", "p1", None),
+            apprentice_wizard("drained", "p1", Some(3)),
             creature("owl", 5),
             creature("rat", 3),
             creature("cat", 4),
         ],
         steps: vec![
-            // MP 3 (wizard) + 5 (a roll of 7) = 8; the pact takes 4.
+            // The owl is the GM's: whether it is willing is the GM's to say, so the GM makes
+            // the pact for the wizard. MP 3 (wizard) + 5 (a roll of 7) = 8; the pact takes 4.
             S::Res("wizard", "mp", 8),
-            S::Act("wizard", "ability", pact("owl"), &[]),
+            S::GmAct("wizard", "ability", pact("owl"), &[]),
             S::Res("wizard", "mp", 4),
             S::Has("owl", "companion"),
             S::PlayerHears("wizard makes a pact with owl (4 MP)"),
-            S::Refused(
+            S::RefusedFrom(
+                "gm",
                 "wizard",
                 "ability",
                 pact("owl"),
                 "rule: owl is already wizard's companion",
             ),
-            // The companion is T5 with 4-6 HP: a 3 HP rat is not.
-            S::Refused(
+            // The companion is T5 with 4-6 HP: a 3 HP rat is not, which the GM is told.
+            S::RefusedFrom(
+                "gm",
                 "wizard",
                 "ability",
                 pact("rat"),
                 "rule: an apprentice or familiar is T5 with 4-6 HP",
             ),
-            S::Refused("drained", "ability", pact("cat"), "insufficient_resource"),
+            S::RefusedFrom(
+                "gm",
+                "drained",
+                "ability",
+                pact("cat"),
+                "insufficient_resource",
+            ),
         ],
     });
+}
+
+#[test]
+fn a_player_cannot_bind_a_gms_creature_or_another_players_character_by_a_pact() {
+    play(Scene {
+        name: "unwilling pact",
+        options: &[],
+        cast: vec![
+            apprentice_wizard("wizard", "p1", None),
+            creature("owl", 5),
+            goblin("g1", 0),
+            // Another player's character, and one of the wizard's own player.
+            apprentice_wizard("other", "p2", None),
+            apprentice_wizard("mine", "p1", None),
+        ],
+        steps: vec![
+            // The player may not make the pact with a creature the GM plays, fit or not,
+            // friend or foe: the GM says whether it is willing and makes it.
+            S::Refused("wizard", "ability", pact("owl"), "forbidden: ask the GM"),
+            S::Refused("wizard", "ability", pact("g1"), "forbidden: ask the GM"),
+            S::Lacks("owl", "companion"),
+            // Another seat's character is never bound from here, not even by the GM.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("other"),
+                "forbidden: played by p2",
+            ),
+            S::RefusedFrom(
+                "gm",
+                "wizard",
+                "ability",
+                pact("other"),
+                "forbidden: played by p2",
+            ),
+            // The player's own character is willing; its numbers are the player's to see:
+            // a level 2 wizard is no T5 with 4-6 HP.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("mine"),
+                "rule: an apprentice or familiar is T5 with 4-6 HP",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn a_players_refused_pact_says_the_same_whatever_the_gms_creature_is() {
+    use crate::engine::DecideError;
+    let system = super::super::TinyD10;
+    let options = TableOptions::resolve(&system.options(), &Default::default()).unwrap();
+    let mut state = MemoryState::new(options);
+    let cast = [
+        apprentice_wizard("wizard", "p1", None),
+        // T5 with 5 HP (it fits), 3 HP and 7 HP (they do not), T6 with 5 HP (it does not),
+        // a foe, and one already a companion: the GM's numbers and statuses, all of them.
+        creature("fits", 5),
+        creature("small", 3),
+        creature("big", 7),
+        with(creature("tough", 5), |v| v["stats"]["toughness"] = json!(6)),
+        goblin("foe", 0),
+    ];
+    for sheet in &cast {
+        state.insert_combatant(system.sheet_from_json(sheet).unwrap());
+    }
+    let said: Vec<String> = ["fits", "small", "big", "tough", "foe"]
+        .into_iter()
+        .map(|target| {
+            let args = Args(
+                pact(target)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+            );
+            let cmd = Command::act(Seat::Player("p1".into()), Some("wizard"), "ability", args);
+            match crate::testing::scene::run(&system, &mut state, &cmd, &[]) {
+                Err(DecideError::Refused(r)) => format!("{}: {r}", r.code()),
+                other => panic!("{target}: expected a refusal, got {other:?}"),
+            }
+        })
+        .collect();
+    assert!(
+        said.iter().all(|s| s == &said[0]),
+        "the refusals differ: {said:?}"
+    );
+    // Nothing in it of the companion's numbers.
+    assert!(
+        !said[0].contains("T5") && !said[0].contains("HP"),
+        "{}",
+        said[0]
+    );
 }
 
 // ---- The data ---------------------------------------------------------------------------
