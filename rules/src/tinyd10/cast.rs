@@ -16,7 +16,7 @@ use crate::state::{Combatant, Kind};
 
 use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
-use super::dice::roll_told;
+use super::dice::{roll_for, roll_told};
 use super::options::{HALVING, is};
 use super::rolls::{Target, declare_pp, save, spend_pp};
 use super::sheet::Stats;
@@ -377,7 +377,11 @@ fn effect(
     let mut dealt = None;
     if let Some(amount) = spell.damage {
         let purpose = format!("{} damage", spell.name.to_lowercase());
-        let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
+        // The damage dealt is told, as an NPC's weapon damage is, and a die alone says no
+        // more than it; a die beside a `+L` total would give the GM's caster's level away, so
+        // that one is the GM's.
+        let gms = crate::redact::gm_only_numbers(c) && amount.plus_level;
+        let rolled = roll_for(ctx, &c.id, &purpose, amount, stats.level, gms)?;
         let mut steps = vec![Modifier::new(&spell.name, rolled.value)];
         let mut value = rolled.value;
         if inflict > 0 {

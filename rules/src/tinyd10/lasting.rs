@@ -24,7 +24,7 @@ use crate::state::{Combatant, Kind, StateView, Status};
 use super::afflict::{Rounds, afflict};
 use super::areas::{self, Named};
 use super::content::{Attribute, Spell, SpellKind};
-use super::dice::{Amount, roll_told};
+use super::dice::{Amount, roll_for};
 use super::options::{HALVING, is};
 use super::sheet::Stats;
 use super::{BLINDED, GRID, checks, harm, stats_of};
@@ -281,7 +281,9 @@ impl Caster<'_> {
 
     fn roll(&self, ctx: &mut Ctx<'_>, what: &str, notation: &str) -> Result<i64, DecideError> {
         let amount = Amount::try_from(notation.to_owned()).map_err(Refusal::Rule)?;
-        Ok(roll_told(ctx, &self.c.id, what, amount, self.stats.level)?.value)
+        // The GM's caster's dice are the GM's alone: its face is the rounds (or, under `+L`,
+        // gives its level away) that `Rounds::Gms` keeps from the players.
+        Ok(roll_for(ctx, &self.c.id, what, amount, self.stats.level, self.secret)?.value)
     }
 }
 

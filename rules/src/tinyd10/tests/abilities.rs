@@ -14,7 +14,7 @@ use crate::grid::Cell;
 use crate::testing::scene::{Played, S, Scene};
 
 use super::scenes::{brenna, goblin, n, play, t};
-use super::{pc, with};
+use super::{dice_gm_alone, pc, with};
 
 /// A level 2 `class` of `race` with the id `class`, played by `p1`, who raised `raise` at
 /// level 2 and took `ability` as its class ability for that level, carrying `weapons`.
@@ -1257,6 +1257,30 @@ fn magical_power_turns_pp_into_temporary_mp_and_adds_1_toughness() {
             // The fight ends: the MP past the maximum go.
             S::Gm("end_encounter", vec![], &[]),
             S::Res("wizard", "mp", 8),
+        ],
+    });
+}
+
+#[test]
+fn the_gms_magical_power_rolls_its_rounds_for_the_gm_alone() {
+    play(Scene {
+        name: "the gm's magical power",
+        options: &[],
+        cast: vec![
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "abilities": ["magical_power"],
+                "stats": {"intellect": 2, "reflex": 3, "toughness": 5, "hp_max": 4,
+                          "mp_max": 6, "pp_max": 2, "casting": "magical"}
+            }),
+            brenna(),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 1d5 (3) rounds: Rounds::Gms keeps them from the players, and so the face.
+            S::Act("hexer", "ability", vec![("name", t("magical_power"))], &[3]),
+            dice_gm_alone("hexer", &[3]),
+            S::Has("hexer", "magical_power"),
         ],
     });
 }

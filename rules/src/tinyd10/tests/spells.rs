@@ -12,7 +12,7 @@ use crate::state::StateView;
 use crate::testing::scene::{Played, S, Scene};
 
 use super::scenes::{aldric, brenna, goblin, play, t};
-use super::{pc, with};
+use super::{dice_gm_alone, pc, with};
 
 /// A level 3 human cleric (`p1`) knowing `spells`.
 fn cleric(spells: &[&str]) -> Value {
@@ -799,4 +799,40 @@ fn imprint_spell_has_no_cost_in_the_text_and_is_refused_until_the_table_sets_one
 #[test]
 fn option_imprint_cost_two_lets_a_wizard_learn_a_spell_cast_this_fight() {
     imprint(&[("tinyd10.imprint_cost", "two")], Some(10));
+}
+
+#[test]
+fn the_gms_casters_rounds_and_level_sized_damage_are_rolled_for_the_gm_alone() {
+    let mut steps = vec![
+        // The shaman (reflex 3) first, then Brenna (1), then s1 (-1).
+        S::Start(&[]),
+        S::Order(&["shaman", "brenna", "s1"]),
+        // Fear of God on Brenna: 1d5 (4) rounds, a length the GM keeps. Its face would be the
+        // length itself: it reaches the GM alone (still committed to, as every hidden die).
+        S::Act("shaman", "cast", cast("fear_of_god", "brenna"), &[4]),
+        rounds("brenna", "frightened", 4),
+        dice_gm_alone("shaman", &[4]),
+        S::PlayerNeverHears("Some(4)"),
+        S::Has("brenna", "frightened"),
+    ];
+    steps.extend(end(&["shaman", "brenna", "s1"]));
+    steps.extend([
+        // Burning touch II on the undead s1: 1d5 (2) + level 3 = 5 of its 6 HP. The total is
+        // the damage's; the face beside it would give the level (5 - 2 = 3): the GM's alone.
+        S::Act("shaman", "cast", cast("burning_touch_2", "s1"), &[2]),
+        S::Res("s1", "hp", 1),
+        dice_gm_alone("shaman", &[2]),
+        // 12 MP - 2 - 3.
+        S::Res("shaman", "mp", 7),
+    ]);
+    play(Scene {
+        name: "the gm's caster's dice",
+        options: &[],
+        cast: vec![
+            shaman("divine", &["fear_of_god", "burning_touch_2"]),
+            brenna(),
+            undead("s1", -1),
+        ],
+        steps,
+    });
 }
