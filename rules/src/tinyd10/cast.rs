@@ -94,6 +94,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     if kind != spell.kind {
         return Err(Refusal::Rule(format!("{} cannot cast {}", c.id, spell.name)).into());
     }
+    super::lasting::in_a_fight(ctx, spell)?;
     let target = match args.entity("target")? {
         Some(t) => ctx.combatant(&t)?,
         None => c.clone(),

@@ -70,6 +70,26 @@ pub const ENCHANT_ATTACK: i64 = 1;
 pub const ENCHANT_DAMAGE: i64 = 2;
 pub const TELEPORT_FT: i64 = 200;
 
+/// Refuses, outside a fight, a spell whose counted effect lasts so many rounds or the fight:
+/// rounds are counted only in a fight, so out of one such an effect would never wear off. The
+/// refusal names the spell the seat asked for and nothing else (the encounter's state is the
+/// table's). Teleport, which is over at once, and the spells the GM rules are not refused.
+pub fn in_a_fight(ctx: &Ctx<'_>, spell: &Spell) -> Result<(), Refusal> {
+    let lasts = match spell.id.as_str() {
+        "fear_of_god" | "holy_shield" | "mage_armour" | "dumbstruck" | "sunburst"
+        | "turn_undead" | "holy_binds" | "time_stop" => "its rounds",
+        "enchant_weapon" | "ward_divine" | "ward_magical" => "the fight",
+        _ => return Ok(()),
+    };
+    if ctx.state.encounter().active {
+        return Ok(());
+    }
+    Err(Refusal::Rule(format!(
+        "{} lasts {lasts}, and rounds are counted only in a fight: start the encounter first (outside one the GM rules it)",
+        spell.name
+    )))
+}
+
 /// What a casting brings besides its target, read and checked before any MP is spent.
 #[derive(Default)]
 pub struct Extra {

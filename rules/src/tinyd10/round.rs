@@ -279,6 +279,19 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         super::lasting::fight_over(ctx, &id)?;
         super::imprint::fight_over(ctx, &id)?;
     }
+    // Rounds are counted only in a fight: whatever lasts so many rounds (a spell's effect, an
+    // affliction, a knock-out with a count) would never wear off after it, so it goes now, on
+    // every creature of the table, in the fight's order or not.
+    for id in ctx.state.combatant_ids() {
+        super::afflict::fight_over(ctx, &id)?;
+        let c = ctx.combatant(&id)?;
+        if c.statuses
+            .get(UNCONSCIOUS)
+            .is_some_and(|s| s.rounds_left.is_some())
+        {
+            ctx.set_status(&id, UNCONSCIOUS, None)?;
+        }
+    }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }
 

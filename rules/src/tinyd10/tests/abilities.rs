@@ -1956,14 +1956,20 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
                           "mp_max": 6, "casting": "magical"}
             }),
         ],
-        // Out of a fight: no turns to wait for.
         steps: vec![
+            // Dumbstruck is cast in a fight (its rounds are counted there only): the wizard
+            // (reflex 1) first, the hexer (0) next.
+            S::Start(&[]),
+            S::Order(&["wizard", "hexer"]),
+            S::Act("wizard", "end_turn", vec![], &[]),
             // Wizard 6 + 1 = 7 against the hexer's 3 + 2 = 5: the effects are cancelled, and no
             // save is rolled.
             hex_with(&[6, 3]),
             // The hexer's spell is the GM's to name.
             S::Said("resists the effects of a spell"),
             S::PlayerNeverHears("Dumbstruck"),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
             // Lost (2 + 1 against 5 + 2): the intellect save, 1 + 1 against the hexer's spell
             // save 1 + 2 + 3 = 6, fails; the GM applies the effect.
             // -1d5 (2) intellect for 1d10 (6) rounds.
@@ -1989,6 +1995,8 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             ),
         ],
         steps: vec![
+            // Both at reflex 1: the ally 5, the wizard 2.
+            S::Start(&[5, 2]),
             S::Act(
                 "ally",
                 "cast",
@@ -2030,8 +2038,11 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
                           "mp_max": 10, "casting": "divine"}
             }),
         ],
-        // Out of a fight: no turns to wait for.
         steps: vec![
+            // The warrior (reflex 1) first; the hexer and the priest tie at 0 (5 and 2).
+            S::Start(&[5, 2]),
+            S::Order(&["warrior", "hexer", "priest"]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             hex("dumbstruck", &[]),
             S::Asked("by will alone"),
             S::PlayerNeverHears("Dumbstruck"),
@@ -2041,6 +2052,9 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             // Neither the question nor the line names the hexer's spell.
             S::Said("resists the effects of a spell (by will alone)"),
             S::PlayerNeverHears("Dumbstruck"),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("priest", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             hex("dumbstruck", &[]),
             // Let through: the intellect save, 1 + 0 against 6, fails: -1d5 (3) intellect for
             // 1d10 (4) rounds, the GM's to know (the hexer's dice).
@@ -2048,10 +2062,14 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             S::Said("warrior is dumbstruck: -3 intellect for 4 rounds"),
             S::PlayerNeverHears("4 rounds"),
             S::Res("warrior", "pp", 6),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("priest", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             // Damage alone asks nothing: 6 + 2 reaches T8, 1d5 (2) + 1.
             hex("fireball_1", &[6, 2]),
             S::Prompt(false),
             S::Res("warrior", "hp", 6),
+            S::Act("hexer", "end_turn", vec![], &[]),
             // A spell that does nothing to the warrior (only the undead) asks nothing: no 2 PP
             // paid against nothing.
             S::Act(

@@ -186,8 +186,12 @@ fn holy_shield_gives_2_toughness_to_the_cleric_and_allies_within_10_ft() {
             S::Place("brenna", 2, 0),
             S::Place("aldric", 3, 0),
             S::Place("g1", 1, 0),
-            // Out of a fight. 1d5 (2) + level 3 = 5 rounds; Brenna 10 ft off, Aldric 15 ft;
-            // the goblin is no ally.
+            // Ties: the cleric and Brenna at reflex 1 (Brenna 2, the cleric 5), Aldric and the
+            // goblin at 0 (6 and 3).
+            S::Start(&[2, 5, 6, 3]),
+            S::Order(&["cleric", "brenna", "aldric", "g1"]),
+            // 1d5 (2) + level 3 = 5 rounds; Brenna 10 ft off, Aldric 15 ft; the goblin is no
+            // ally.
             S::Act("cleric", "cast", shield(), &[2]),
             S::Res("cleric", "mp", 7),
             S::Magnitude("cleric", "holy_shield", 2),
@@ -211,6 +215,9 @@ fn holy_shield_gives_2_toughness_to_the_cleric_and_allies_within_10_ft() {
         options: &[],
         cast: vec![cleric(&["holy_shield"]), brenna(), aldric()],
         steps: vec![
+            // Brenna 2, the cleric 5; Aldric (reflex 0) last.
+            S::Start(&[2, 5]),
+            S::Order(&["cleric", "brenna", "aldric"]),
             // A player cannot vouch for distances the server cannot see.
             S::Refused(
                 "cleric",
@@ -258,14 +265,21 @@ fn mage_armour_adds_the_level_to_toughness_and_the_gms_caster_keeps_its_numbers(
             shaman("magical", &["mage_armour"]),
         ],
         steps: vec![
+            // Reflex: the shaman 3, the wizard 2, Brenna 1.
+            S::Start(&[]),
+            S::Order(&["shaman", "wizard", "brenna"]),
+            S::Act("shaman", "end_turn", vec![], &[]),
             // On another: 3 MP of 12. +3 (level) toughness for 1d5 (1) + 3 rounds.
             S::Act("wizard", "cast", cast("mage_armour", "brenna"), &[1]),
             S::Res("wizard", "mp", 9),
             S::Magnitude("brenna", "mage_armour", 3),
             toughness("brenna", 12),
             S::PlayerHears("brenna is wrapped in mage armor: +3 toughness for 4 rounds"),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
             // The GM's shaman on itself: its level and its dice are the GM's.
             S::Act("shaman", "cast", vec![("spell", t("mage_armour"))], &[4]),
+            dice_gm_alone("shaman", &[4]),
             S::Magnitude("shaman", "mage_armour", 3),
             rounds("shaman", "mage_armour", 7),
             S::GmOnly(&["+3 toughness for 7 rounds"]),
@@ -285,6 +299,7 @@ fn dumbstruck(options: &'static [(&'static str, &'static str)], left: u32) {
         options,
         cast: vec![wizard(&["dumbstruck"]), gob("g1", 0)],
         steps: vec![
+            S::Start(&[]),
             S::Act("wizard", "cast", cast("dumbstruck", "g1"), &[8, 2, 7]),
             S::Magnitude("g1", "dumbstruck", -2),
             rounds("g1", "dumbstruck", left),
@@ -329,6 +344,9 @@ fn sunburst_blinds_every_creature_within_10_ft_of_its_target() {
             S::Place("g2", 5, 0),
             S::Place("g3", 6, 0),
             S::Place("brenna", 3, 2),
+            // The cleric and Brenna tie at reflex 1 (5 and 2), the goblins at 0 (3, 2, 1).
+            S::Start(&[2, 5, 3, 2, 1]),
+            S::Order(&["cleric", "brenna", "g1", "g2", "g3"]),
             // Aspect save 3 + 0 against 9 fails: 1d10 (4) to g1; blinded 1d5 (2) rounds: g1,
             // Brenna and g2 (10 ft from g1), not g3 (15 ft) nor the cleric (15 ft).
             S::Act("cleric", "cast", cast("sunburst", "g1"), &[3, 4, 2]),
@@ -437,6 +455,7 @@ fn enchant_weapon_adds_1_to_attacks_and_2_to_damage_with_that_weapon_for_the_fig
         options: &[],
         cast: vec![wizard(&["enchant_weapon"]), brenna(), gob("g1", -1)],
         steps: vec![
+            S::Start(&[]),
             S::Refused(
                 "wizard",
                 "cast",
@@ -449,7 +468,6 @@ fn enchant_weapon_adds_1_to_attacks_and_2_to_damage_with_that_weapon_for_the_fig
             ),
             S::Act("wizard", "cast", cast("enchant_weapon", "brenna"), &[]),
             S::Res("wizard", "mp", 10),
-            S::Start(&[]),
             S::Act("wizard", "end_turn", vec![], &[]),
             // 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 (dwarf) + 2 = 5.
             S::Act(
@@ -477,10 +495,14 @@ fn ward_magical_keeps_a_foes_spell_effects_off_for_the_fight() {
             shaman("magical", &["dumbstruck"]),
         ],
         steps: vec![
+            // Reflex: the shaman 3, the wizard 2, Brenna 1.
+            S::Start(&[]),
+            S::Act("shaman", "end_turn", vec![], &[]),
             // On another: 3 MP.
             S::Act("wizard", "cast", cast("ward_magical", "brenna"), &[]),
             S::Res("wizard", "mp", 9),
-            S::Start(&[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
             // No save is rolled: the ward turns the effect.
             S::Act("shaman", "cast", cast("dumbstruck", "brenna"), &[]),
             S::Said("resists the effects of a spell (ward)"),
@@ -832,6 +854,73 @@ fn the_gms_casters_rounds_and_level_sized_damage_are_rolled_for_the_gm_alone() {
             shaman("divine", &["fear_of_god", "burning_touch_2"]),
             brenna(),
             undead("s1", -1),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn lasting_spells_are_refused_out_of_a_fight_and_what_counts_rounds_goes_when_it_ends() {
+    let spell = |id: &'static str| vec![("spell", t(id))];
+    let mut steps = vec![
+        // Out of a fight no round ends: a spell counted in rounds, or for the fight, is
+        // refused (nothing spent), while one over at once is not.
+        S::Refused(
+            "wizard",
+            "cast",
+            spell("time_stop"),
+            "rule: rounds are counted only in a fight",
+        ),
+        S::Refused(
+            "wizard",
+            "cast",
+            cast("enchant_weapon", "brenna"),
+            "rule: Enchant weapon lasts the fight",
+        ),
+        S::Place("wizard", 0, 0),
+        S::Act(
+            "wizard",
+            "cast",
+            vec![
+                ("spell", t("teleport")),
+                ("to", ArgValue::Cell(Cell::new(1, 0))),
+            ],
+            &[],
+        ),
+        // Reflex: the wizard 2, Brenna 1, g1 -1.
+        S::Start(&[]),
+        S::Order(&["wizard", "brenna", "g1"]),
+        // Mage armor on itself: 2 MP, 1d5 (1) + 3 = 4 rounds.
+        S::Act("wizard", "cast", spell("mage_armour"), &[1]),
+        rounds("wizard", "mage_armour", 4),
+    ];
+    steps.extend(end(&["wizard", "brenna", "g1"]));
+    steps.extend([
+        // Round 2: Time stop, 4 MP, 1d5 (3) rounds on Brenna and g1.
+        S::Act("wizard", "cast", spell("time_stop"), &[3]),
+        rounds("brenna", "time_stopped", 3),
+        rounds("g1", "time_stopped", 3),
+        S::Give("g1", "dazed", -1),
+        // 12 MP - 2 (teleport) - 2 - 4.
+        S::Res("wizard", "mp", 4),
+        // The fight ends with rounds left on all of them: they go with it.
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("wizard", "mage_armour"),
+        S::Lacks("brenna", "time_stopped"),
+        S::Lacks("g1", "time_stopped"),
+        S::Lacks("g1", "dazed"),
+        // The next fight: Brenna takes her turn.
+        S::Start(&[]),
+        S::Act("wizard", "end_turn", vec![], &[]),
+        S::Turn(Some("brenna")),
+    ]);
+    play(Scene {
+        name: "lasting spells and the fight",
+        options: &[],
+        cast: vec![
+            wizard(&["time_stop", "mage_armour", "enchant_weapon", "teleport"]),
+            brenna(),
+            gob("g1", -1),
         ],
         steps,
     });
