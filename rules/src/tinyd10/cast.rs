@@ -436,7 +436,7 @@ fn effect(
 /// Resist magic: a wizard targeted by someone else's magical spell starts an intellect
 /// challenge against the caster; a win cancels the spell's effects, not its damage. Whether
 /// the target won.
-fn resists(
+pub(super) fn resists(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
     spell: &Spell,

@@ -421,6 +421,7 @@ pub fn apply(
             let hit = areas::around(ctx, target, BLIND_FT, &extra.named, |o| {
                 !(resisted && o.id == target.id)
             })?;
+            let hit = spared(ctx, &who, spell, target, hit)?;
             for o in &hit {
                 afflict(
                     ctx,
@@ -444,6 +445,7 @@ pub fn apply(
             let bound = areas::around(ctx, c, BINDS_FT, &extra.named, |o| {
                 stats_of(o).is_ok_and(|s| super::cast::is_of(&s.tags, "unholy"))
             })?;
+            let bound = spared(ctx, &who, spell, target, bound)?;
             for o in &bound {
                 afflict(ctx, &o.id, BOUND, 0, who.rounds(level), who.source())?;
             }
@@ -457,10 +459,11 @@ pub fn apply(
         }
         "time_stop" => {
             let n = who.roll(ctx, "rounds of time stop", "1d5")?;
-            let frozen: Vec<Combatant> = areas::everyone(ctx)
+            let others: Vec<Combatant> = areas::everyone(ctx)
                 .into_iter()
                 .filter(|o| o.id != c.id)
                 .collect();
+            let frozen = spared(ctx, &who, spell, target, others)?;
             for o in &frozen {
                 afflict(ctx, &o.id, TIME_STOPPED, 0, who.rounds(n), who.source())?;
             }
@@ -595,6 +598,8 @@ fn turn_undead(
         .into_iter()
         .filter(|o| !(resisted && o.id == target.id))
         .collect();
+    // The save spared the damage; a Ward spares the flight, which is the spell's effect.
+    let fleeing = spared(ctx, who, spell, target, fleeing)?;
     for o in &fleeing {
         if ctx.combatant(&o.id)?.has_status(super::DEAD) {
             continue;
@@ -609,6 +614,44 @@ fn turn_undead(
             c.id
         ),
     )
+}
+
+/// Those of `area` the spell's effect reaches: each one warded against it is spared, and each
+/// wizard with Resist magic meets the caster in a challenge of its own (as the spell's target
+/// did, in `cast`), spared on a win. The target was judged already and is kept as it came.
+/// Each one spared is told, to whoever may hear about it.
+fn spared(
+    ctx: &mut Ctx<'_>,
+    who: &Caster<'_>,
+    spell: &Spell,
+    target: &Combatant,
+    area: Vec<Combatant>,
+) -> Result<Vec<Combatant>, DecideError> {
+    let mut out = Vec::with_capacity(area.len());
+    for o in area {
+        if o.id == target.id {
+            out.push(o);
+            continue;
+        }
+        let by = if warded(&o, who.c, spell) {
+            "ward"
+        } else if super::cast::resists(ctx, who.c, spell, &o)? {
+            "resist magic"
+        } else {
+            out.push(o);
+            continue;
+        };
+        ctx.telling = None;
+        ctx.note_about(
+            &o.id,
+            format!(
+                "{} resists the effects of {} ({by})",
+                o.id,
+                super::cast::spell_as_told(who.c, spell)
+            ),
+        )?;
+    }
+    Ok(out)
 }
 
 fn names(cs: &[Combatant]) -> String {

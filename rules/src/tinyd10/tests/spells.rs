@@ -925,3 +925,48 @@ fn lasting_spells_are_refused_out_of_a_fight_and_what_counts_rounds_goes_when_it
         steps,
     });
 }
+
+#[test]
+fn wards_and_resist_magic_spare_each_creature_of_an_area_not_only_the_target() {
+    let mut steps = vec![
+        // Reflex: the shaman 3, the wizard 2, Brenna 1, Aldric 0.
+        S::Start(&[]),
+        S::Order(&["shaman", "wizard", "brenna", "aldric"]),
+        S::Act("shaman", "end_turn", vec![], &[]),
+        // Ward (magical) on Brenna: 3 MP on another.
+        S::Act("wizard", "cast", cast("ward_magical", "brenna"), &[]),
+    ];
+    steps.extend(end(&["wizard", "brenna", "aldric"]));
+    steps.extend([
+        // The GM's Time stop: 1d5 (2) rounds. Brenna's ward keeps it off her; the wizard's
+        // Resist magic is a challenge of its own, 6 + intellect 2 = 8 against the shaman's
+        // 3 + 2 = 5: won, not frozen. Aldric has neither: frozen.
+        S::Act(
+            "shaman",
+            "cast",
+            vec![("spell", t("time_stop"))],
+            &[2, 6, 3],
+        ),
+        S::Lacks("brenna", "time_stopped"),
+        S::Lacks("wizard", "time_stopped"),
+        S::Has("aldric", "time_stopped"),
+        // The players' creatures resisting are told to the table, the spell as "a spell".
+        S::PlayerHears("brenna resists the effects of a spell (ward)"),
+        S::PlayerHears("wizard resists the effects of a spell (resist magic)"),
+        S::PlayerNeverHears("ime stop"),
+        // The wizard acts in its turn; Aldric's is passed over.
+        S::Act("shaman", "end_turn", vec![], &[]),
+        S::Turn(Some("wizard")),
+    ]);
+    play(Scene {
+        name: "wards and resist magic in an area",
+        options: &[],
+        cast: vec![
+            shaman("magical", &["time_stop"]),
+            wizard_with("wizard", "resist_magic", &["ward_magical"]),
+            brenna(),
+            aldric(),
+        ],
+        steps,
+    });
+}
