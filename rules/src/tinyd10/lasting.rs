@@ -129,6 +129,15 @@ impl Extra {
         };
         let weapon = args.text("weapon")?;
         if spell.id == "enchant_weapon" {
+            // What the GM's creature carries is the GM's: a player's caster is refused on it
+            // before its sheet is read, in words that do not depend on the sheet, so the
+            // refusal tells nothing of what it carries (nor does a line name its weapon).
+            if !crate::redact::gm_only_numbers(c) && crate::redact::gm_only_numbers(target) {
+                return Err(Refusal::Rule(format!(
+                    "a player's caster enchants a weapon of a player's character only: what {} carries is the GM's",
+                    target.id
+                )));
+            }
             let stats = stats_of(target)?;
             let w = match weapon {
                 Some(w) => stats.attack(w),

@@ -970,3 +970,57 @@ fn wards_and_resist_magic_spare_each_creature_of_an_area_not_only_the_target() {
         steps,
     });
 }
+
+#[test]
+fn a_players_enchant_weapon_cannot_probe_what_the_gms_creature_carries() {
+    let enchant = |weapon: &'static str| {
+        vec![
+            ("spell", t("enchant_weapon")),
+            ("target", t("g1")),
+            ("weapon", t(weapon)),
+        ]
+    };
+    play(Scene {
+        name: "enchant weapon and the gm's creatures",
+        options: &[],
+        cast: vec![
+            wizard(&["enchant_weapon"]),
+            shaman("magical", &["enchant_weapon"]),
+            gob("g1", -1),
+        ],
+        steps: vec![
+            // Reflex: the shaman 3, the wizard 2, g1 -1.
+            S::Start(&[]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            // The goblin carries a rusty blade and no longbow: the same refusal for both, and
+            // for none named (no MP spent: the runner checks nothing changed).
+            S::Refused(
+                "wizard",
+                "cast",
+                enchant("rusty_blade"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Refused(
+                "wizard",
+                "cast",
+                enchant("longbow"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Refused(
+                "wizard",
+                "cast",
+                cast("enchant_weapon", "g1"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // The GM's shaman enchants its goblin's first weapon: the line naming it, and the
+            // status, are the GM's alone.
+            S::Act("shaman", "cast", cast("enchant_weapon", "g1"), &[]),
+            S::Has("g1", "enchanted_weapon"),
+            S::Said("g1's rusty_blade is enchanted"),
+            S::PlayerNeverHears("rusty"),
+            S::PlayerNeverHears("enchanted_weapon"),
+        ],
+    });
+}
