@@ -219,7 +219,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             return Ok(());
         }
     }
-    if super::will::offer(ctx, c, spell, &target, extra_mp, splash)? {
+    if super::will::offer(ctx, c, spell, &target, extra_mp, splash, &extra)? {
         return Ok(());
     }
     land(

@@ -1024,3 +1024,44 @@ fn a_players_enchant_weapon_cannot_probe_what_the_gms_creature_carries() {
         ],
     });
 }
+
+#[test]
+fn by_will_alone_keeps_the_gms_list_of_an_areas_creatures() {
+    play(Scene {
+        name: "by will alone and an area off the grid",
+        options: &[],
+        cast: vec![
+            shaman("divine", &["sunburst"]),
+            // PP 8, HP 9.
+            super::abilities::hero("warrior", "human", "power", "by_will_alone", &[]),
+            brenna(),
+        ],
+        steps: vec![
+            // The shaman (reflex 3) first.
+            S::Start(&[2, 5]),
+            // Off the grid the GM names Brenna as within 10 ft of the warrior.
+            S::Act(
+                "shaman",
+                "cast",
+                vec![
+                    ("spell", t("sunburst")),
+                    ("target", t("warrior")),
+                    ("targets", t("brenna")),
+                    ("as_named", yes()),
+                ],
+                &[],
+            ),
+            S::Asked("by will alone"),
+            // The GM's list is not in what the warrior's seat is shown.
+            S::PlayerNeverHears("brenna"),
+            // Resisted (2 PP): the aspect save 1 + 0 misses the spell save 3 + 2 + 3 = 8, the
+            // 1d10 (4) damage lands; the blinding, 1d5 (2) rounds, spares the warrior and
+            // reaches Brenna, as the GM named her.
+            S::Answer("resist", &[1, 4, 2]),
+            S::Res("warrior", "pp", 6),
+            S::Res("warrior", "hp", 5),
+            S::Lacks("warrior", "blinded"),
+            S::Has("brenna", "blinded"),
+        ],
+    });
+}
