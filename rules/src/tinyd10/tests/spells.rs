@@ -1065,3 +1065,29 @@ fn by_will_alone_keeps_the_gms_list_of_an_areas_creatures() {
         ],
     });
 }
+
+#[test]
+fn healing_wave_on_its_target_alone_off_the_grid_is_judged_as_heal_is() {
+    play(Scene {
+        name: "healing wave off the grid",
+        options: &[],
+        cast: vec![
+            cleric(&["healing_wave"]),
+            with(brenna(), |v| v["hp"] = json!(5)),
+            aldric(),
+        ],
+        steps: vec![
+            // No list: Brenna alone, 1d5 (3): 5 + 3 = 8 HP; 2 MP of 10.
+            S::Act("cleric", "cast", cast("healing_wave", "brenna"), &[3]),
+            S::Res("brenna", "hp", 8),
+            S::Res("cleric", "mp", 8),
+            // A player's list off the grid is still refused: the server cannot measure it.
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("healing_wave", "brenna", "brenna,aldric"),
+                "rule: off the grid",
+            ),
+        ],
+    });
+}
