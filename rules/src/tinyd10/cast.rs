@@ -55,12 +55,17 @@ pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<
             "only a spell with a cost to strike surely takes it",
         ));
     }
-    // Arcane knowledge: one less, but a spell that cost something still costs at least 1.
-    Ok(if stats.has_ability("arcane_knowledge") && alt > 1 {
-        alt - 1
+    Ok(less_arcane(stats, alt))
+}
+
+/// Arcane knowledge: one MP less, but a spell that cost something still costs at least 1. It
+/// covers every spell's cost, the one the table sets for Imprint spell too.
+pub fn less_arcane(stats: &Stats, mp: i64) -> i64 {
+    if stats.has_ability("arcane_knowledge") && mp > 1 {
+        mp - 1
     } else {
-        alt
-    })
+        mp
+    }
 }
 
 /// The status a caster with Re-spell keeps: the spell it last cast (source) and the round.
@@ -123,7 +128,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         None
     };
     let mut mp = match imprint {
-        Some(_) => super::imprint::cost(ctx)?,
+        Some(_) => less_arcane(&stats, super::imprint::cost(ctx)?),
         None => {
             cost(spell, &stats, on_other, sure)?
                 * group

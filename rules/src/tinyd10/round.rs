@@ -141,6 +141,9 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let round = i64::from(ctx.state.encounter().round);
     let counts = is(ctx.state.options(), DYING_COUNT, "drop_counts");
     for id in ctx.state.encounter().order.clone() {
+        // Time stop: time stands still for the frozen, their dying too, for every round it
+        // covers (the one it wears off at the end of included).
+        let frozen = ctx.combatant(&id)?.has_status(super::lasting::TIME_STOPPED);
         super::afflict::wear_off(ctx, &id)?;
         let c = ctx.combatant(&id)?;
         // A knock-out with a count (Stunning blow) wears off; one from 0 HP does not.
@@ -154,7 +157,7 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             });
             ctx.set_status(&id, UNCONSCIOUS, to)?;
         }
-        let Some(dying) = c.statuses.get(DYING).cloned() else {
+        let Some(dying) = c.statuses.get(DYING).cloned().filter(|_| !frozen) else {
             continue;
         };
         let left = dying.rounds_left.map_or(checks::DYING_ROUNDS, i64::from);

@@ -1091,3 +1091,77 @@ fn healing_wave_on_its_target_alone_off_the_grid_is_judged_as_heal_is() {
         ],
     });
 }
+
+#[test]
+fn time_stop_holds_a_dying_creatures_count_while_it_is_frozen() {
+    let mut steps = vec![
+        // Reflex: g1 3, the wizard 2, Aldric 0.
+        S::Start(&[]),
+        S::Order(&["g1", "wizard", "aldric"]),
+        // 6 + 1 = 7 reaches Aldric's T7: 1 damage of his 1 HP, dying in round 1.
+        S::Act(
+            "g1",
+            "attack",
+            vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+            &[6],
+        ),
+        S::Has("aldric", "dying"),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // Time stop, 1d5 (3) rounds: rounds 1 to 3.
+        S::Act("wizard", "cast", vec![("spell", t("time_stop"))], &[3]),
+        rounds("aldric", "time_stopped", 3),
+        // Round 1, the drop's, does not count: 5 left.
+        S::Act("wizard", "end_turn", vec![], &[]),
+        rounds("aldric", "dying", 5),
+    ];
+    // Rounds 2 and 3: the wizard alone acts, and Aldric's count stands still.
+    steps.extend(end(&["wizard", "wizard"]));
+    steps.extend([
+        rounds("aldric", "dying", 5),
+        S::Lacks("aldric", "time_stopped"),
+    ]);
+    // Round 4: time runs again, and so does his count.
+    steps.extend(end(&["g1", "wizard"]));
+    steps.push(rounds("aldric", "dying", 4));
+    play(Scene {
+        name: "time stop and the dying",
+        options: &[],
+        cast: vec![
+            wizard(&["time_stop"]),
+            with(aldric(), |v| v["hp"] = json!(1)),
+            gob("g1", 3),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn arcane_knowledge_takes_one_off_imprint_spells_table_set_cost() {
+    play(Scene {
+        name: "imprint spell and arcane knowledge",
+        options: &[("tinyd10.imprint_cost", "two")],
+        cast: vec![
+            wizard_with("copier", "arcane_knowledge", &["imprint_spell"]),
+            wizard(&["fireball_1"]),
+            gob("g1", 0),
+        ],
+        steps: vec![
+            // Reflex 2 each: the tie-break 5 for the copier, 3 for the wizard.
+            S::Start(&[5, 3]),
+            S::Order(&["copier", "wizard", "g1"]),
+            S::Act("copier", "end_turn", vec![], &[]),
+            // A miss (1 + 2 against T5) is still a spell cast this fight.
+            S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // The table's 2, less 1 for Arcane knowledge: 12 - 1 = 11.
+            S::Act(
+                "copier",
+                "cast",
+                vec![("spell", t("imprint_spell")), ("imprint", t("fireball_1"))],
+                &[],
+            ),
+            S::Res("copier", "mp", 11),
+        ],
+    });
+}
