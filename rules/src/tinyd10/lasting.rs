@@ -12,7 +12,10 @@
 //!
 //! Who is in an area is measured on the grid (`areas::around`); off it the GM names them.
 //! Lengths and sizes from the GM's caster (its level, its dice) are the GM's: the status
-//! reaches the players without them, and the told line is the GM's alone.
+//! reaches the players without them, its dice are rolled for the GM alone, and the told line
+//! is the GM's alone. Rounds are counted only in a fight: these spells are refused outside one
+//! ([`in_a_fight`]), and what they left goes at its end (`afflict::fight_over`). An area's
+//! effect spares each creature in it that a Ward or Resist magic keeps it off ([`spared`]).
 
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Audience, Event, Fact, Modifier, Part};
