@@ -65,6 +65,18 @@ pub fn wear_off(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     Ok(())
 }
 
+/// The fight is over: every status counted in rounds goes from `who`, the spells' and the
+/// afflictions' alike (rounds run down only at a round's end, and no round ends out of a fight).
+pub fn fight_over(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let c = ctx.combatant(who)?;
+    for key in TIMED.into_iter().chain(super::lasting::TIMED) {
+        if c.statuses.contains_key(key) {
+            set_timed(ctx, who, key, None)?;
+        }
+    }
+    Ok(())
+}
+
 /// Marks, in a status's source, rounds that come from the GM's numbers (an NPC's level): the
 /// players are told the status without them, and its countdown is the GM's.
 const GM_ROUNDS: &str = " [rounds: the GM's]";

@@ -196,7 +196,9 @@ pub fn group(
                     });
                 }
             }
-            _ if o.id == center.id || named.as_named => {}
+            // The target alone (no list named): its range was judged as any spell's, and off
+            // the grid that is the GM's, as for Heal.
+            _ if o.id == center.id || named.as_named || named.ids.is_empty() => {}
             _ => return Err(off_grid(feet)),
         }
     }

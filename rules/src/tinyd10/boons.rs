@@ -13,7 +13,7 @@ use crate::engine::{Ctx, DecideError};
 use crate::refusal::Refusal;
 use crate::state::{Combatant, Status};
 
-use super::dice::{Amount, Die, roll_told};
+use super::dice::{Amount, Die, roll_for};
 use super::rolls::spend_pp;
 use super::round::spend;
 use super::sheet::Stats;
@@ -141,12 +141,14 @@ pub fn boon(
             let mp = ctx.combatant(&c.id)?.resource(MP);
             ctx.set_resource(&c.id, PP, 0)?;
             ctx.set_resource(&c.id, MP, mp + pp)?;
-            let rounds = roll_told(
+            // The GM's creature's face is its rounds, which `Rounds::Gms` keeps: the GM's alone.
+            let rounds = roll_for(
                 ctx,
                 &c.id,
                 "rounds of magical power",
                 Amount::die(Die::D5),
                 stats.level,
+                crate::redact::gm_only_numbers(c),
             )?
             .value;
             afflict::afflict(

@@ -16,7 +16,7 @@ use crate::state::{Combatant, Kind};
 
 use super::checks;
 use super::content::{AltCost, OnSave, Spell, content};
-use super::dice::roll_told;
+use super::dice::{roll_for, roll_told};
 use super::options::{HALVING, is};
 use super::rolls::{Target, declare_pp, save, spend_pp};
 use super::sheet::Stats;
@@ -55,12 +55,17 @@ pub fn cost(spell: &Spell, stats: &Stats, on_other: bool, sure: bool) -> Result<
             "only a spell with a cost to strike surely takes it",
         ));
     }
-    // Arcane knowledge: one less, but a spell that cost something still costs at least 1.
-    Ok(if stats.has_ability("arcane_knowledge") && alt > 1 {
-        alt - 1
+    Ok(less_arcane(stats, alt))
+}
+
+/// Arcane knowledge: one MP less, but a spell that cost something still costs at least 1. It
+/// covers every spell's cost, the one the table sets for Imprint spell too.
+pub fn less_arcane(stats: &Stats, mp: i64) -> i64 {
+    if stats.has_ability("arcane_knowledge") && mp > 1 {
+        mp - 1
     } else {
-        alt
-    })
+        mp
+    }
 }
 
 /// The status a caster with Re-spell keeps: the spell it last cast (source) and the round.
@@ -94,6 +99,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
     if kind != spell.kind {
         return Err(Refusal::Rule(format!("{} cannot cast {}", c.id, spell.name)).into());
     }
+    super::lasting::in_a_fight(ctx, spell)?;
     let target = match args.entity("target")? {
         Some(t) => ctx.combatant(&t)?,
         None => c.clone(),
@@ -122,7 +128,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         None
     };
     let mut mp = match imprint {
-        Some(_) => super::imprint::cost(ctx)?,
+        Some(_) => less_arcane(&stats, super::imprint::cost(ctx)?),
         None => {
             cost(spell, &stats, on_other, sure)?
                 * group
@@ -218,7 +224,7 @@ pub fn cast(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
             return Ok(());
         }
     }
-    if super::will::offer(ctx, c, spell, &target, extra_mp, splash)? {
+    if super::will::offer(ctx, c, spell, &target, extra_mp, splash, &extra)? {
         return Ok(());
     }
     land(
@@ -377,7 +383,11 @@ fn effect(
     let mut dealt = None;
     if let Some(amount) = spell.damage {
         let purpose = format!("{} damage", spell.name.to_lowercase());
-        let rolled = roll_told(ctx, &c.id, &purpose, amount, stats.level)?;
+        // The damage dealt is told, as an NPC's weapon damage is, and a die alone says no
+        // more than it; a die beside a `+L` total would give the GM's caster's level away, so
+        // that one is the GM's.
+        let gms = crate::redact::gm_only_numbers(c) && amount.plus_level;
+        let rolled = roll_for(ctx, &c.id, &purpose, amount, stats.level, gms)?;
         let mut steps = vec![Modifier::new(&spell.name, rolled.value)];
         let mut value = rolled.value;
         if inflict > 0 {
@@ -431,7 +441,7 @@ fn effect(
 /// Resist magic: a wizard targeted by someone else's magical spell starts an intellect
 /// challenge against the caster; a win cancels the spell's effects, not its damage. Whether
 /// the target won.
-fn resists(
+pub(super) fn resists(
     ctx: &mut Ctx<'_>,
     c: &Combatant,
     spell: &Spell,

@@ -191,14 +191,43 @@ pub fn roll_told(
     amount: Amount,
     level: i64,
 ) -> Result<Rolled, DecideError> {
+    roll_for(ctx, by, purpose, amount, level, false)
+}
+
+/// As [`roll_told`], but the dice go to the GM alone when `gm_only`: a face that would give
+/// away one of the GM's numbers (the rounds of an NPC's spell, its level under a `+L`). The
+/// hidden die is still committed to in the event and opened at the epoch's reveal, so
+/// `verify` re-derives it as any other.
+///
+/// # Errors
+///
+/// The dice source ran dry, or the event could not be recorded.
+pub fn roll_for(
+    ctx: &mut crate::engine::Ctx<'_>,
+    by: &crate::ids::EntityId,
+    purpose: &str,
+    amount: Amount,
+    level: i64,
+    gm_only: bool,
+) -> Result<Rolled, DecideError> {
     let d5 = super::options::d5(crate::state::StateView::options(&ctx.state));
     let r = roll_amount(amount, level, d5, ctx.dice)?;
     if let Some(roll) = &r.roll {
-        ctx.emit(crate::event::Event::public(crate::event::Fact::Rolled {
-            by: Some(by.clone()),
-            purpose: purpose.to_owned(),
-            roll: roll.clone(),
-        }))?;
+        let audience = if gm_only {
+            crate::event::Audience::GmOnly
+        } else {
+            crate::event::Audience::Everyone
+        };
+        ctx.emit(crate::event::Event {
+            parts: vec![crate::event::Part {
+                audience,
+                fact: crate::event::Fact::Rolled {
+                    by: Some(by.clone()),
+                    purpose: purpose.to_owned(),
+                    roll: roll.clone(),
+                },
+            }],
+        })?;
     }
     Ok(r)
 }

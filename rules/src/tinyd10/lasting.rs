@@ -12,7 +12,10 @@
 //!
 //! Who is in an area is measured on the grid (`areas::around`); off it the GM names them.
 //! Lengths and sizes from the GM's caster (its level, its dice) are the GM's: the status
-//! reaches the players without them, and the told line is the GM's alone.
+//! reaches the players without them, its dice are rolled for the GM alone, and the told line
+//! is the GM's alone. Rounds are counted only in a fight: these spells are refused outside one
+//! ([`in_a_fight`]), and what they left goes at its end (`afflict::fight_over`). An area's
+//! effect spares each creature in it that a Ward or Resist magic keeps it off ([`spared`]).
 
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Audience, Event, Fact, Modifier, Part};
@@ -24,7 +27,7 @@ use crate::state::{Combatant, Kind, StateView, Status};
 use super::afflict::{Rounds, afflict};
 use super::areas::{self, Named};
 use super::content::{Attribute, Spell, SpellKind};
-use super::dice::{Amount, roll_told};
+use super::dice::{Amount, roll_for};
 use super::options::{HALVING, is};
 use super::sheet::Stats;
 use super::{BLINDED, GRID, checks, harm, stats_of};
@@ -70,6 +73,26 @@ pub const ENCHANT_ATTACK: i64 = 1;
 pub const ENCHANT_DAMAGE: i64 = 2;
 pub const TELEPORT_FT: i64 = 200;
 
+/// Refuses, outside a fight, a spell whose counted effect lasts so many rounds or the fight:
+/// rounds are counted only in a fight, so out of one such an effect would never wear off. The
+/// refusal names the spell the seat asked for and nothing else (the encounter's state is the
+/// table's). Teleport, which is over at once, and the spells the GM rules are not refused.
+pub fn in_a_fight(ctx: &Ctx<'_>, spell: &Spell) -> Result<(), Refusal> {
+    let lasts = match spell.id.as_str() {
+        "fear_of_god" | "holy_shield" | "mage_armour" | "dumbstruck" | "sunburst"
+        | "turn_undead" | "holy_binds" | "time_stop" => "its rounds",
+        "enchant_weapon" | "ward_divine" | "ward_magical" => "the fight",
+        _ => return Ok(()),
+    };
+    if ctx.state.encounter().active {
+        return Ok(());
+    }
+    Err(Refusal::Rule(format!(
+        "{} lasts {lasts}, and rounds are counted only in a fight: start the encounter first (outside one the GM rules it)",
+        spell.name
+    )))
+}
+
 /// What a casting brings besides its target, read and checked before any MP is spent.
 #[derive(Default)]
 pub struct Extra {
@@ -109,6 +132,15 @@ impl Extra {
         };
         let weapon = args.text("weapon")?;
         if spell.id == "enchant_weapon" {
+            // What the GM's creature carries is the GM's: a player's caster is refused on it
+            // before its sheet is read, in words that do not depend on the sheet, so the
+            // refusal tells nothing of what it carries (nor does a line name its weapon).
+            if !crate::redact::gm_only_numbers(c) && crate::redact::gm_only_numbers(target) {
+                return Err(Refusal::Rule(format!(
+                    "a player's caster enchants a weapon of a player's character only: what {} carries is the GM's",
+                    target.id
+                )));
+            }
             let stats = stats_of(target)?;
             let w = match weapon {
                 Some(w) => stats.attack(w),
@@ -281,7 +313,9 @@ impl Caster<'_> {
 
     fn roll(&self, ctx: &mut Ctx<'_>, what: &str, notation: &str) -> Result<i64, DecideError> {
         let amount = Amount::try_from(notation.to_owned()).map_err(Refusal::Rule)?;
-        Ok(roll_told(ctx, &self.c.id, what, amount, self.stats.level)?.value)
+        // The GM's caster's dice are the GM's alone: its face is the rounds (or, under `+L`,
+        // gives its level away) that `Rounds::Gms` keeps from the players.
+        Ok(roll_for(ctx, &self.c.id, what, amount, self.stats.level, self.secret)?.value)
     }
 }
 
@@ -399,6 +433,7 @@ pub fn apply(
             let hit = areas::around(ctx, target, BLIND_FT, &extra.named, |o| {
                 !(resisted && o.id == target.id)
             })?;
+            let hit = spared(ctx, &who, spell, target, hit)?;
             for o in &hit {
                 afflict(
                     ctx,
@@ -422,6 +457,7 @@ pub fn apply(
             let bound = areas::around(ctx, c, BINDS_FT, &extra.named, |o| {
                 stats_of(o).is_ok_and(|s| super::cast::is_of(&s.tags, "unholy"))
             })?;
+            let bound = spared(ctx, &who, spell, target, bound)?;
             for o in &bound {
                 afflict(ctx, &o.id, BOUND, 0, who.rounds(level), who.source())?;
             }
@@ -435,10 +471,11 @@ pub fn apply(
         }
         "time_stop" => {
             let n = who.roll(ctx, "rounds of time stop", "1d5")?;
-            let frozen: Vec<Combatant> = areas::everyone(ctx)
+            let others: Vec<Combatant> = areas::everyone(ctx)
                 .into_iter()
                 .filter(|o| o.id != c.id)
                 .collect();
+            let frozen = spared(ctx, &who, spell, target, others)?;
             for o in &frozen {
                 afflict(ctx, &o.id, TIME_STOPPED, 0, who.rounds(n), who.source())?;
             }
@@ -573,6 +610,8 @@ fn turn_undead(
         .into_iter()
         .filter(|o| !(resisted && o.id == target.id))
         .collect();
+    // The save spared the damage; a Ward spares the flight, which is the spell's effect.
+    let fleeing = spared(ctx, who, spell, target, fleeing)?;
     for o in &fleeing {
         if ctx.combatant(&o.id)?.has_status(super::DEAD) {
             continue;
@@ -587,6 +626,44 @@ fn turn_undead(
             c.id
         ),
     )
+}
+
+/// Those of `area` the spell's effect reaches: each one warded against it is spared, and each
+/// wizard with Resist magic meets the caster in a challenge of its own (as the spell's target
+/// did, in `cast`), spared on a win. The target was judged already and is kept as it came.
+/// Each one spared is told, to whoever may hear about it.
+fn spared(
+    ctx: &mut Ctx<'_>,
+    who: &Caster<'_>,
+    spell: &Spell,
+    target: &Combatant,
+    area: Vec<Combatant>,
+) -> Result<Vec<Combatant>, DecideError> {
+    let mut out = Vec::with_capacity(area.len());
+    for o in area {
+        if o.id == target.id {
+            out.push(o);
+            continue;
+        }
+        let by = if warded(&o, who.c, spell) {
+            "ward"
+        } else if super::cast::resists(ctx, who.c, spell, &o)? {
+            "resist magic"
+        } else {
+            out.push(o);
+            continue;
+        };
+        ctx.telling = None;
+        ctx.note_about(
+            &o.id,
+            format!(
+                "{} resists the effects of {} ({by})",
+                o.id,
+                super::cast::spell_as_told(who.c, spell)
+            ),
+        )?;
+    }
+    Ok(out)
 }
 
 fn names(cs: &[Combatant]) -> String {

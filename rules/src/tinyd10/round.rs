@@ -141,6 +141,9 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let round = i64::from(ctx.state.encounter().round);
     let counts = is(ctx.state.options(), DYING_COUNT, "drop_counts");
     for id in ctx.state.encounter().order.clone() {
+        // Time stop: time stands still for the frozen, their dying too, for every round it
+        // covers (the one it wears off at the end of included).
+        let frozen = ctx.combatant(&id)?.has_status(super::lasting::TIME_STOPPED);
         super::afflict::wear_off(ctx, &id)?;
         let c = ctx.combatant(&id)?;
         // A knock-out with a count (Stunning blow) wears off; one from 0 HP does not.
@@ -154,7 +157,7 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             });
             ctx.set_status(&id, UNCONSCIOUS, to)?;
         }
-        let Some(dying) = c.statuses.get(DYING).cloned() else {
+        let Some(dying) = c.statuses.get(DYING).cloned().filter(|_| !frozen) else {
             continue;
         };
         let left = dying.rounds_left.map_or(checks::DYING_ROUNDS, i64::from);
@@ -278,6 +281,19 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         super::boons::fight_over(ctx, &c)?;
         super::lasting::fight_over(ctx, &id)?;
         super::imprint::fight_over(ctx, &id)?;
+    }
+    // Rounds are counted only in a fight: whatever lasts so many rounds (a spell's effect, an
+    // affliction, a knock-out with a count) would never wear off after it, so it goes now, on
+    // every creature of the table, in the fight's order or not.
+    for id in ctx.state.combatant_ids() {
+        super::afflict::fight_over(ctx, &id)?;
+        let c = ctx.combatant(&id)?;
+        if c.statuses
+            .get(UNCONSCIOUS)
+            .is_some_and(|s| s.rounds_left.is_some())
+        {
+            ctx.set_status(&id, UNCONSCIOUS, None)?;
+        }
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

@@ -10,8 +10,10 @@ use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView};
 use crate::toolkit::deciders;
 
+use super::areas::Named;
 use super::cast::land;
 use super::content::{Spell, content};
+use super::lasting::Extra;
 use super::rolls::spend_pp;
 use super::{PP, cannot_act, stats_of};
 
@@ -28,6 +30,7 @@ pub fn offer(
     target: &Combatant,
     inflict: i64,
     splash: bool,
+    extra: &Extra,
 ) -> Result<bool, DecideError> {
     let t = ctx.combatant(&target.id)?;
     // A spell that does nothing to this target (only against the unholy, say) is not asked
@@ -53,10 +56,23 @@ pub fn offer(
     ]);
     // Which spell, and the MP an Inflict wounds was cast with, are the caster's: the GM's for
     // the GM's caster, so they stay out of what the warrior's seat is shown.
-    let secret = BTreeMap::from([
+    // So are the casting's extras (the GM's list of who stands in the area, the weapon it
+    // enchants): kept with the step for the answer to resume with, seen by the GM alone.
+    let mut secret = BTreeMap::from([
         ("spell".to_owned(), StepValue::Text(spell.id.clone())),
         ("inflict".to_owned(), StepValue::Int(inflict)),
+        (
+            NAMED.to_owned(),
+            StepValue::Entities(extra.named.ids.clone()),
+        ),
+        (AS_NAMED.to_owned(), StepValue::Flag(extra.named.as_named)),
     ]);
+    if let Some(w) = &extra.weapon {
+        secret.insert(WEAPON.to_owned(), StepValue::Text(w.clone()));
+    }
+    if let Some(to) = extra.to {
+        secret.insert(TO.to_owned(), StepValue::Cell(to));
+    }
     ctx.telling = None;
     ctx.ask(PendingStep {
         rule: STEP_WILL.into(),
@@ -107,6 +123,29 @@ pub fn resume(
         step.secret_int("inflict").unwrap_or(0),
         step.flag("splash").unwrap_or(false),
         willed,
-        &super::lasting::Extra::default(),
+        &extra_of(step),
     )
+}
+
+const NAMED: &str = "named";
+const AS_NAMED: &str = "as_named";
+const WEAPON: &str = "weapon";
+const TO: &str = "to";
+
+/// The casting's extras as [`offer`] kept them.
+fn extra_of(step: &PendingStep) -> Extra {
+    let ids = match step.secret.get(NAMED) {
+        Some(StepValue::Entities(ids)) => ids.clone(),
+        _ => Vec::new(),
+    };
+    let as_named = matches!(step.secret.get(AS_NAMED), Some(StepValue::Flag(true)));
+    let to = match step.secret.get(TO) {
+        Some(StepValue::Cell(c)) => Some(*c),
+        _ => None,
+    };
+    Extra {
+        weapon: step.secret_text(WEAPON).map(str::to_owned),
+        to,
+        named: Named { ids, as_named },
+    }
 }

@@ -14,7 +14,7 @@ use crate::grid::Cell;
 use crate::testing::scene::{Played, S, Scene};
 
 use super::scenes::{brenna, goblin, n, play, t};
-use super::{pc, with};
+use super::{dice_gm_alone, pc, with};
 
 /// A level 2 `class` of `race` with the id `class`, played by `p1`, who raised `raise` at
 /// level 2 and took `ability` as its class ability for that level, carrying `weapons`.
@@ -1262,6 +1262,30 @@ fn magical_power_turns_pp_into_temporary_mp_and_adds_1_toughness() {
 }
 
 #[test]
+fn the_gms_magical_power_rolls_its_rounds_for_the_gm_alone() {
+    play(Scene {
+        name: "the gm's magical power",
+        options: &[],
+        cast: vec![
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "abilities": ["magical_power"],
+                "stats": {"intellect": 2, "reflex": 3, "toughness": 5, "hp_max": 4,
+                          "mp_max": 6, "pp_max": 2, "casting": "magical"}
+            }),
+            brenna(),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 1d5 (3) rounds: Rounds::Gms keeps them from the players, and so the face.
+            S::Act("hexer", "ability", vec![("name", t("magical_power"))], &[3]),
+            dice_gm_alone("hexer", &[3]),
+            S::Has("hexer", "magical_power"),
+        ],
+    });
+}
+
+#[test]
 fn prying_eye_takes_2_off_a_foes_toughness_for_the_round() {
     play(Scene {
         name: "prying eye",
@@ -1932,14 +1956,20 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
                           "mp_max": 6, "casting": "magical"}
             }),
         ],
-        // Out of a fight: no turns to wait for.
         steps: vec![
+            // Dumbstruck is cast in a fight (its rounds are counted there only): the wizard
+            // (reflex 1) first, the hexer (0) next.
+            S::Start(&[]),
+            S::Order(&["wizard", "hexer"]),
+            S::Act("wizard", "end_turn", vec![], &[]),
             // Wizard 6 + 1 = 7 against the hexer's 3 + 2 = 5: the effects are cancelled, and no
             // save is rolled.
             hex_with(&[6, 3]),
             // The hexer's spell is the GM's to name.
             S::Said("resists the effects of a spell"),
             S::PlayerNeverHears("Dumbstruck"),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
             // Lost (2 + 1 against 5 + 2): the intellect save, 1 + 1 against the hexer's spell
             // save 1 + 2 + 3 = 6, fails; the GM applies the effect.
             // -1d5 (2) intellect for 1d10 (6) rounds.
@@ -1965,6 +1995,8 @@ fn resist_magic_wins_an_intellect_challenge_to_cancel_a_spells_effects() {
             ),
         ],
         steps: vec![
+            // Both at reflex 1: the ally 5, the wizard 2.
+            S::Start(&[5, 2]),
             S::Act(
                 "ally",
                 "cast",
@@ -2006,8 +2038,11 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
                           "mp_max": 10, "casting": "divine"}
             }),
         ],
-        // Out of a fight: no turns to wait for.
         steps: vec![
+            // The warrior (reflex 1) first; the hexer and the priest tie at 0 (5 and 2).
+            S::Start(&[5, 2]),
+            S::Order(&["warrior", "hexer", "priest"]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             hex("dumbstruck", &[]),
             S::Asked("by will alone"),
             S::PlayerNeverHears("Dumbstruck"),
@@ -2017,6 +2052,9 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             // Neither the question nor the line names the hexer's spell.
             S::Said("resists the effects of a spell (by will alone)"),
             S::PlayerNeverHears("Dumbstruck"),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("priest", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             hex("dumbstruck", &[]),
             // Let through: the intellect save, 1 + 0 against 6, fails: -1d5 (3) intellect for
             // 1d10 (4) rounds, the GM's to know (the hexer's dice).
@@ -2024,10 +2062,14 @@ fn by_will_alone_asks_the_warrior_to_resist_a_foes_spell_effects_for_2_pp() {
             S::Said("warrior is dumbstruck: -3 intellect for 4 rounds"),
             S::PlayerNeverHears("4 rounds"),
             S::Res("warrior", "pp", 6),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            S::Act("priest", "end_turn", vec![], &[]),
+            S::Act("warrior", "end_turn", vec![], &[]),
             // Damage alone asks nothing: 6 + 2 reaches T8, 1d5 (2) + 1.
             hex("fireball_1", &[6, 2]),
             S::Prompt(false),
             S::Res("warrior", "hp", 6),
+            S::Act("hexer", "end_turn", vec![], &[]),
             // A spell that does nothing to the warrior (only the undead) asks nothing: no 2 PP
             // paid against nothing.
             S::Act(

@@ -289,12 +289,19 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
         name: "casting",
         options: &[],
         cast: vec![mage(), priest(), brenna(), foe("g1", 0, json!(["goblin"]))],
-        // Out of a fight: no turns to wait for.
         steps: vec![
+            // Mage armour's rounds are counted in a fight only. The wizard, the priest and
+            // Brenna tie at reflex 1 (Brenna 1, the priest 2, the wizard 3).
+            S::Start(&[1, 2, 3]),
+            S::Order(&["wizard", "priest", "brenna", "g1"]),
             // Mage armour: 2 MP on oneself, 3 on someone else.
             // Its rounds (1d5 + L) are rolled: 2 + 2.
             S::Act("wizard", "cast", vec![("spell", t("mage_armour"))], &[2]),
             S::Res("wizard", "mp", 6),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("priest", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
             S::Act(
                 "wizard",
                 "cast",
@@ -310,6 +317,8 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
                 vec![("spell", t("mage_armour")), ("pp", n(1))],
                 "bad_request",
             ),
+            // The rest out of a fight: no turns to wait for.
+            S::Gm("end_encounter", vec![], &[]),
             // Magical disruption guards the wizard's own side, not the goblin: 4 + intellect 1
             // = 5 reaches T5; 1d5 (2) + 1 = 3.
             S::Act(
@@ -329,6 +338,8 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
                 ],
                 &[],
             ),
+            // Dumbstruck's rounds too are counted in a fight only (the same tie-break).
+            S::Start(&[1, 2, 3]),
             S::Act(
                 "wizard",
                 "cast",
@@ -338,6 +349,7 @@ fn a_spells_cost_target_save_and_disruption_are_read_as_written() {
             ),
             S::Said("g1 is dumbstruck: -3 intellect for 3 rounds"),
             S::Said("(saved: half the duration)"),
+            S::Gm("end_encounter", vec![], &[]),
             // A divine spell is not magic to a dwarf: 8 + aspect 1 + 1 - 1 (the wizard's Magical
             // disruption covers its ally) = 9 reaches Brenna's T9.
             S::Act(

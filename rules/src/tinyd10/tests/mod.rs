@@ -62,3 +62,37 @@ pub fn with(mut v: Value, edit: impl FnOnce(&mut Value)) -> Value {
     edit(&mut v);
     v
 }
+
+/// The dice `who` rolled in the last command (`Rolled` facts, by their totals) reach the GM and
+/// not the player seat `p1`: a face that would tell the players one of the GM's numbers.
+pub fn dice_gm_alone(who: &'static str, totals: &'static [i64]) -> crate::testing::scene::S {
+    use crate::event::Fact;
+    use crate::ids::Seat;
+    crate::testing::scene::S::Check(Box::new(move |p| {
+        let rolled = |seat: &Seat| -> Vec<i64> {
+            p.last
+                .iter()
+                .filter_map(|e| e.view(seat))
+                .flat_map(|e| e.parts)
+                .filter_map(|part| match part.fact {
+                    Fact::Rolled {
+                        by: Some(by), roll, ..
+                    } if by.0 == who => Some(roll.total),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            rolled(&Seat::Gm),
+            totals,
+            "{}: the GM reads {who}'s dice",
+            p.at
+        );
+        assert_eq!(
+            rolled(&Seat::Player("p1".into())),
+            Vec::<i64>::new(),
+            "{}: the player reads {who}'s dice",
+            p.at
+        );
+    }))
+}

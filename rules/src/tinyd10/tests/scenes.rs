@@ -1341,6 +1341,37 @@ fn stunning_blow_deals_2_and_a_lost_power_challenge_knocks_out_for_1d5_rounds() 
 }
 
 #[test]
+fn a_knock_out_with_rounds_left_ends_with_the_fight() {
+    let warrior = with(bruna(), |v| {
+        v["abilities"] = json!(["defensive_rush", "power_strike", "stunning_blow"]);
+    });
+    play(Scene {
+        name: "a knock-out and the fight's end",
+        options: &[],
+        cast: vec![
+            warrior,
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // As above: 2 + 3 + 1 = 6 hits T5; the challenge 5 + 3 against 1 + 1 is lost; out
+            // for 1d5 = 2 rounds.
+            S::Act(
+                "bruna",
+                "ability",
+                vec![("name", t("stunning_blow")), ("target", t("g1"))],
+                &[2, 5, 1, 2],
+            ),
+            S::Has("g1", "unconscious"),
+            // No round ends out of a fight: its count goes with the fight; still prone.
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("g1", "unconscious"),
+            S::Has("g1", "prone"),
+        ],
+    });
+}
+
+#[test]
 fn defensive_rush_cancels_a_blow_on_an_ally_or_takes_it() {
     play(Scene {
         name: "defensive rush",

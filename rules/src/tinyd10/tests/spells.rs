@@ -12,7 +12,7 @@ use crate::state::StateView;
 use crate::testing::scene::{Played, S, Scene};
 
 use super::scenes::{aldric, brenna, goblin, play, t};
-use super::{pc, with};
+use super::{dice_gm_alone, pc, with};
 
 /// A level 3 human cleric (`p1`) knowing `spells`.
 fn cleric(spells: &[&str]) -> Value {
@@ -186,8 +186,12 @@ fn holy_shield_gives_2_toughness_to_the_cleric_and_allies_within_10_ft() {
             S::Place("brenna", 2, 0),
             S::Place("aldric", 3, 0),
             S::Place("g1", 1, 0),
-            // Out of a fight. 1d5 (2) + level 3 = 5 rounds; Brenna 10 ft off, Aldric 15 ft;
-            // the goblin is no ally.
+            // Ties: the cleric and Brenna at reflex 1 (Brenna 2, the cleric 5), Aldric and the
+            // goblin at 0 (6 and 3).
+            S::Start(&[2, 5, 6, 3]),
+            S::Order(&["cleric", "brenna", "aldric", "g1"]),
+            // 1d5 (2) + level 3 = 5 rounds; Brenna 10 ft off, Aldric 15 ft; the goblin is no
+            // ally.
             S::Act("cleric", "cast", shield(), &[2]),
             S::Res("cleric", "mp", 7),
             S::Magnitude("cleric", "holy_shield", 2),
@@ -211,6 +215,9 @@ fn holy_shield_gives_2_toughness_to_the_cleric_and_allies_within_10_ft() {
         options: &[],
         cast: vec![cleric(&["holy_shield"]), brenna(), aldric()],
         steps: vec![
+            // Brenna 2, the cleric 5; Aldric (reflex 0) last.
+            S::Start(&[2, 5]),
+            S::Order(&["cleric", "brenna", "aldric"]),
             // A player cannot vouch for distances the server cannot see.
             S::Refused(
                 "cleric",
@@ -258,14 +265,21 @@ fn mage_armour_adds_the_level_to_toughness_and_the_gms_caster_keeps_its_numbers(
             shaman("magical", &["mage_armour"]),
         ],
         steps: vec![
+            // Reflex: the shaman 3, the wizard 2, Brenna 1.
+            S::Start(&[]),
+            S::Order(&["shaman", "wizard", "brenna"]),
+            S::Act("shaman", "end_turn", vec![], &[]),
             // On another: 3 MP of 12. +3 (level) toughness for 1d5 (1) + 3 rounds.
             S::Act("wizard", "cast", cast("mage_armour", "brenna"), &[1]),
             S::Res("wizard", "mp", 9),
             S::Magnitude("brenna", "mage_armour", 3),
             toughness("brenna", 12),
             S::PlayerHears("brenna is wrapped in mage armor: +3 toughness for 4 rounds"),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
             // The GM's shaman on itself: its level and its dice are the GM's.
             S::Act("shaman", "cast", vec![("spell", t("mage_armour"))], &[4]),
+            dice_gm_alone("shaman", &[4]),
             S::Magnitude("shaman", "mage_armour", 3),
             rounds("shaman", "mage_armour", 7),
             S::GmOnly(&["+3 toughness for 7 rounds"]),
@@ -285,6 +299,7 @@ fn dumbstruck(options: &'static [(&'static str, &'static str)], left: u32) {
         options,
         cast: vec![wizard(&["dumbstruck"]), gob("g1", 0)],
         steps: vec![
+            S::Start(&[]),
             S::Act("wizard", "cast", cast("dumbstruck", "g1"), &[8, 2, 7]),
             S::Magnitude("g1", "dumbstruck", -2),
             rounds("g1", "dumbstruck", left),
@@ -329,6 +344,9 @@ fn sunburst_blinds_every_creature_within_10_ft_of_its_target() {
             S::Place("g2", 5, 0),
             S::Place("g3", 6, 0),
             S::Place("brenna", 3, 2),
+            // The cleric and Brenna tie at reflex 1 (5 and 2), the goblins at 0 (3, 2, 1).
+            S::Start(&[2, 5, 3, 2, 1]),
+            S::Order(&["cleric", "brenna", "g1", "g2", "g3"]),
             // Aspect save 3 + 0 against 9 fails: 1d10 (4) to g1; blinded 1d5 (2) rounds: g1,
             // Brenna and g2 (10 ft from g1), not g3 (15 ft) nor the cleric (15 ft).
             S::Act("cleric", "cast", cast("sunburst", "g1"), &[3, 4, 2]),
@@ -437,6 +455,7 @@ fn enchant_weapon_adds_1_to_attacks_and_2_to_damage_with_that_weapon_for_the_fig
         options: &[],
         cast: vec![wizard(&["enchant_weapon"]), brenna(), gob("g1", -1)],
         steps: vec![
+            S::Start(&[]),
             S::Refused(
                 "wizard",
                 "cast",
@@ -449,7 +468,6 @@ fn enchant_weapon_adds_1_to_attacks_and_2_to_damage_with_that_weapon_for_the_fig
             ),
             S::Act("wizard", "cast", cast("enchant_weapon", "brenna"), &[]),
             S::Res("wizard", "mp", 10),
-            S::Start(&[]),
             S::Act("wizard", "end_turn", vec![], &[]),
             // 2 + power 2 + 1 = 5 reaches T5 (4 would not); flail 2 + 1 (dwarf) + 2 = 5.
             S::Act(
@@ -477,10 +495,14 @@ fn ward_magical_keeps_a_foes_spell_effects_off_for_the_fight() {
             shaman("magical", &["dumbstruck"]),
         ],
         steps: vec![
+            // Reflex: the shaman 3, the wizard 2, Brenna 1.
+            S::Start(&[]),
+            S::Act("shaman", "end_turn", vec![], &[]),
             // On another: 3 MP.
             S::Act("wizard", "cast", cast("ward_magical", "brenna"), &[]),
             S::Res("wizard", "mp", 9),
-            S::Start(&[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
             // No save is rolled: the ward turns the effect.
             S::Act("shaman", "cast", cast("dumbstruck", "brenna"), &[]),
             S::Said("resists the effects of a spell (ward)"),
@@ -799,4 +821,347 @@ fn imprint_spell_has_no_cost_in_the_text_and_is_refused_until_the_table_sets_one
 #[test]
 fn option_imprint_cost_two_lets_a_wizard_learn_a_spell_cast_this_fight() {
     imprint(&[("tinyd10.imprint_cost", "two")], Some(10));
+}
+
+#[test]
+fn the_gms_casters_rounds_and_level_sized_damage_are_rolled_for_the_gm_alone() {
+    let mut steps = vec![
+        // The shaman (reflex 3) first, then Brenna (1), then s1 (-1).
+        S::Start(&[]),
+        S::Order(&["shaman", "brenna", "s1"]),
+        // Fear of God on Brenna: 1d5 (4) rounds, a length the GM keeps. Its face would be the
+        // length itself: it reaches the GM alone (still committed to, as every hidden die).
+        S::Act("shaman", "cast", cast("fear_of_god", "brenna"), &[4]),
+        rounds("brenna", "frightened", 4),
+        dice_gm_alone("shaman", &[4]),
+        S::PlayerNeverHears("Some(4)"),
+        S::Has("brenna", "frightened"),
+    ];
+    steps.extend(end(&["shaman", "brenna", "s1"]));
+    steps.extend([
+        // Burning touch II on the undead s1: 1d5 (2) + level 3 = 5 of its 6 HP. The total is
+        // the damage's; the face beside it would give the level (5 - 2 = 3): the GM's alone.
+        S::Act("shaman", "cast", cast("burning_touch_2", "s1"), &[2]),
+        S::Res("s1", "hp", 1),
+        dice_gm_alone("shaman", &[2]),
+        // 12 MP - 2 - 3.
+        S::Res("shaman", "mp", 7),
+    ]);
+    play(Scene {
+        name: "the gm's caster's dice",
+        options: &[],
+        cast: vec![
+            shaman("divine", &["fear_of_god", "burning_touch_2"]),
+            brenna(),
+            undead("s1", -1),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn lasting_spells_are_refused_out_of_a_fight_and_what_counts_rounds_goes_when_it_ends() {
+    let spell = |id: &'static str| vec![("spell", t(id))];
+    let mut steps = vec![
+        // Out of a fight no round ends: a spell counted in rounds, or for the fight, is
+        // refused (nothing spent), while one over at once is not.
+        S::Refused(
+            "wizard",
+            "cast",
+            spell("time_stop"),
+            "rule: rounds are counted only in a fight",
+        ),
+        S::Refused(
+            "wizard",
+            "cast",
+            cast("enchant_weapon", "brenna"),
+            "rule: Enchant weapon lasts the fight",
+        ),
+        S::Place("wizard", 0, 0),
+        S::Act(
+            "wizard",
+            "cast",
+            vec![
+                ("spell", t("teleport")),
+                ("to", ArgValue::Cell(Cell::new(1, 0))),
+            ],
+            &[],
+        ),
+        // Reflex: the wizard 2, Brenna 1, g1 -1.
+        S::Start(&[]),
+        S::Order(&["wizard", "brenna", "g1"]),
+        // Mage armor on itself: 2 MP, 1d5 (1) + 3 = 4 rounds.
+        S::Act("wizard", "cast", spell("mage_armour"), &[1]),
+        rounds("wizard", "mage_armour", 4),
+    ];
+    steps.extend(end(&["wizard", "brenna", "g1"]));
+    steps.extend([
+        // Round 2: Time stop, 4 MP, 1d5 (3) rounds on Brenna and g1.
+        S::Act("wizard", "cast", spell("time_stop"), &[3]),
+        rounds("brenna", "time_stopped", 3),
+        rounds("g1", "time_stopped", 3),
+        S::Give("g1", "dazed", -1),
+        // 12 MP - 2 (teleport) - 2 - 4.
+        S::Res("wizard", "mp", 4),
+        // The fight ends with rounds left on all of them: they go with it.
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("wizard", "mage_armour"),
+        S::Lacks("brenna", "time_stopped"),
+        S::Lacks("g1", "time_stopped"),
+        S::Lacks("g1", "dazed"),
+        // The next fight: Brenna takes her turn.
+        S::Start(&[]),
+        S::Act("wizard", "end_turn", vec![], &[]),
+        S::Turn(Some("brenna")),
+    ]);
+    play(Scene {
+        name: "lasting spells and the fight",
+        options: &[],
+        cast: vec![
+            wizard(&["time_stop", "mage_armour", "enchant_weapon", "teleport"]),
+            brenna(),
+            gob("g1", -1),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn wards_and_resist_magic_spare_each_creature_of_an_area_not_only_the_target() {
+    let mut steps = vec![
+        // Reflex: the shaman 3, the wizard 2, Brenna 1, Aldric 0.
+        S::Start(&[]),
+        S::Order(&["shaman", "wizard", "brenna", "aldric"]),
+        S::Act("shaman", "end_turn", vec![], &[]),
+        // Ward (magical) on Brenna: 3 MP on another.
+        S::Act("wizard", "cast", cast("ward_magical", "brenna"), &[]),
+    ];
+    steps.extend(end(&["wizard", "brenna", "aldric"]));
+    steps.extend([
+        // The GM's Time stop: 1d5 (2) rounds. Brenna's ward keeps it off her; the wizard's
+        // Resist magic is a challenge of its own, 6 + intellect 2 = 8 against the shaman's
+        // 3 + 2 = 5: won, not frozen. Aldric has neither: frozen.
+        S::Act(
+            "shaman",
+            "cast",
+            vec![("spell", t("time_stop"))],
+            &[2, 6, 3],
+        ),
+        S::Lacks("brenna", "time_stopped"),
+        S::Lacks("wizard", "time_stopped"),
+        S::Has("aldric", "time_stopped"),
+        // The players' creatures resisting are told to the table, the spell as "a spell".
+        S::PlayerHears("brenna resists the effects of a spell (ward)"),
+        S::PlayerHears("wizard resists the effects of a spell (resist magic)"),
+        S::PlayerNeverHears("ime stop"),
+        // The wizard acts in its turn; Aldric's is passed over.
+        S::Act("shaman", "end_turn", vec![], &[]),
+        S::Turn(Some("wizard")),
+    ]);
+    play(Scene {
+        name: "wards and resist magic in an area",
+        options: &[],
+        cast: vec![
+            shaman("magical", &["time_stop"]),
+            wizard_with("wizard", "resist_magic", &["ward_magical"]),
+            brenna(),
+            aldric(),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn a_players_enchant_weapon_cannot_probe_what_the_gms_creature_carries() {
+    let enchant = |weapon: &'static str| {
+        vec![
+            ("spell", t("enchant_weapon")),
+            ("target", t("g1")),
+            ("weapon", t(weapon)),
+        ]
+    };
+    play(Scene {
+        name: "enchant weapon and the gm's creatures",
+        options: &[],
+        cast: vec![
+            wizard(&["enchant_weapon"]),
+            shaman("magical", &["enchant_weapon"]),
+            gob("g1", -1),
+        ],
+        steps: vec![
+            // Reflex: the shaman 3, the wizard 2, g1 -1.
+            S::Start(&[]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            // The goblin carries a rusty blade and no longbow: the same refusal for both, and
+            // for none named (no MP spent: the runner checks nothing changed).
+            S::Refused(
+                "wizard",
+                "cast",
+                enchant("rusty_blade"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Refused(
+                "wizard",
+                "cast",
+                enchant("longbow"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Refused(
+                "wizard",
+                "cast",
+                cast("enchant_weapon", "g1"),
+                "rule: what g1 carries is the GM's",
+            ),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // The GM's shaman enchants its goblin's first weapon: the line naming it, and the
+            // status, are the GM's alone.
+            S::Act("shaman", "cast", cast("enchant_weapon", "g1"), &[]),
+            S::Has("g1", "enchanted_weapon"),
+            S::Said("g1's rusty_blade is enchanted"),
+            S::PlayerNeverHears("rusty"),
+            S::PlayerNeverHears("enchanted_weapon"),
+        ],
+    });
+}
+
+#[test]
+fn by_will_alone_keeps_the_gms_list_of_an_areas_creatures() {
+    play(Scene {
+        name: "by will alone and an area off the grid",
+        options: &[],
+        cast: vec![
+            shaman("divine", &["sunburst"]),
+            // PP 8, HP 9.
+            super::abilities::hero("warrior", "human", "power", "by_will_alone", &[]),
+            brenna(),
+        ],
+        steps: vec![
+            // The shaman (reflex 3) first.
+            S::Start(&[2, 5]),
+            // Off the grid the GM names Brenna as within 10 ft of the warrior.
+            S::Act(
+                "shaman",
+                "cast",
+                vec![
+                    ("spell", t("sunburst")),
+                    ("target", t("warrior")),
+                    ("targets", t("brenna")),
+                    ("as_named", yes()),
+                ],
+                &[],
+            ),
+            S::Asked("by will alone"),
+            // The GM's list is not in what the warrior's seat is shown.
+            S::PlayerNeverHears("brenna"),
+            // Resisted (2 PP): the aspect save 1 + 0 misses the spell save 3 + 2 + 3 = 8, the
+            // 1d10 (4) damage lands; the blinding, 1d5 (2) rounds, spares the warrior and
+            // reaches Brenna, as the GM named her.
+            S::Answer("resist", &[1, 4, 2]),
+            S::Res("warrior", "pp", 6),
+            S::Res("warrior", "hp", 5),
+            S::Lacks("warrior", "blinded"),
+            S::Has("brenna", "blinded"),
+        ],
+    });
+}
+
+#[test]
+fn healing_wave_on_its_target_alone_off_the_grid_is_judged_as_heal_is() {
+    play(Scene {
+        name: "healing wave off the grid",
+        options: &[],
+        cast: vec![
+            cleric(&["healing_wave"]),
+            with(brenna(), |v| v["hp"] = json!(5)),
+            aldric(),
+        ],
+        steps: vec![
+            // No list: Brenna alone, 1d5 (3): 5 + 3 = 8 HP; 2 MP of 10.
+            S::Act("cleric", "cast", cast("healing_wave", "brenna"), &[3]),
+            S::Res("brenna", "hp", 8),
+            S::Res("cleric", "mp", 8),
+            // A player's list off the grid is still refused: the server cannot measure it.
+            S::Refused(
+                "cleric",
+                "cast",
+                cast_on("healing_wave", "brenna", "brenna,aldric"),
+                "rule: off the grid",
+            ),
+        ],
+    });
+}
+
+#[test]
+fn time_stop_holds_a_dying_creatures_count_while_it_is_frozen() {
+    let mut steps = vec![
+        // Reflex: g1 3, the wizard 2, Aldric 0.
+        S::Start(&[]),
+        S::Order(&["g1", "wizard", "aldric"]),
+        // 6 + 1 = 7 reaches Aldric's T7: 1 damage of his 1 HP, dying in round 1.
+        S::Act(
+            "g1",
+            "attack",
+            vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+            &[6],
+        ),
+        S::Has("aldric", "dying"),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // Time stop, 1d5 (3) rounds: rounds 1 to 3.
+        S::Act("wizard", "cast", vec![("spell", t("time_stop"))], &[3]),
+        rounds("aldric", "time_stopped", 3),
+        // Round 1, the drop's, does not count: 5 left.
+        S::Act("wizard", "end_turn", vec![], &[]),
+        rounds("aldric", "dying", 5),
+    ];
+    // Rounds 2 and 3: the wizard alone acts, and Aldric's count stands still.
+    steps.extend(end(&["wizard", "wizard"]));
+    steps.extend([
+        rounds("aldric", "dying", 5),
+        S::Lacks("aldric", "time_stopped"),
+    ]);
+    // Round 4: time runs again, and so does his count.
+    steps.extend(end(&["g1", "wizard"]));
+    steps.push(rounds("aldric", "dying", 4));
+    play(Scene {
+        name: "time stop and the dying",
+        options: &[],
+        cast: vec![
+            wizard(&["time_stop"]),
+            with(aldric(), |v| v["hp"] = json!(1)),
+            gob("g1", 3),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn arcane_knowledge_takes_one_off_imprint_spells_table_set_cost() {
+    play(Scene {
+        name: "imprint spell and arcane knowledge",
+        options: &[("tinyd10.imprint_cost", "two")],
+        cast: vec![
+            wizard_with("copier", "arcane_knowledge", &["imprint_spell"]),
+            wizard(&["fireball_1"]),
+            gob("g1", 0),
+        ],
+        steps: vec![
+            // Reflex 2 each: the tie-break 5 for the copier, 3 for the wizard.
+            S::Start(&[5, 3]),
+            S::Order(&["copier", "wizard", "g1"]),
+            S::Act("copier", "end_turn", vec![], &[]),
+            // A miss (1 + 2 against T5) is still a spell cast this fight.
+            S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // The table's 2, less 1 for Arcane knowledge: 12 - 1 = 11.
+            S::Act(
+                "copier",
+                "cast",
+                vec![("spell", t("imprint_spell")), ("imprint", t("fireball_1"))],
+                &[],
+            ),
+            S::Res("copier", "mp", 11),
+        ],
+    });
 }
