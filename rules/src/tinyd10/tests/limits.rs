@@ -171,12 +171,18 @@ fn by_will_alone_is_asked_with_exactly_2_pp_and_never_of_an_ally() {
     let cases: [(i64, &str, bool); 3] =
         [(2, "hexer", true), (1, "hexer", false), (8, "ally", false)];
     for (pp, caster, asked) in cases {
-        let mut steps = vec![S::Act(
+        // Dumbstruck counts rounds, so it is cast in a fight: the hexer (reflex 9) first, then
+        // the ally and the warrior, tied at reflex 1 and sorted by their d10s (8 and 3).
+        let mut steps = vec![S::Start(&[8, 3]), S::Order(&["hexer", "ally", "warrior"])];
+        if caster == "ally" {
+            steps.push(S::Act("hexer", "end_turn", vec![], &[]));
+        }
+        steps.push(S::Act(
             caster,
             "cast",
             vec![("spell", t("dumbstruck")), ("target", t("warrior"))],
             if asked { &[] } else { &[1, 3, 4] },
-        )];
+        ));
         steps.push(S::Prompt(asked));
         if asked {
             steps.push(prompt_defaults_to("let"));
@@ -192,7 +198,7 @@ fn by_will_alone_is_asked_with_exactly_2_pp_and_never_of_an_ally() {
                 json!({
                     "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
                     "spells": ["dumbstruck"],
-                    "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                    "stats": {"intellect": 2, "reflex": 9, "toughness": 5, "hp_max": 4,
                               "mp_max": 10, "casting": "magical"}
                 }),
                 with(pc("wizard", "human"), |v| {
