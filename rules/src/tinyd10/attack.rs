@@ -57,6 +57,8 @@ pub(super) struct Declared {
     pub(super) feint: bool,
     nonlethal: bool,
     advantage: i64,
+    /// An apprentice's or familiar's advantage (`companion`).
+    companion: i64,
     /// Thunderous blow declared with this attack (2 PP).
     thunderous: bool,
     /// Blessed: a missed attack rolled again (3 PP, spent on the miss).
@@ -74,6 +76,7 @@ impl Declared {
             feint: false,
             nonlethal: false,
             advantage: 0,
+            companion: 0,
             thunderous: false,
             blessed: false,
             overpower: false,
@@ -88,6 +91,7 @@ fn declared(args: &Args, stats: &Stats, c: &Combatant) -> Result<Declared, Refus
         feint: args.flag("feint")?,
         nonlethal: args.flag("nonlethal")?,
         advantage: args.int("advantage")?.unwrap_or(0),
+        companion: 0,
         thunderous: args.flag("thunderous")?,
         blessed: args.flag("blessed")?,
         overpower: args.flag("overpower")?,
@@ -136,6 +140,7 @@ fn modifiers(stats: &Stats, w: &AttackStats, target: &Stats, d: &Declared) -> Ve
         push("raised by the sword", 1);
     }
     push("combat advantage", d.advantage);
+    push("apprentice's advantage", d.companion);
     out
 }
 
@@ -162,7 +167,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
     }
     .cloned()
     .ok_or_else(|| Refusal::bad_argument("weapon", "is not one of the attacker's weapons"))?;
-    let d = declared(args, &stats, c)?;
+    let mut d = declared(args, &stats, c)?;
     super::presence::must_target(ctx, c, &t.id)?;
     let mut targets = vec![t];
     targets.extend(super::army::more_targets(
@@ -204,6 +209,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         c,
         d.pp + d.power_strike + feint_reserve + army + thunder,
     )?;
+    d.companion = super::companion::before_attack(ctx, c, &w)?;
     super::call::take_attack(ctx, c)?;
     if army > 0 {
         spend_pp(ctx, &c.id, army, "one man army")?;

@@ -18,6 +18,7 @@ mod call;
 mod care;
 pub(crate) mod cast;
 pub mod checks;
+mod companion;
 pub mod content;
 mod crawl;
 pub mod dice;

@@ -281,6 +281,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         super::boons::fight_over(ctx, &c)?;
         super::lasting::fight_over(ctx, &id)?;
         super::imprint::fight_over(ctx, &id)?;
+        super::companion::fight_over(ctx, &id)?;
     }
     // Rounds are counted only in a fight: whatever lasts so many rounds (a spell's effect, an
     // affliction, a knock-out with a count) would never wear off after it, so it goes now, on

@@ -1271,6 +1271,45 @@ fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
     });
 }
 
+// In a fight the owl (power 1, T5) attacks with advantage once for free, and again for 1 of
+// its master's PP; the count starts again with the next fight. Its 3 + 1 + 1 = 5 reaches the
+// goblin's T5 (without the advantage 4 would miss): 3 HP to 2, then to 1.
+#[test]
+fn a_companion_attacks_with_advantage_once_a_fight_and_again_for_1_pp_of_its_master() {
+    let owl_attacks = || S::Act("owl", "attack", vec![("target", t("g1"))], &[3]);
+    let end = |who: &'static str| S::Act(who, "end_turn", vec![], &[]);
+    play(Scene {
+        name: "companion in a fight",
+        options: &[],
+        cast: vec![
+            apprentice_wizard("wizard", "p1", None),
+            creature("owl", 5),
+            goblin("g1", -3),
+        ],
+        steps: vec![
+            S::GmAct("wizard", "ability", pact("owl"), &[]),
+            S::Res("wizard", "pp", 7),
+            S::Start(&[]),
+            S::Order(&["wizard", "owl", "g1"]),
+            end("wizard"),
+            owl_attacks(),
+            S::Res("g1", "hp", 2),
+            S::Res("wizard", "pp", 7),
+            S::Said("label: \"apprentice's advantage\", value: 1"),
+            // The owl is the GM's creature: its line is the GM's.
+            S::GmOnly(&["attacks with advantage (+1): its free one this fight"]),
+            end("owl"),
+            end("g1"),
+            end("wizard"),
+            owl_attacks(),
+            S::Res("g1", "hp", 1),
+            S::Res("wizard", "pp", 6),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("owl", "companion_attacks"),
+        ],
+    });
+}
+
 #[test]
 fn a_player_cannot_bind_a_gms_creature_or_another_players_character_by_a_pact() {
     play(Scene {
