@@ -324,3 +324,207 @@ fn battle_lock_waits_as_the_table_does_and_strikes_no_dead_foe() {
         ],
     });
 }
+
+// What an attack may cost is counted whole before any roll: PP on the roll, Power strike and
+// Feint's 2 PP in reserve, Blessed's 3 and Overpower's 1 together. (who, PP held, what is
+// declared); each is one point short and refused with no die drawn.
+#[test]
+fn an_attacks_reserves_are_added_up_before_any_roll() {
+    let feint = vec![("target", t("g1")), ("pp", n(1)), ("feint", yes())];
+    let both = vec![
+        ("target", t("g1")),
+        ("blessed", yes()),
+        ("overpower", yes()),
+    ];
+    play(Scene {
+        name: "an attack's reserves",
+        options: &[],
+        cast: vec![
+            // The rogue: 1 on the roll + Feint's 2 = 3 PP, with 2.
+            with(pc("rogue", "elf"), |v| {
+                v["owner"] = json!("p1");
+                v["pp"] = json!(2);
+            }),
+            // The GM's champion: Blessed's 3 + Overpower's 1 = 4 PP, with 3.
+            json!({
+                "id": "champion", "name": "champion", "kind": "npc",
+                "abilities": ["blessed", "overpower"],
+                "stats": {"power": 2, "reflex": 5, "toughness": 6, "hp_max": 10, "pp_max": 3},
+                "attacks": [{"id": "mace", "name": "mace", "kind": "melee"}]
+            }),
+            goblin("g1", 0),
+        ],
+        steps: vec![
+            S::Refused(
+                "rogue",
+                "attack",
+                feint,
+                "insufficient_resource: needs 3, has 2",
+            ),
+            S::Refused(
+                "champion",
+                "attack",
+                both,
+                "insufficient_resource: needs 4, has 3",
+            ),
+        ],
+    });
+}
+
+// Thunderous blow doubles the attack's bonus, the weapon's included: with a shield (+1 to
+// attack) the cleric's power 3 + 1 is added again, 4.
+#[test]
+fn thunderous_blow_doubles_a_weapons_attack_bonus_too() {
+    play(Scene {
+        name: "thunderous greatsword",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "power", "thunderous_blow", &["shield"]),
+            goblin_hp("g1", 0, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "cleric",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("shield")),
+                    ("thunderous", yes()),
+                ],
+                &[2, 1],
+            ),
+            S::Said("label: \"thunderous blow: bonus doubled\", value: 4"),
+        ],
+    });
+}
+
+// Explosive power keeps what the attack declared: Bruna's Power strike of 1 is paid and dealt
+// when her 1 + 3 = 4 is raised to 5 by one PP: flail 2 + 1 against goblins + 1 = 4, 10 to 6;
+// PP 7 - 1 - 1 = 5.
+#[test]
+fn explosive_power_keeps_the_power_strike_declared() {
+    let warrior = with(super::scenes::bruna(), |v| {
+        v["abilities"] = json!(["defensive_rush", "power_strike", "explosive_power"]);
+    });
+    play(Scene {
+        name: "explosive power strike",
+        options: &[],
+        cast: vec![
+            warrior,
+            with(goblin("g1", 0), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "bruna",
+                "attack",
+                vec![
+                    ("target", t("g1")),
+                    ("weapon", t("flail")),
+                    ("power_strike", n(1)),
+                ],
+                &[1],
+            ),
+            S::AnswerWith("add", vec![("points", n(1))], &[]),
+            S::Res("g1", "hp", 6),
+            S::Res("bruna", "pp", 5),
+        ],
+    });
+}
+
+// The favored weapon's 10 says why the damage is 1d5, and a blessed weapon against an unholy
+// character whose numbers the table sees says it is unholy.
+#[test]
+fn a_special_damage_die_says_why_it_is_rolled() {
+    play(Scene {
+        name: "damage labels",
+        options: &[],
+        cast: vec![
+            with(
+                hero("cleric", "human", "reflex", "favored_weapon", &["flail"]),
+                |v| v["favored_weapon"] = json!("flail"),
+            ),
+            goblin_hp("g1", -2, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            // 10 hits; 1d5 (3) + the flail's 1.
+            S::Act(
+                "cleric",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[10, 3],
+            ),
+            S::Said("damage: a 10 with the favored weapon"),
+        ],
+    });
+    play(Scene {
+        name: "blessed against an unholy character",
+        options: &[],
+        cast: vec![
+            hero("cleric", "human", "reflex", "bless_weapon", &["flail"]),
+            with(pc("rogue", "elf"), |v| {
+                v["owner"] = json!("p1");
+                v["tags"] = json!(["unholy"]);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "cleric",
+                "ability",
+                vec![("name", t("bless_weapon")), ("weapon", t("flail"))],
+                &[],
+            ),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("rogue", "end_turn", vec![], &[]),
+            // 9 + 1 reaches the rogue's T6; 1d5 (2) against the unholy.
+            S::Act(
+                "cleric",
+                "attack",
+                vec![("target", t("rogue")), ("weapon", t("flail"))],
+                &[9, 2],
+            ),
+            S::Said("damage: a blessed weapon against the unholy"),
+        ],
+    });
+}
+
+// Enchant weapon's +2 damage stands on its own: the GM's hexer enchants a goblin's rusty
+// blade (1, no bonus of its own): 3 damage, not 1.
+#[test]
+fn enchant_weapon_adds_2_to_a_blow_with_no_bonus_of_its_own() {
+    play(Scene {
+        name: "enchanted blade",
+        options: &[],
+        cast: vec![
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "level": 3, "spells": ["enchant_weapon"],
+                "stats": {"intellect": 2, "reflex": 9, "toughness": 5, "hp_max": 4,
+                          "mp_max": 10, "casting": "magical"}
+            }),
+            goblin("g1", 5),
+            with(brenna(), |v| v["hp"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["hexer", "g1", "brenna"]),
+            S::Act(
+                "hexer",
+                "cast",
+                vec![
+                    ("spell", t("enchant_weapon")),
+                    ("target", t("g1")),
+                    ("weapon", t("rusty_blade")),
+                ],
+                &[],
+            ),
+            S::Act("hexer", "end_turn", vec![], &[]),
+            // 9 + 1 + 1 reaches Brenna's T8; the blade's 1 + 2 = 3: 10 to 7.
+            attacks("g1", "brenna", &[9]),
+            S::Res("brenna", "hp", 7),
+        ],
+    });
+}

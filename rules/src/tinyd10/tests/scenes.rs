@@ -56,7 +56,7 @@ pub(super) fn goblin(id: &str, reflex: i64) -> Value {
 }
 
 /// A level 2 dwarf warrior with Pummel: power 2 + 1 (level 2) = 3, a flail.
-fn bruna() -> Value {
+pub(super) fn bruna() -> Value {
     json!({
         "id": "bruna", "name": "Bruna", "kind": "pc", "owner": "p1",
         "race": "dwarf", "class": "warrior", "level": 2,
