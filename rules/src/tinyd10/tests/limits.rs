@@ -41,6 +41,7 @@ fn bloody_slash_doubles_a_blow_of_1_to_2() {
                 &[5, 6],
             ),
             S::Res("g1", "hp", 8),
+            S::Damage(&[("shortsword", 1), ("bloody slash: double", 1)], 2),
         ],
     });
 }
