@@ -143,7 +143,7 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     // What strikes each round (holy ground, a cataclysm, serpents held) strikes before the
     // rounds wear off: the round of the casting is the first.
     super::grounds::round_end(ctx)?;
-    super::turnabout::round_end(ctx)?;
+    let bites = super::turnabout::round_end(ctx)?;
     for id in ctx.state.encounter().order.clone() {
         // Time stop: time stands still for the frozen, their dying too, for every round it
         // covers (the one it wears off at the end of included).
@@ -180,6 +180,7 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             None => super::harm::dies(ctx, &id, "after five rounds dying")?,
         }
     }
+    super::turnabout::bitten(ctx, bites)?;
     // An area whose rounds ran out holds nobody now.
     super::grounds::refresh(ctx)
 }

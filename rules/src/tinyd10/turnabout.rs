@@ -11,7 +11,7 @@
 
 use crate::account::Telling;
 use crate::engine::{Ctx, DecideError};
-use crate::event::Modifier;
+use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView, Status};
@@ -76,10 +76,15 @@ pub fn let_go(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
     )
 }
 
+/// A bite to put on: who, its rounds, and whether they are the GM's.
+pub struct Bite(EntityId, i64, bool);
+
 /// A round ends: each holder that has held its serpents past the round of the casting saves
-/// or is bitten.
-pub fn round_end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+/// or is bitten (the damage now; the bites to put on once the round's counts have worn down,
+/// [`bitten`], so the round that ends is not one of their rounds).
+pub fn round_end(ctx: &mut Ctx<'_>) -> Result<Vec<Bite>, DecideError> {
     let round = i64::from(ctx.state.encounter().round);
+    let mut bites = Vec::new();
     for id in ctx.state.combatant_ids() {
         let o = ctx.combatant(&id)?;
         let Some(s) = o.statuses.get(SERPENTS).cloned() else {
@@ -131,6 +136,18 @@ pub fn round_end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             secret,
         )?
         .value;
+        bites.push(Bite(id, n, secret));
+    }
+    ctx.telling = None;
+    Ok(bites)
+}
+
+/// The bites of the round that ended: -1 to attacks for their rounds.
+pub fn bitten(ctx: &mut Ctx<'_>, bites: Vec<Bite>) -> Result<(), DecideError> {
+    for Bite(id, n, secret) in bites {
+        if ctx.combatant(&id)?.has_status(DEAD) {
+            continue;
+        }
         let rounds = if secret {
             Rounds::Gms(n)
         } else {
@@ -142,12 +159,21 @@ pub fn round_end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         } else {
             format!(" for {n} rounds")
         };
-        ctx.note_about(
-            &id,
-            format!("{id} holds on and is bitten: {BITE_ATTACK} to attacks{how_long}"),
-        )?;
+        // Told as the caster's spell's lines are: to the table for a player's caster.
+        let audience = if secret {
+            Audience::GmOnly
+        } else {
+            Audience::Everyone
+        };
+        ctx.emit(Event {
+            parts: vec![Part {
+                audience,
+                fact: Fact::Noted {
+                    text: format!("{id} held on and is bitten: {BITE_ATTACK} to attacks{how_long}"),
+                },
+            }],
+        })?;
     }
-    ctx.telling = None;
     Ok(())
 }
 
