@@ -8,7 +8,10 @@
 //! binds (the unholy within 50 ft are bound, no turn, for L rounds), Time stop (every other
 //! creature loses its turns for 1d5 rounds), Enchant weapon (+1 attack, +2 damage with one
 //! weapon for the fight), the two Wards (a spell's effects, not its damage, fall off the warded
-//! for the fight) and Teleport (the caster moves up to 200 ft on the grid).
+//! for the fight; Ward (divine) also keeps an unholy foe's attack's effects off, read by
+//! `faces`) and Teleport (the caster moves up to 200 ft on the grid). Consecrate and Cataclysm
+//! are cast here and strike each round from `grounds`; To serpents and Reprisal from
+//! `turnabout`.
 //!
 //! Who is in an area is measured on the grid (`areas::around`); off it the GM names them.
 //! Lengths and sizes from the GM's caster (its level, its dice) are the GM's: the status
