@@ -339,6 +339,13 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                     false,
                     "Imprint spell: the magical spell seen cast this fight to learn for it",
                 ),
+                ArgSpec::new(
+                    "kind",
+                    ArgKind::Text,
+                    false,
+                    "Cataclysm: earthquake, firestorm or flooding",
+                )
+                .choices(&super::grounds::KINDS),
             ],
         ),
         "ability" => action(
@@ -421,6 +428,12 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 ),
             ],
         ),
+        "let_go" => action(
+            name,
+            actor,
+            "Let go of a weapon turned to serpents (To serpents): no bite, but bare hands until the GM rules it back in hand.",
+            vec![],
+        ),
         "end_turn" => action(name, actor, "End the turn.", vec![]),
         _ => return None,
     })
@@ -495,6 +508,9 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             }
             if c.resource(MOVE) > 0 || c.has_status(super::RETREAT) {
                 names.push("move");
+            }
+            if c.has_status(super::turnabout::SERPENTS) {
+                names.push("let_go");
             }
             names.push("end_turn");
         }

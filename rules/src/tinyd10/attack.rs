@@ -180,6 +180,7 @@ pub fn attack(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Decid
         &targets[0],
     )?);
     if w.kind == AttackKind::Ranged {
+        super::grounds::may_shoot(c)?;
         super::round::within_range(ctx, c, &targets[0], w.range_ft, &w.name)?;
     }
     // Everything the attack may cost (Feint's 2 PP included, in case it misses, and One man
@@ -525,7 +526,11 @@ fn after_hit(
     let stats = stats_of(c)?;
     let t_stats = stats_of(t)?;
     let (t, w) = (t.clone(), w.clone());
-    if roll_nat == Some(10) && w.kind.is_melee() && stats.has_ability("pummel") {
+    if roll_nat == Some(10)
+        && w.kind.is_melee()
+        && stats.has_ability("pummel")
+        && !super::lasting::attack_warded(c, &t)
+    {
         ctx.set_status(
             &t.id,
             PRONE,

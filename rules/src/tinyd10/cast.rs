@@ -333,9 +333,12 @@ fn effect(
     }
     let ward = spell.effect.is_some() && super::lasting::warded(target, c, spell);
     let resisted = willed || ward || resists(ctx, c, spell, target)?;
-    // A spell whose effect reaches past its target (Sunburst's light, Turn undead's flight)
-    // still works on the others.
-    let wide = matches!(spell.id.as_str(), "sunburst" | "turn_undead");
+    // A spell whose effect reaches past its target (Sunburst's light, Turn undead's flight,
+    // an area that strikes each round) still works on the others.
+    let wide = matches!(
+        spell.id.as_str(),
+        "sunburst" | "turn_undead" | "consecrate" | "cataclysm"
+    );
     if resisted && spell.damage.is_none() && !wide {
         ctx.telling = None;
         let by = if willed {

@@ -357,6 +357,23 @@ pub fn advance_time(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             }
         }
     }
+    for id in ctx.state.combatant_ids() {
+        let c = ctx.combatant(&id)?;
+        if let Some(s) = c.statuses.get(super::grounds::CONSECRATED) {
+            // Holy ground lasts hours: the caster's, the GM's alone for the GM's caster.
+            let left = s.magnitude - minutes;
+            let next = (left > 0).then(|| {
+                let mut s = s.clone();
+                s.magnitude = left;
+                s
+            });
+            super::call::mark(ctx, &id, super::grounds::CONSECRATED, next)?;
+            if left <= 0 {
+                ctx.note_about(&id, format!("the ground {id} consecrated is holy no more"))?;
+            }
+        }
+    }
+    super::grounds::refresh(ctx)?;
     if args.flag("wander")? {
         for t in 1..=turns {
             wandering_check(ctx, &format!("{place} turn {t} of {turns}"), false)?;

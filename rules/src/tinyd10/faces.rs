@@ -5,8 +5,10 @@
 //! rolls for the attacker's level in rounds) and, in melee, paralyzes it (Paralyzing strike:
 //! the level in rounds, one on a T5 aspect save), disarms it if the attacker wins a power
 //! challenge (Disarm) and blinds it (Radiant strike: -2 to its attacks and reflex for one
-//! round). Then Bloody slash may double a bladed blow, and a
-//! target at 1 HP with Deathless makes the attacker win a power challenge to hurt it.
+//! round). A target under Ward (divine) struck by an unholy foe takes none of these (nor
+//! Thunderous blow's or Pummel's fall): the blow's damage alone. Then Bloody slash may double
+//! a bladed blow, and a target at 1 HP with Deathless makes the attacker win a power
+//! challenge to hurt it.
 //!
 //! "Rolls a 10" reads the face or the total as the table rules (`tinyd10.natural`); a 10 that
 //! misses sets off nothing that needs a hit.
@@ -115,6 +117,27 @@ pub fn on_the_hit(
     nat: Option<i64>,
     overpower: bool,
 ) -> Result<(), DecideError> {
+    if super::lasting::attack_warded(c, t) {
+        // Ward (divine): the unholy attacker's blow does its damage and nothing else.
+        let would = (w.kind.is_melee() && ctx.combatant(&c.id)?.has_status(THUNDEROUS))
+            || (nat == Some(10)
+                && (stats.has_ability("critical_strike")
+                    || (w.kind.is_melee()
+                        && ["paralyzing_strike", "disarm", "radiant_strike", "pummel"]
+                            .iter()
+                            .any(|a| stats.has_ability(a)))));
+        if would {
+            ctx.telling = None;
+            ctx.note_about(
+                &t.id,
+                format!(
+                    "{} resists the effects of {}'s attack (ward): only its damage lands",
+                    t.id, c.id
+                ),
+            )?;
+        }
+        return Ok(());
+    }
     if w.kind.is_melee() && ctx.combatant(&c.id)?.has_status(THUNDEROUS) {
         thunder(ctx, c, t)?;
     }

@@ -25,6 +25,26 @@ pub fn damage(
 ) -> Result<(), DecideError> {
     let mut amount = amount.max(0);
     let mut steps = steps;
+    if let Some(src) = source
+        && let Some(to) = super::turnabout::reprisal(ctx, target, src, amount)?
+    {
+        // Reprisal: the blow falls on the foe that struck the caster before.
+        ctx.telling = None;
+        ctx.note_about(
+            target,
+            format!("reprisal: the blow of {src} on {target} falls on {to} instead"),
+        )?;
+        ctx.telling = Some(crate::account::Telling {
+            actor: Some(target.clone()),
+            verb: "turns the blow by reprisal onto".into(),
+            target: Some(to.clone()),
+            instrument: None,
+        });
+        let turned = vec![Modifier::new("reprisal", amount)];
+        damage(ctx, &to, amount, turned, None, nonlethal)?;
+        ctx.telling = None;
+        return Ok(());
+    }
     if amount > 0 && ctx.combatant(target)?.has_status(APPEAL) {
         // Appeal to heaven: no damage while it lasts.
         steps.push(Modifier::new("appeal to heaven: no damage", -amount));

@@ -8,7 +8,10 @@
 //! binds (the unholy within 50 ft are bound, no turn, for L rounds), Time stop (every other
 //! creature loses its turns for 1d5 rounds), Enchant weapon (+1 attack, +2 damage with one
 //! weapon for the fight), the two Wards (a spell's effects, not its damage, fall off the warded
-//! for the fight) and Teleport (the caster moves up to 200 ft on the grid).
+//! for the fight; Ward (divine) also keeps an unholy foe's attack's effects off, read by
+//! `faces`) and Teleport (the caster moves up to 200 ft on the grid). Consecrate and Cataclysm
+//! are cast here and strike each round from `grounds`; To serpents and Reprisal from
+//! `turnabout`.
 //!
 //! Who is in an area is measured on the grid (`areas::around`); off it the GM names them.
 //! Lengths and sizes from the GM's caster (its level, its dice) are the GM's: the status
@@ -49,7 +52,7 @@ pub const WARD_DIVINE: &str = "ward_divine";
 pub const WARD_MAGICAL: &str = "ward_magical";
 
 /// Statuses whose rounds count down at each round's end (`afflict::wear_off`).
-pub const TIMED: [&str; 7] = [
+pub const TIMED: [&str; 10] = [
     FRIGHTENED,
     HOLY_SHIELD,
     MAGE_ARMOUR,
@@ -57,9 +60,17 @@ pub const TIMED: [&str; 7] = [
     BOUND,
     TIME_STOPPED,
     FLEEING,
+    super::grounds::CATACLYSM,
+    super::turnabout::SERPENTS,
+    super::turnabout::BITTEN,
 ];
 /// Statuses that last the fight and go at its end.
-const FIGHT: [&str; 3] = [ENCHANTED, WARD_DIVINE, WARD_MAGICAL];
+const FIGHT: [&str; 4] = [
+    ENCHANTED,
+    WARD_DIVINE,
+    WARD_MAGICAL,
+    super::turnabout::REPRISAL,
+];
 
 pub const FRIGHT_ATTACK: i64 = -2;
 pub const FRIGHT_TOUGHNESS: i64 = -1;
@@ -80,8 +91,8 @@ pub const TELEPORT_FT: i64 = 200;
 pub fn in_a_fight(ctx: &Ctx<'_>, spell: &Spell) -> Result<(), Refusal> {
     let lasts = match spell.id.as_str() {
         "fear_of_god" | "holy_shield" | "mage_armour" | "dumbstruck" | "sunburst"
-        | "turn_undead" | "holy_binds" | "time_stop" => "its rounds",
-        "enchant_weapon" | "ward_divine" | "ward_magical" => "the fight",
+        | "turn_undead" | "holy_binds" | "time_stop" | "cataclysm" | "to_serpents" => "its rounds",
+        "enchant_weapon" | "ward_divine" | "ward_magical" | "reprisal" => "the fight",
         _ => return Ok(()),
     };
     if ctx.state.encounter().active {
@@ -102,6 +113,8 @@ pub struct Extra {
     pub to: Option<Cell>,
     /// Creatures named for an area, and whether the GM vouches for them off the grid.
     pub named: Named,
+    /// Cataclysm: its kind.
+    pub kind: Option<String>,
 }
 
 impl Extra {
@@ -128,6 +141,7 @@ impl Extra {
         }
         let mut extra = Extra {
             named,
+            kind: super::grounds::kind(&spell.id, args.text("kind")?)?,
             ..Extra::default()
         };
         let weapon = args.text("weapon")?;
@@ -191,6 +205,8 @@ fn area_of<'a>(
         "holy_binds" => Some((c, BINDS_FT)),
         "turn_undead" => Some((c, TURN_FT)),
         "sunburst" => Some((target, BLIND_FT)),
+        "consecrate" => Some((c, super::grounds::consecrate_ft(c))),
+        "cataclysm" => Some((target, super::grounds::CATACLYSM_FT)),
         _ => None,
     }
 }
@@ -206,6 +222,7 @@ pub fn toughness(t: &Combatant) -> Vec<Modifier> {
             out.push(Modifier::new(label, s.magnitude));
         }
     }
+    out.extend(super::grounds::toughness(t));
     out
 }
 
@@ -215,6 +232,12 @@ pub fn penalties(c: &Combatant, attack: bool, attribute: Option<Attribute>) -> V
     let mut out = Vec::new();
     if attack && let Some(s) = c.statuses.get(FRIGHTENED) {
         out.push(Modifier::new("fear of god", s.magnitude));
+    }
+    if attack && let Some(s) = c.statuses.get(super::turnabout::BITTEN) {
+        out.push(Modifier::new("serpent's bite", s.magnitude));
+    }
+    if attack {
+        out.extend(super::grounds::penalties(c));
     }
     if attribute == Some(Attribute::Intellect)
         && let Some(s) = c.statuses.get(DUMBSTRUCK)
@@ -261,6 +284,14 @@ pub fn warded(target: &Combatant, caster: &Combatant, spell: &Spell) -> bool {
     caster.side != target.side
         && ((target.has_status(WARD_DIVINE) && unholy)
             || (target.has_status(WARD_MAGICAL) && spell.kind == SpellKind::Magical))
+}
+
+/// Whether a Ward (divine) keeps the effects of `a`'s attack (not its damage) off `t`: `a` is
+/// an unholy foe.
+pub fn attack_warded(a: &Combatant, t: &Combatant) -> bool {
+    t.has_status(WARD_DIVINE)
+        && a.side != t.side
+        && stats_of(a).is_ok_and(|s| super::cast::is_of(&s.tags, "unholy"))
 }
 
 /// The fight is over: what lasted for it goes.
@@ -534,6 +565,87 @@ pub fn apply(
                     } else {
                         "foes' magical spells"
                     }
+                ),
+            )?;
+        }
+        "consecrate" => {
+            let hours = who.roll(ctx, "hours of consecrated ground", "1d5")?;
+            let named = areas::around(
+                ctx,
+                c,
+                super::grounds::consecrate_ft(c),
+                &extra.named,
+                |_| true,
+            )?;
+            let inside = super::grounds::consecrate(ctx, c, hours, &named)?;
+            who.say(
+                ctx,
+                format!(
+                    "{} consecrates the ground within {} ft for {hours} hours: the unholy in it ({}) take 1 damage each round, {} to attacks and toughness",
+                    c.id,
+                    super::grounds::consecrate_ft(c),
+                    names(&inside),
+                    super::grounds::PENALTY
+                ),
+            )?;
+        }
+        "cataclysm" => {
+            let kind = extra
+                .kind
+                .clone()
+                .ok_or_else(|| Refusal::bad_argument("kind", "is required"))?;
+            let n = who.roll(ctx, "rounds of cataclysm", "1d10+L")?;
+            let named = areas::around(
+                ctx,
+                target,
+                super::grounds::CATACLYSM_FT,
+                &extra.named,
+                |_| true,
+            )?;
+            let caught =
+                super::grounds::cataclysm(ctx, c, target, &kind, who.rounds(n), &named, resisted)?;
+            let adds = match kind.as_str() {
+                "earthquake" => "-1 to attacks and toughness",
+                "firestorm" => "1 more damage each round, save or not",
+                _ => "no ranged attacks",
+            };
+            who.say(
+                ctx,
+                format!(
+                    "a cataclysm ({kind}) rages within {} ft of {} for {n} rounds: each round {} make a power save or take 1 damage; {adds}",
+                    super::grounds::CATACLYSM_FT,
+                    target.id,
+                    names(&caught)
+                ),
+            )?;
+        }
+        "to_serpents" if !resisted => {
+            let n = who.roll(ctx, "rounds of to serpents", "1d10")?;
+            super::turnabout::serpents(ctx, c, target, who.rounds(n))?;
+            who.say(
+                ctx,
+                format!(
+                    "{}'s weapon writhes into serpents for {n} rounds: held past this round, they bite each round's end (a reflex save, or 1 damage and -1 to attacks for 1d5 rounds); `let_go` drops it",
+                    target.id
+                ),
+            )?;
+        }
+        "reprisal" => {
+            super::call::mark(
+                ctx,
+                &target.id,
+                super::turnabout::REPRISAL,
+                Some(Status {
+                    source: who.source().to_owned(),
+                    magnitude: 0,
+                    rounds_left: None,
+                }),
+            )?;
+            who.say(
+                ctx,
+                format!(
+                    "{} is under reprisal for the fight: a foe's blow falls on the foe that struck it last before",
+                    target.id
                 ),
             )?;
         }

@@ -24,6 +24,7 @@ mod crawl;
 pub mod dice;
 mod explore;
 mod faces;
+mod grounds;
 mod harm;
 mod imprint;
 mod knacks;
@@ -42,6 +43,7 @@ pub mod sheet;
 mod splash;
 mod strike;
 mod tell;
+mod turnabout;
 mod will;
 
 #[cfg(test)]
@@ -228,12 +230,14 @@ impl RuleSystem for TinyD10 {
             "ability" => strike::ability(ctx, &c, args, seat),
             "move" => moving::movement(ctx, &c, args),
             "level_up" => levelling::level_up(ctx, &c, args),
+            "let_go" => turnabout::let_go(ctx, &c),
             _ => round::end_turn_action(ctx, &c),
         }
     }
 
     fn after(&self, ctx: &mut Ctx<'_>, happened: &[Happening]) -> Result<(), DecideError> {
         lock::after_moves(ctx, happened)?;
+        grounds::after_moves(ctx, happened)?;
         round::pass_a_fallen_turn(ctx)
     }
 

@@ -46,6 +46,9 @@ pub const WANDERING: &str = "tinyd10.wandering";
 /// What a trap's bare damage range ("2-3", "1-2") gives (A9).
 pub const TRAP_DAMAGE: &str = "tinyd10.trap_damage";
 
+/// Whether a firestorm's "+1 damage per combat round" grows by one each round (A17).
+pub const FIRESTORM_DAMAGE: &str = "tinyd10.firestorm";
+
 struct Choice {
     key: &'static str,
     help: &'static str,
@@ -53,7 +56,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 19] = [
+const CHOICES: [Choice; 20] = [
     Choice {
         key: D5_FROM,
         help: "A 1d5: `draw` takes a five-sided draw of the fair stream; `half_d10` rolls a d10 and halves it, rounding up.",
@@ -167,6 +170,12 @@ const CHOICES: [Choice; 19] = [
         help: "Imprint spell has no cost in the text: `ruling` (refused until the table picks one), or `free`, `one`, `two` MP.",
         choices: &["ruling", "free", "one", "two"],
         default: "ruling",
+    },
+    Choice {
+        key: FIRESTORM_DAMAGE,
+        help: "A firestorm's +1 damage per round to each creature in it: `flat` (1 every round) or `cumulative` (1 in its first round, 2 in its second, and so on).",
+        choices: &["flat", "cumulative"],
+        default: "flat",
     },
 ];
 

@@ -140,6 +140,10 @@ pub fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
 fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let round = i64::from(ctx.state.encounter().round);
     let counts = is(ctx.state.options(), DYING_COUNT, "drop_counts");
+    // What strikes each round (holy ground, a cataclysm, serpents held) strikes before the
+    // rounds wear off: the round of the casting is the first.
+    super::grounds::round_end(ctx)?;
+    let bites = super::turnabout::round_end(ctx)?;
     for id in ctx.state.encounter().order.clone() {
         // Time stop: time stands still for the frozen, their dying too, for every round it
         // covers (the one it wears off at the end of included).
@@ -176,7 +180,9 @@ fn end_of_round(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             None => super::harm::dies(ctx, &id, "after five rounds dying")?,
         }
     }
-    Ok(())
+    super::turnabout::bitten(ctx, bites)?;
+    // An area whose rounds ran out holds nobody now.
+    super::grounds::refresh(ctx)
 }
 
 /// Refuses an action outside the actor's turn, or from a creature that cannot act.
@@ -296,6 +302,8 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             ctx.set_status(&id, UNCONSCIOUS, None)?;
         }
     }
+    // A cataclysm went with the fight: nobody stands in it now (holy ground lasts hours).
+    super::grounds::refresh(ctx)?;
     ctx.emit(Event::public(Fact::EncounterEnded))
 }
 

@@ -76,6 +76,10 @@ pub fn ability(
         return Err(Refusal::Rule(format!("{} is already dead", t.id)).into());
     }
     super::presence::must_target(ctx, c, &t.id)?;
+    // Thrown daggers are a ranged attack: a flood (Cataclysm) forbids them.
+    if id == "hail_of_daggers" {
+        super::grounds::may_shoot(c)?;
+    }
     let pp = args.int("pp")?.unwrap_or(0);
     let pool = c.resource(PP);
     if pp + cost > pool {
@@ -184,6 +188,15 @@ pub fn ability(
             let t = ctx.combatant(&t.id)?;
             if t.has_status(DEAD) {
                 return Ok(());
+            }
+            // Ward (divine) keeps an unholy attacker's effects off: the blow lands, the
+            // knock-out does not.
+            if super::lasting::attack_warded(c, &t) {
+                ctx.telling = None;
+                return ctx.note_about(
+                    &t.id,
+                    format!("{}'s ward keeps the stunning blow's knock-out off", t.id),
+                );
             }
             let won = rolls::challenge(
                 ctx,

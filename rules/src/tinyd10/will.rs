@@ -73,6 +73,9 @@ pub fn offer(
     if let Some(to) = extra.to {
         secret.insert(TO.to_owned(), StepValue::Cell(to));
     }
+    if let Some(k) = &extra.kind {
+        secret.insert(KIND.to_owned(), StepValue::Text(k.clone()));
+    }
     ctx.telling = None;
     ctx.ask(PendingStep {
         rule: STEP_WILL.into(),
@@ -131,6 +134,7 @@ const NAMED: &str = "named";
 const AS_NAMED: &str = "as_named";
 const WEAPON: &str = "weapon";
 const TO: &str = "to";
+const KIND: &str = "kind";
 
 /// The casting's extras as [`offer`] kept them.
 fn extra_of(step: &PendingStep) -> Extra {
@@ -147,5 +151,6 @@ fn extra_of(step: &PendingStep) -> Extra {
         weapon: step.secret_text(WEAPON).map(str::to_owned),
         to,
         named: Named { ids, as_named },
+        kind: step.secret_text(KIND).map(str::to_owned),
     }
 }

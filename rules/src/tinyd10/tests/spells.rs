@@ -11,7 +11,7 @@ use crate::grid::Cell;
 use crate::state::StateView;
 use crate::testing::scene::{Played, S, Scene};
 
-use super::scenes::{aldric, brenna, goblin, play, t};
+use super::scenes::{aldric, brenna, goblin, n, play, t};
 use super::{dice_gm_alone, pc, with};
 
 /// A level 3 human cleric (`p1`) knowing `spells`.
@@ -1162,6 +1162,487 @@ fn arcane_knowledge_takes_one_off_imprint_spells_table_set_cost() {
                 &[],
             ),
             S::Res("copier", "mp", 11),
+        ],
+    });
+}
+
+fn kind_cast(
+    spell: &'static str,
+    target: &'static str,
+    kind: &'static str,
+) -> Vec<(&'static str, ArgValue)> {
+    vec![
+        ("spell", t(spell)),
+        ("target", t(target)),
+        ("kind", t(kind)),
+    ]
+}
+
+fn moves(x: i32, y: i32) -> Vec<(&'static str, ArgValue)> {
+    vec![("to", ArgValue::Cell(Cell::new(x, y)))]
+}
+
+#[test]
+fn consecrate_burns_the_unholy_within_10_ft_a_level_each_round_at_1_off_attacks_and_toughness() {
+    let mut steps = vec![
+        // Level 3: 30 ft. g1 stands 30 ft off, g2 35 ft; Brenna is no unholy creature.
+        S::Place("cleric", 0, 0),
+        S::Place("brenna", 1, 0),
+        S::Place("g1", 6, 0),
+        S::Place("g2", 7, 0),
+        // Brenna 2, the cleric 5: the cleric first; the goblins by reflex.
+        S::Start(&[2, 5]),
+        S::Order(&["cleric", "brenna", "g1", "g2"]),
+        // 3 MP of 10; 1d5 (2) hours.
+        S::Act("cleric", "cast", vec![("spell", t("consecrate"))], &[2]),
+        S::Res("cleric", "mp", 7),
+        S::Magnitude("g1", "holy_ground", -1),
+        S::Lacks("g2", "holy_ground"),
+        S::Lacks("brenna", "holy_ground"),
+        S::Has("cleric", "consecrated_ground"),
+        S::PlayerHears(
+            "cleric consecrates the ground within 30 ft for 2 hours: the unholy in it (g1) take 1 damage each round, -1 to attacks and toughness",
+        ),
+        // T5 - 1 = 4; g2 keeps its 5.
+        toughness("g1", 4),
+        toughness("g2", 5),
+        S::Act("cleric", "end_turn", vec![], &[]),
+        S::Act("brenna", "end_turn", vec![], &[]),
+        // g1: 8 + power 1 - 1 = 8 misses Brenna's T9 (a 9 without the ground).
+        S::Act("g1", "attack", vec![("target", t("brenna"))], &[8]),
+        S::Said("holy ground"),
+        S::Res("brenna", "hp", 10),
+        S::Act("g1", "end_turn", vec![], &[]),
+        // The round ends: 1 damage to g1 (10 - 1), none to g2 outside; no die.
+        S::Act("g2", "end_turn", vec![], &[]),
+        S::Res("g1", "hp", 9),
+        S::Res("g2", "hp", 10),
+        S::Damage(&[("holy ground", 1)], 1),
+        S::Round(2),
+    ];
+    steps.extend(end(&["cleric", "brenna"]));
+    steps.extend([
+        // g1 steps out (40 ft): the penalties go with it, and the round's end spares it.
+        S::Act("g1", "move", moves(8, 0), &[]),
+        S::Lacks("g1", "holy_ground"),
+        toughness("g1", 5),
+        S::Act("g1", "end_turn", vec![], &[]),
+        S::Act("g2", "end_turn", vec![], &[]),
+        S::Round(3),
+        S::Res("g1", "hp", 9),
+        // The hours outlast the fight: the ground stays on the cleric.
+        S::Gm("end_encounter", vec![], &[]),
+        S::Has("cleric", "consecrated_ground"),
+    ]);
+    play(Scene {
+        name: "consecrate on the grid",
+        options: &[],
+        cast: vec![
+            cleric(&["consecrate"]),
+            brenna(),
+            gob("g1", -1),
+            gob("g2", -2),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn consecrate_off_the_grid_burns_the_unholy_the_gm_names_and_outlasts_a_fight() {
+    let named = |as_named: bool| {
+        let mut v = vec![("spell", t("consecrate")), ("targets", t("g1"))];
+        if as_named {
+            v.push(("as_named", yes()));
+        }
+        v
+    };
+    play(Scene {
+        name: "consecrate off the grid",
+        options: &[],
+        cast: vec![cleric(&["consecrate"]), gob("g1", -1), gob("g2", -2)],
+        steps: vec![
+            // Hours, not rounds: cast before the fight. A player cannot say who is within.
+            S::Refused("cleric", "cast", named(false), "rule: off the grid"),
+            S::Refused("cleric", "cast", named(true), "forbidden"),
+            // The GM names g1 within; 1d5 (3) hours.
+            S::GmAct("cleric", "cast", named(true), &[3]),
+            S::Has("g1", "holy_ground"),
+            S::Lacks("g2", "holy_ground"),
+            S::PlayerHears("for 3 hours"),
+            // Reflex: the cleric 1, g1 -1, g2 -2. The first round's end burns g1 alone.
+            S::Start(&[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("g1", "end_turn", vec![], &[]),
+            S::Act("g2", "end_turn", vec![], &[]),
+            S::Res("g1", "hp", 9),
+            S::Res("g2", "hp", 10),
+            // The fight over, time runs its hours down: 17 dungeon turns of 10 minutes leave
+            // 10 of the 180 minutes; one more ends it, and g1 stands on common ground.
+            S::Gm("end_encounter", vec![], &[]),
+            S::Has("g1", "holy_ground"),
+            S::Gm("advance_time", vec![("turns", n(17))], &[]),
+            S::Magnitude("cleric", "consecrated_ground", 10),
+            S::Gm("advance_time", vec![], &[]),
+            S::Lacks("cleric", "consecrated_ground"),
+            S::Lacks("g1", "holy_ground"),
+            S::Said("the ground cleric consecrated is holy no more"),
+        ],
+    });
+}
+
+#[test]
+fn cataclysm_earthquake_strikes_all_but_the_casters_side_within_100_ft_each_round() {
+    let mut steps = vec![
+        S::Place("cleric", 0, 0),
+        S::Place("brenna", 1, 0),
+        // g1 50 ft from the cleric; g2 100 ft from g1, g3 105 ft.
+        S::Place("g1", 10, 0),
+        S::Place("g2", 30, 0),
+        S::Place("g3", 31, 0),
+        S::Start(&[2, 5]),
+        S::Order(&["cleric", "brenna", "g1", "g2", "g3"]),
+        // Its kind is needed, one of the three, and taken by Cataclysm alone.
+        S::Refused("cleric", "cast", cast("cataclysm", "g1"), "bad_request"),
+        S::Refused(
+            "cleric",
+            "cast",
+            kind_cast("cataclysm", "g1", "tsunami"),
+            "bad_request",
+        ),
+        S::Refused(
+            "cleric",
+            "cast",
+            kind_cast("fear_of_god", "g1", "earthquake"),
+            "bad_request: only Cataclysm",
+        ),
+        // 5 MP of 10; 1d10 (2) + level 3 = 5 rounds. g1 and g2 are in it; g3 is not, nor
+        // Brenna and the cleric (the caster's side is immune).
+        S::Act(
+            "cleric",
+            "cast",
+            kind_cast("cataclysm", "g1", "earthquake"),
+            &[2],
+        ),
+        S::Res("cleric", "mp", 5),
+        rounds("cleric", "cataclysm", 5),
+        S::Magnitude("g1", "quaking", -1),
+        S::Magnitude("g2", "quaking", -1),
+        S::Lacks("g3", "quaking"),
+        S::Lacks("brenna", "quaking"),
+        S::Lacks("cleric", "quaking"),
+        S::PlayerHears(
+            "a cataclysm (earthquake) rages within 100 ft of g1 for 5 rounds: each round g1, g2 make a power save or take 1 damage; -1 to attacks and toughness",
+        ),
+        // T5 - 1.
+        toughness("g1", 4),
+        toughness("g3", 5),
+        S::Act("cleric", "end_turn", vec![], &[]),
+        S::Act("brenna", "end_turn", vec![], &[]),
+        // g1 at the cleric: 5 + power 1 - 1 = 5 misses T6 (a 6 would hit without it).
+        S::Act("g1", "attack", vec![("target", t("cleric"))], &[5]),
+        S::Said("earthquake"),
+        S::Res("cleric", "hp", 9),
+        S::Act("g1", "end_turn", vec![], &[]),
+        S::Act("g2", "end_turn", vec![], &[]),
+        // The round's end: power saves against the spell save 9. g1 7 + 1 = 8 fails: 1
+        // damage; g2 8 + 1 = 9 saves. g3 rolls nothing.
+        S::Act("g3", "end_turn", vec![], &[7, 8]),
+        S::Res("g1", "hp", 9),
+        S::Res("g2", "hp", 10),
+        S::Res("g3", "hp", 10),
+        rounds("cleric", "cataclysm", 4),
+        S::Magnitude("cleric", "cataclysm", 1),
+    ];
+    // Round 2: g2 fails (1 + 1), g1 saves (9 + 1).
+    steps.extend(end(&["cleric", "brenna", "g1", "g2"]));
+    steps.extend([
+        S::Act("g3", "end_turn", vec![], &[9, 1]),
+        S::Res("g1", "hp", 9),
+        S::Res("g2", "hp", 9),
+        // The fight ends: the cataclysm and its penalties go.
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("cleric", "cataclysm"),
+        S::Lacks("g1", "quaking"),
+        toughness("g1", 5),
+    ]);
+    play(Scene {
+        name: "cataclysm: earthquake",
+        options: &[],
+        cast: vec![
+            cleric(&["cataclysm", "fear_of_god"]),
+            brenna(),
+            gob("g1", -1),
+            gob("g2", -2),
+            gob("g3", -3),
+        ],
+        steps,
+    });
+}
+
+/// A firestorm about g1 (4 rounds): g1 fails its power save in round 1 (1 + 1 against 9) and
+/// makes it in round 2 (9 + 1).
+fn firestorm(
+    options: &'static [(&'static str, &'static str)],
+    second: &'static [(&'static str, i64)],
+    hp: i64,
+) {
+    play(Scene {
+        name: "cataclysm: firestorm",
+        options,
+        cast: vec![cleric(&["cataclysm"]), gob("g1", -1)],
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("g1", 2, 0),
+            S::Start(&[]),
+            // 1d10 (1) + 3 = 4 rounds.
+            S::Act(
+                "cleric",
+                "cast",
+                kind_cast("cataclysm", "g1", "firestorm"),
+                &[1],
+            ),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // Round 1: 1 for the failed save, 1 for the firestorm's first round.
+            S::Act("g1", "end_turn", vec![], &[1]),
+            S::Damage(&[("cataclysm", 1), ("firestorm", 1)], 2),
+            S::Res("g1", "hp", 8),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            // Round 2: saved, the fire burns still, save or not.
+            S::Act("g1", "end_turn", vec![], &[9]),
+            S::Damage(second, 10 - 2 - hp),
+            S::Res("g1", "hp", hp),
+        ],
+    });
+}
+
+#[test]
+fn cataclysm_firestorm_adds_1_damage_every_round_save_or_not() {
+    firestorm(&[], &[("firestorm", 1)], 7);
+}
+
+#[test]
+fn option_firestorm_cumulative_burns_one_more_each_round() {
+    firestorm(
+        &[("tinyd10.firestorm", "cumulative")],
+        &[("firestorm", 2)],
+        6,
+    );
+}
+
+/// The GM's evil shaman floods Brenna off the grid (warded or not by the cleric).
+fn flood(warded: bool) {
+    let shoot = || vec![("target", t("shaman")), ("weapon", t("shortbow"))];
+    let mut steps = vec![
+        // The shaman (reflex 3), then the cleric and Brenna (2 and 5: the cleric first).
+        S::Start(&[2, 5]),
+        S::Order(&["shaman", "cleric", "brenna"]),
+        S::Act("shaman", "end_turn", vec![], &[]),
+    ];
+    if warded {
+        steps.push(S::Act("cleric", "cast", cast("ward_divine", "brenna"), &[]));
+    }
+    steps.extend(end(&["cleric", "brenna"]));
+    steps.extend([
+        // 1d10 (4) + level 3 = 7 rounds: the GM's number, and its die the GM's alone.
+        S::Act(
+            "shaman",
+            "cast",
+            kind_cast("cataclysm", "brenna", "flooding"),
+            &[4],
+        ),
+        dice_gm_alone("shaman", &[4]),
+        rounds("shaman", "cataclysm", 7),
+        S::GmOnly(&["for 7 rounds"]),
+        // Off the grid the target alone is in it, unless the GM names others.
+        S::Magnitude("brenna", "flooded", if warded { 0 } else { 1 }),
+        S::Lacks("cleric", "flooded"),
+        S::Act("shaman", "end_turn", vec![], &[]),
+        S::Act("cleric", "end_turn", vec![], &[]),
+    ]);
+    if warded {
+        // The ward spares the flood's effect: she shoots (1 + reflex 1 misses T5).
+        steps.push(S::Act("brenna", "attack", shoot(), &[1]));
+    } else {
+        steps.push(S::Refused(
+            "brenna",
+            "attack",
+            shoot(),
+            "rule: no ranged attacks",
+        ));
+    }
+    steps.extend([
+        // The round's end: a power save, 3 + 2 = 5, against the GM's spell save (3 + 2 + 3 =
+        // 8, hidden): failed, 1 damage, ward or not (the damage is not an effect).
+        S::Act("brenna", "end_turn", vec![], &[3]),
+        S::TargetSeen(false),
+        S::Res("brenna", "hp", 9),
+    ]);
+    play(Scene {
+        name: "cataclysm: flooding",
+        options: &[],
+        cast: vec![
+            with(shaman("divine", &["cataclysm"]), |v| {
+                v["tags"] = json!(["goblin", "evil"])
+            }),
+            cleric(&["ward_divine"]),
+            brenna(),
+        ],
+        steps,
+    });
+}
+
+#[test]
+fn cataclysm_flooding_forbids_ranged_attacks_and_the_gms_caster_keeps_its_rounds() {
+    flood(false);
+}
+
+#[test]
+fn ward_divine_spares_an_unholy_casters_cataclysm_effect_not_its_damage() {
+    flood(true);
+}
+
+#[test]
+fn to_serpents_bites_a_holder_that_holds_on_past_the_round_of_the_casting() {
+    let mut steps = vec![
+        // Its rounds are counted in a fight only.
+        S::Refused(
+            "cleric",
+            "cast",
+            cast("to_serpents", "g1"),
+            "rule: To serpents lasts its rounds",
+        ),
+        S::Start(&[2, 5]),
+        S::Order(&["cleric", "brenna", "g1"]),
+        // 2 MP of 10; 1d10 (4) rounds. No save at the casting: the save is the bite's.
+        S::Act("cleric", "cast", cast("to_serpents", "g1"), &[4]),
+        S::Res("cleric", "mp", 8),
+        rounds("g1", "serpents", 4),
+        S::PlayerHears("g1's weapon writhes into serpents for 4 rounds"),
+        // Brenna holds no serpents to let go.
+        S::Act("cleric", "end_turn", vec![], &[]),
+        S::Refused("brenna", "let_go", vec![], "rule: holds no serpents"),
+    ];
+    // Round 1 ends: held only in the round of the casting, no bite (no die drawn).
+    steps.extend(end(&["brenna", "g1"]));
+    steps.extend([S::Res("g1", "hp", 10), rounds("g1", "serpents", 3)]);
+    steps.extend(end(&["cleric", "brenna"]));
+    steps.extend([
+        // Round 2 ends: held past a round. Reflex save 3 - 1 = 2 against 9 fails: 1 damage,
+        // bitten for 1d5 (2) rounds from the next.
+        S::Act("g1", "end_turn", vec![], &[3, 2]),
+        S::Res("g1", "hp", 9),
+        S::Magnitude("g1", "bitten", -1),
+        rounds("g1", "bitten", 2),
+        S::PlayerHears("g1 held on and is bitten: -1 to attacks for 2 rounds"),
+    ]);
+    steps.extend(end(&["cleric", "brenna"]));
+    steps.extend([
+        // Round 3: g1 at Brenna, 8 + power 1 - 1 = 8 misses T9 (9 without the bite).
+        S::Act("g1", "attack", vec![("target", t("brenna"))], &[8]),
+        S::Said("serpent's bite"),
+        S::Res("brenna", "hp", 10),
+        // It lets go: disarmed, and no bite at this round's end (no die).
+        S::Act("g1", "let_go", vec![], &[]),
+        S::Lacks("g1", "serpents"),
+        S::Has("g1", "disarmed"),
+        S::Act("g1", "end_turn", vec![], &[]),
+        S::Res("g1", "hp", 9),
+        rounds("g1", "bitten", 1),
+    ]);
+    play(Scene {
+        name: "to serpents",
+        options: &[],
+        cast: vec![cleric(&["to_serpents"]), brenna(), gob("g1", -1)],
+        steps,
+    });
+}
+
+#[test]
+fn reprisal_turns_a_blow_on_the_foe_that_struck_the_caster_last_before_it() {
+    let hit = |who: &'static str| S::Act(who, "attack", vec![("target", t("wizard"))], &[6]);
+    play(Scene {
+        name: "reprisal",
+        options: &[],
+        cast: vec![wizard(&["reprisal"]), gob("g1", 3), gob("g2", 0)],
+        steps: vec![
+            // Reflex: g1 3, the wizard 2, g2 0.
+            S::Start(&[]),
+            S::Order(&["g1", "wizard", "g2"]),
+            // Before the spell: 6 + power 1 = 7 reaches T6, 1 damage. Kept as the last blow.
+            hit("g1"),
+            S::Res("wizard", "hp", 9),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // 3 MP of 12.
+            S::Act("wizard", "cast", vec![("spell", t("reprisal"))], &[]),
+            S::Res("wizard", "mp", 9),
+            S::Has("wizard", "reprisal"),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            // g2 strikes: g1 struck last before it, and takes the blow.
+            hit("g2"),
+            S::Res("wizard", "hp", 9),
+            S::Res("g1", "hp", 9),
+            S::PlayerHears("reprisal: the blow of g2 on wizard falls on g1 instead"),
+            S::Act("g2", "end_turn", vec![], &[]),
+            // g1 again: g2 struck last, and takes it.
+            hit("g1"),
+            S::Res("wizard", "hp", 9),
+            S::Res("g2", "hp", 9),
+            S::Res("g1", "hp", 9),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("wizard", "reprisal"),
+        ],
+    });
+}
+
+#[test]
+fn ward_divine_keeps_an_unholy_attackers_effects_off_but_not_its_damage() {
+    let brute = json!({
+        "id": "brute", "name": "brute", "kind": "npc", "level": 3, "tags": ["evil"],
+        "abilities": ["critical_strike", "stunning_blow"],
+        "stats": {"power": 2, "reflex": 5, "toughness": 5, "hp_max": 10, "pp_max": 2},
+        "attacks": [{"id": "club", "name": "club", "kind": "melee"}]
+    });
+    play(Scene {
+        name: "ward (divine) against an attack",
+        options: &[],
+        cast: vec![cleric(&["ward_divine"]), wizard(&[]), aldric(), brute],
+        steps: vec![
+            // Reflex: the brute 5, the wizard 2, the cleric 1, Aldric 0.
+            S::Start(&[]),
+            S::Order(&["brute", "wizard", "cleric", "aldric"]),
+            // Unwarded Aldric: 10 + 2 hits T7, 1 damage, and the 10 dazes him.
+            S::Act("brute", "attack", vec![("target", t("aldric"))], &[10]),
+            S::Res("aldric", "hp", 5),
+            S::Has("aldric", "dazed"),
+            S::Act("brute", "end_turn", vec![], &[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            // On another: 1 MP of 10.
+            S::Act("cleric", "cast", cast("ward_divine", "wizard"), &[]),
+            S::Res("cleric", "mp", 9),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            // The warded wizard: 10 + 2 hits T6, its 1 damage lands, its daze does not.
+            S::Act("brute", "attack", vec![("target", t("wizard"))], &[10]),
+            S::Res("wizard", "hp", 9),
+            S::Lacks("wizard", "dazed"),
+            S::PlayerHears(
+                "wizard resists the effects of brute's attack (ward): only its damage lands",
+            ),
+            S::Act("brute", "end_turn", vec![], &[]),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("aldric", "end_turn", vec![], &[]),
+            // A Stunning blow (2 PP): 5 + 2 + 1 hits T6 and its 2 damage lands (9 to 7); the
+            // knock-out does not, so no power challenge is rolled.
+            S::Act(
+                "brute",
+                "ability",
+                vec![("name", t("stunning_blow")), ("target", t("wizard"))],
+                &[5],
+            ),
+            S::Res("wizard", "hp", 7),
+            S::Lacks("wizard", "unconscious"),
+            S::Said("wizard's ward keeps the stunning blow's knock-out off"),
         ],
     });
 }
