@@ -529,3 +529,58 @@ fn enchant_weapon_adds_2_to_a_blow_with_no_bonus_of_its_own() {
         ],
     });
 }
+
+// Standard healing in a fight takes the healer's whole turn (the action and the move) and
+// restores HP, MP and PP alike by the roll: Aldric (heal skill) at 3 HP, 2 MP and 2 PP heals
+// himself for a d2 of 2: 5, 4 and 4.
+#[test]
+fn standard_healing_in_a_fight_restores_hp_mp_and_pp_by_the_roll() {
+    play(Scene {
+        name: "healing in a fight",
+        options: &[],
+        cast: vec![
+            with(super::scenes::aldric(), |v| {
+                v["hp"] = json!(3);
+                v["mp"] = json!(2);
+                v["pp"] = json!(2);
+            }),
+            goblin("g1", -5),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Act("aldric", "heal", vec![], &[2]),
+            S::Res("aldric", "hp", 5),
+            S::Res("aldric", "mp", 4),
+            S::Res("aldric", "pp", 4),
+            S::Res("aldric", "action", 0),
+            S::Res("aldric", "move", 0),
+        ],
+    });
+}
+
+/// Words of strength cost 2 PP: with exactly 2 they are spoken, with 1 refused.
+#[test]
+fn words_of_strength_with_exactly_their_2_pp() {
+    for (pp, ok) in [(2, true), (1, false)] {
+        let words = vec![("of", t("strength"))];
+        let step = if ok {
+            S::Act("aldric", "words", words, &[2])
+        } else {
+            S::Refused(
+                "aldric",
+                "words",
+                words,
+                "insufficient_resource: needs 2, has 1",
+            )
+        };
+        play(Scene {
+            name: "words of strength's price",
+            options: &[],
+            cast: vec![with(super::scenes::aldric(), |v| {
+                v["abilities"] = json!(["spell_casting_divine", "words_of_strength"]);
+                v["pp"] = json!(pp);
+            })],
+            steps: vec![step, S::Res("aldric", "pp", if ok { 0 } else { 1 })],
+        });
+    }
+}
