@@ -17,6 +17,8 @@ mod options;
 pub mod reload;
 mod round;
 pub mod sheet;
+mod stealth;
+mod stun;
 mod tell;
 
 #[cfg(test)]
@@ -61,7 +63,8 @@ pub const DEAD: &str = "dead";
 pub const DELAYED: &str = "delayed";
 /// Held, trapped or restrained: +3 to hit it.
 pub const IMMOBILE: &str = "immobile";
-/// In the ambushers' free turn: +3 to its checks.
+/// Hidden and unspotted (by a Stealth check, its total the magnitude, or by the GM's mark):
+/// the ambushers' free turn with +3, and a stun attack out of combat.
 pub const AMBUSHER: &str = "ambusher";
 /// Out of range or sight: an aimed attack at it is wasted.
 pub const OUT_OF_SIGHT: &str = "out_of_sight";
@@ -154,6 +157,8 @@ impl RuleSystem for Mist {
                 "ambush" => round::ambush(ctx),
                 "opportunity_attack" => attack::opportunity(ctx, args),
                 "clear_jam" => jam_fix::clear_jam(ctx, args),
+                "stealth" => stealth::stealth(ctx, args),
+                "perception" => stealth::perception(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }
@@ -163,6 +168,7 @@ impl RuleSystem for Mist {
         match action {
             "medicine_heal" => care::medicine_heal(ctx, &c, args),
             "release" => hold::release(ctx, &c),
+            "stun" => stun::stun(ctx, &c, args),
             _ => {
                 let how = round::may_act(ctx, &c, action)?;
                 match action {

@@ -217,13 +217,8 @@ pub const AMBUSH_TURN: &str = "ambush";
 
 fn end_ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     for id in ctx.state.combatant_ids() {
-        if ctx
-            .state
-            .combatant(&id)
-            .is_some_and(|c| c.has_status(AMBUSHER))
-        {
-            ctx.set_status(&id, AMBUSHER, None)?;
-        }
+        let c = ctx.combatant(&id)?;
+        super::stealth::clear_mark(ctx, &c)?;
     }
     let ids = fighters(&ctx.state);
     first_round(ctx, &ids)

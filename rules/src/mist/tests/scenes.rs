@@ -12,12 +12,12 @@ use super::super::Mist;
 use super::{creature, with};
 
 /// Plays a scenario; the hearing steps read the player `beatrix`'s copy.
-fn play(s: Scene) {
+pub(super) fn play(s: Scene) {
     scene::play(&Mist, "beatrix", s);
 }
 
 /// The group whose turn it is and who of it may still act.
-fn acting(group: &'static str, now: &'static [&'static str]) -> S {
+pub(super) fn acting(group: &'static str, now: &'static [&'static str]) -> S {
     S::Check(Box::new(move |p: &Played<'_>| {
         let t = &p.state.encounter().turns;
         let got: Vec<&str> = t.now.iter().map(|e| e.0.as_str()).collect();
@@ -30,13 +30,13 @@ fn acting(group: &'static str, now: &'static [&'static str]) -> S {
     }))
 }
 
-fn t(s: &str) -> ArgValue {
+pub(super) fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.into())
 }
 
 /// Beatrix of the delayed-action and dodge examples: Body 2, Senses 3, Speed 3, Dodge 3,
 /// Science 2, Medicine 3, a knife made to be thrown (D10/2).
-fn beatrix() -> Value {
+pub(super) fn beatrix() -> Value {
     with(creature("beatrix", "pc"), |v| {
         v["body"] = json!(2);
         v["senses"] = json!(3);
@@ -48,7 +48,7 @@ fn beatrix() -> Value {
 
 /// Markus: Body 3, Willpower 2, Pain Resistance 2, Toughness 1, +1 damage from an ability,
 /// a club (D10).
-fn markus() -> Value {
+pub(super) fn markus() -> Value {
     with(creature("markus", "pc"), |v| {
         v["body"] = json!(3);
         v["willpower"] = json!(2);
@@ -61,7 +61,7 @@ fn markus() -> Value {
 }
 
 /// A masked thug: Body 2, Speed 0, Evade 7, Life 6, a cudgel (D10).
-fn thug(id: &str) -> Value {
+pub(super) fn thug(id: &str) -> Value {
     with(creature(id, "npc"), |v| {
         v["body"] = json!(2);
         v["evade"] = json!(7);
