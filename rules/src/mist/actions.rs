@@ -309,6 +309,10 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             Vec::new()
         };
         let mut names = names;
+        if c.has_status(DELAYED) {
+            // One delayed action at most, whatever the actions a round.
+            names.retain(|n| *n != "delay");
+        }
         if enc.active && c.has_status(super::hold::HOLDING) {
             names.push("release");
         }

@@ -571,7 +571,7 @@ fn spend_out_of_turn(ctx: &mut Ctx<'_>, t: &Combatant) -> Result<(), DecideError
     if turns::may_act(ctx.state.encounter()).contains(&t.id) {
         return spend(ctx, &t.id, How::Turn);
     }
-    ctx.set_resource(&t.id, ACTION, 0)
+    ctx.set_resource(&t.id, ACTION, (t.resource(ACTION) - 1).max(0))
 }
 
 /// One instance of the weapon's damage: its value, whether it asks for a critical, and

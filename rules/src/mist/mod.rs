@@ -49,8 +49,9 @@ pub const GRID: GridSpec = GridSpec {
 /// Resource keys.
 pub const LIFE: &str = "life";
 pub const FATIGUE: &str = "fatigue";
-/// 1 while the round's action is still to be taken (in the group's turn, held as a delayed
-/// action, or kept for a dodge), 0 once it is spent.
+/// The round's actions still to be taken (in the group's turn, the one held as a delayed
+/// action, or kept for a dodge): the sheet's `actions` (1 unless developments give more) as
+/// each round starts, 0 once all are spent.
 pub const ACTION: &str = "action";
 /// The initiative of the combatant's group.
 pub const INITIATIVE: &str = "initiative";
@@ -115,7 +116,7 @@ impl RuleSystem for Mist {
             ResourceSpec {
                 key: ACTION,
                 min: 0,
-                max: 1,
+                max: 10,
             },
         ]
     }
