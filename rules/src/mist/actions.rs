@@ -6,7 +6,7 @@ use crate::ids::{EntityId, Seat};
 use crate::state::StateView;
 use crate::toolkit::{controlled, start_spec, turns};
 
-use super::{DELAYED, UNCONSCIOUS, cannot_act, sheet_of};
+use super::{AMBUSHER, DELAYED, UNCONSCIOUS, cannot_act, sheet_of};
 
 fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) -> ActionSpec {
     ActionSpec {
@@ -19,8 +19,10 @@ fn action(name: &str, actor: Option<&EntityId>, help: &str, args: Vec<ArgSpec>) 
 }
 
 /// Actions only the GM takes, with no actor.
-pub const GM_ACTIONS: [&str; 8] = [
+pub const GM_ACTIONS: [&str; 10] = [
     "start_encounter",
+    "stealth",
+    "perception",
     "clear_jam",
     "ambush",
     "opportunity_attack",
@@ -108,6 +110,51 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
                 )
                 .choices(&["body", "senses", "science", "willpower"]),
             ],
+        ),
+        "stealth" | "perception" => {
+            let (help, skill) = if name == "stealth" {
+                (
+                    "A character hides: d10 + the table's attribute + Stealth + your bonus; below the other groups' passive perception it is spotted, else marked `ambusher`. Only you and its seat see it.",
+                    "Stealth",
+                )
+            } else {
+                (
+                    "A character searches actively: d10 + the table's attribute + Perception + your bonus against the lowest Stealth hidden from it. Only you and its seat see it.",
+                    "Perception",
+                )
+            };
+            action(
+                name,
+                None,
+                help,
+                vec![
+                    target(),
+                    ArgSpec::new(
+                        "bonus",
+                        ArgKind::Int,
+                        false,
+                        "preparations, equipment, light (E11's poor lighting: 3)",
+                    )
+                    .range(-10, 10),
+                    ArgSpec::new(
+                        "attribute",
+                        ArgKind::Text,
+                        false,
+                        if skill == "Stealth" {
+                            "only when `mist.stealth_attribute` is `gm`: the attribute you name"
+                        } else {
+                            "only when `mist.perception_attribute` is `gm`: the attribute you name"
+                        },
+                    )
+                    .choices(&["body", "senses", "science", "willpower"]),
+                ],
+            )
+        }
+        "stun" => action(
+            name,
+            actor,
+            "Out of combat, hidden from the target: an attack with +3 (ambush) whose damage, doubled and plus Stunning, may knock it out.",
+            vec![target(), weapon()],
         ),
         "end_group_turn" => action(
             name,
@@ -230,7 +277,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
                 "clear_jam",
             ]
         } else {
-            &["ambush", "rest", "clear_jam"]
+            &["stealth", "perception", "ambush", "rest", "clear_jam"]
         };
         out.extend(names.iter().filter_map(|n| spec(n, None)));
     }
@@ -247,7 +294,11 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         .collect();
     for c in controlled(state, seat) {
         let names: Vec<&str> = if !enc.active {
-            vec!["revive", "medicine_heal"]
+            if c.has_status(AMBUSHER) && cannot_act(&c).is_none() {
+                vec!["revive", "medicine_heal", "stun"]
+            } else {
+                vec!["revive", "medicine_heal"]
+            }
         } else if cannot_act(&c).is_some() {
             Vec::new()
         } else if now.contains(&c.id) {
@@ -258,6 +309,10 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             Vec::new()
         };
         let mut names = names;
+        if c.has_status(DELAYED) {
+            // One delayed action at most, whatever the actions a round.
+            names.retain(|n| *n != "delay");
+        }
         if enc.active && c.has_status(super::hold::HOLDING) {
             names.push("release");
         }

@@ -79,7 +79,7 @@ struct Strike {
 }
 
 /// The weapon `c` names, refused when its sheet has no such weapon or the gun cannot fire.
-fn weapon_of(c: &Combatant, args: &Args) -> Result<Weapon, Refusal> {
+pub(super) fn weapon_of(c: &Combatant, args: &Args) -> Result<Weapon, Refusal> {
     let id = args.text("weapon")?;
     let w = sheet_of(c)?
         .weapon(id)
@@ -94,7 +94,7 @@ fn weapon_of(c: &Combatant, args: &Args) -> Result<Weapon, Refusal> {
     Ok(w)
 }
 
-fn target_of(ctx: &Ctx<'_>, c: &Combatant, args: &Args) -> Result<Combatant, Refusal> {
+pub(super) fn target_of(ctx: &Ctx<'_>, c: &Combatant, args: &Args) -> Result<Combatant, Refusal> {
     let t = ctx.combatant(&args.require_entity("target")?)?;
     if t.id == c.id {
         return Err(Refusal::bad_argument("target", "is the attacker"));
@@ -106,7 +106,7 @@ fn target_of(ctx: &Ctx<'_>, c: &Combatant, args: &Args) -> Result<Combatant, Ref
 }
 
 /// The +3s the state gives an attack on `t` by `c`.
-fn standing_bonuses(c: &Combatant, t: &Combatant) -> Vec<(&'static str, i64)> {
+pub(super) fn standing_bonuses(c: &Combatant, t: &Combatant) -> Vec<(&'static str, i64)> {
     let mut out = Vec::new();
     if t.has_status(IMMOBILE_STATUS) {
         out.push(("immobile target", IMMOBILE));
@@ -205,7 +205,11 @@ pub fn opportunity(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
 
 /// Whether a gun's powder lets it fire here: regular powder in the mist rolls out of the
 /// barrel; hazeblast outside it rolls on the jam table at once.
-fn powder_fires(ctx: &mut Ctx<'_>, c: &Combatant, w: &Weapon) -> Result<bool, DecideError> {
+pub(super) fn powder_fires(
+    ctx: &mut Ctx<'_>,
+    c: &Combatant,
+    w: &Weapon,
+) -> Result<bool, DecideError> {
     let in_mist = ctx.state.encounter().values.get(IN_MIST).copied() == Some(1);
     match (w.powder, in_mist) {
         (Powder::Regular, true) => {
@@ -334,7 +338,7 @@ fn covered(ctx: &Ctx<'_>, c: &Combatant, key: &str) -> bool {
 }
 
 /// Rolls an attack check; returns (hit, total).
-fn attack_roll(
+pub(super) fn attack_roll(
     ctx: &mut Ctx<'_>,
     attacker: &Combatant,
     target: &Combatant,
@@ -435,7 +439,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
 /// The weapon as the defender's seats may name it: an NPC's weapon is the GM's to name, but
 /// what kind it is shows (it sets how hard the dodge is). A noun, as an account's instrument
 /// is: readers put the article before it.
-fn weapon_as_seen(attacker: &Combatant, w: &Weapon) -> String {
+pub(super) fn weapon_as_seen(attacker: &Combatant, w: &Weapon) -> String {
     if !crate::redact::gm_only_numbers(attacker) {
         return w.name.clone();
     }
@@ -567,12 +571,12 @@ fn spend_out_of_turn(ctx: &mut Ctx<'_>, t: &Combatant) -> Result<(), DecideError
     if turns::may_act(ctx.state.encounter()).contains(&t.id) {
         return spend(ctx, &t.id, How::Turn);
     }
-    ctx.set_resource(&t.id, ACTION, 0)
+    ctx.set_resource(&t.id, ACTION, (t.resource(ACTION) - 1).max(0))
 }
 
 /// One instance of the weapon's damage: its value, whether it asks for a critical, and
 /// whether the shot still lands after a gun's doubles.
-fn weapon_die(
+pub(super) fn weapon_die(
     ctx: &mut Ctx<'_>,
     a: &Combatant,
     w: &Weapon,
@@ -718,10 +722,26 @@ pub fn harm(
 /// the creature unconscious with that difficulty to revive it.
 pub fn consciousness(ctx: &mut Ctx<'_>, id: &EntityId) -> Result<(), DecideError> {
     let c = ctx.combatant(id)?;
-    let s = sheet_of(&c)?;
     let Some(difficulty) = checks::consciousness_difficulty(c.resource(LIFE)) else {
         return Ok(());
     };
+    if consciousness_check(ctx, id, difficulty)? {
+        ctx.set_resource(id, LIFE, 0)?;
+    }
+    Ok(())
+}
+
+/// The consciousness check itself, against `difficulty`: d10 + Willpower + Pain Resistance, a
+/// Fatigue point either way; a failure leaves the creature unconscious with that difficulty to
+/// revive it (its held action gone). Returns whether it passed; what a pass does to Life is
+/// the caller's (a hit sets it to 0, a stun attack takes the part below 0).
+pub fn consciousness_check(
+    ctx: &mut Ctx<'_>,
+    id: &EntityId,
+    difficulty: i64,
+) -> Result<bool, DecideError> {
+    let c = ctx.combatant(id)?;
+    let s = sheet_of(&c)?;
     let roll = crate::dice::roll(&d10()?, ctx.dice)?;
     let modifiers = vec![
         Modifier::new("Willpower", s.willpower),
@@ -757,7 +777,7 @@ pub fn consciousness(ctx: &mut Ctx<'_>, id: &EntityId) -> Result<(), DecideError
     ctx.telling = None;
     ctx.set_resource(id, FATIGUE, c.resource(FATIGUE) + 1)?;
     if ok {
-        return ctx.set_resource(id, LIFE, 0);
+        return Ok(true);
     }
     ctx.set_status(
         id,
@@ -772,7 +792,8 @@ pub fn consciousness(ctx: &mut Ctx<'_>, id: &EntityId) -> Result<(), DecideError
         ctx.set_status(id, DELAYED, None)?;
         turns::hold(ctx, id, false)?;
     }
-    ctx.set_resource(id, ACTION, 0)
+    ctx.set_resource(id, ACTION, 0)?;
+    Ok(false)
 }
 
 /// Declares an aimed attack: the round's action, fired with +3 once the target's group has

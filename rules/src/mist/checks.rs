@@ -236,6 +236,12 @@ pub fn stun_damage(damage: i64, stunning: i64) -> i64 {
     damage * 2 + stunning
 }
 
+/// How far below 0 a stun attack's damage (after Toughness) takes `life`: `None` when Life
+/// stays above 0 (no effect at all); at exactly 0, 0 (the check is made at 0 or below).
+pub fn stun_below_zero(taken: i64, life: i64) -> Option<i64> {
+    (taken >= life).then(|| taken - life)
+}
+
 /// Passive perception of a group: the best Senses + Perception of one character in it.
 pub fn passive_perception(members: &[(i64, i64)]) -> i64 {
     members.iter().map(|(s, p)| s + p).max().unwrap_or(0)

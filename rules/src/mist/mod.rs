@@ -17,6 +17,8 @@ mod options;
 pub mod reload;
 mod round;
 pub mod sheet;
+mod stealth;
+mod stun;
 mod tell;
 
 #[cfg(test)]
@@ -47,8 +49,9 @@ pub const GRID: GridSpec = GridSpec {
 /// Resource keys.
 pub const LIFE: &str = "life";
 pub const FATIGUE: &str = "fatigue";
-/// 1 while the round's action is still to be taken (in the group's turn, held as a delayed
-/// action, or kept for a dodge), 0 once it is spent.
+/// The round's actions still to be taken (in the group's turn, the one held as a delayed
+/// action, or kept for a dodge): the sheet's `actions` (1 unless developments give more) as
+/// each round starts, 0 once all are spent.
 pub const ACTION: &str = "action";
 /// The initiative of the combatant's group.
 pub const INITIATIVE: &str = "initiative";
@@ -61,7 +64,8 @@ pub const DEAD: &str = "dead";
 pub const DELAYED: &str = "delayed";
 /// Held, trapped or restrained: +3 to hit it.
 pub const IMMOBILE: &str = "immobile";
-/// In the ambushers' free turn: +3 to its checks.
+/// Hidden and unspotted (by a Stealth check, its total the magnitude, or by the GM's mark):
+/// the ambushers' free turn with +3, and a stun attack out of combat.
 pub const AMBUSHER: &str = "ambusher";
 /// Out of range or sight: an aimed attack at it is wasted.
 pub const OUT_OF_SIGHT: &str = "out_of_sight";
@@ -112,7 +116,7 @@ impl RuleSystem for Mist {
             ResourceSpec {
                 key: ACTION,
                 min: 0,
-                max: 1,
+                max: 10,
             },
         ]
     }
@@ -154,6 +158,8 @@ impl RuleSystem for Mist {
                 "ambush" => round::ambush(ctx),
                 "opportunity_attack" => attack::opportunity(ctx, args),
                 "clear_jam" => jam_fix::clear_jam(ctx, args),
+                "stealth" => stealth::stealth(ctx, args),
+                "perception" => stealth::perception(ctx, args),
                 _ => care::rest(ctx, args),
             };
         }
@@ -163,6 +169,7 @@ impl RuleSystem for Mist {
         match action {
             "medicine_heal" => care::medicine_heal(ctx, &c, args),
             "release" => hold::release(ctx, &c),
+            "stun" => stun::stun(ctx, &c, args),
             _ => {
                 let how = round::may_act(ctx, &c, action)?;
                 match action {

@@ -24,6 +24,12 @@ pub const ENEMY_INITIATIVE: &str = "mist.enemy_initiative";
 pub const HOLD_ATTRIBUTE: &str = "mist.hold_attribute";
 /// How half of a bare-handed hit against armour rounds.
 pub const UNARMED_ROUNDING: &str = "mist.unarmed_rounding";
+/// Which attribute joins the Stealth skill in a hider's check (or `gm`: named per roll).
+pub const STEALTH_ATTRIBUTE: &str = "mist.stealth_attribute";
+/// Which attribute joins the Perception skill in an active search (or `gm`).
+pub const PERCEPTION_ATTRIBUTE: &str = "mist.perception_attribute";
+/// Whether Toughness is taken off a stun attack's damage.
+pub const STUN_TOUGHNESS: &str = "mist.stun_toughness";
 
 struct Choice {
     key: &'static str,
@@ -32,7 +38,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 10] = [
+const CHOICES: [Choice; 13] = [
     Choice {
         key: NATURAL_TEN,
         help: "A 10 on the attack die hits whatever the difficulty: for `players` only (as the text words it) or for `everyone`.",
@@ -92,6 +98,24 @@ const CHOICES: [Choice; 10] = [
         help: "A hold contest (Athletics or Brawl): `body` adds Body, as the other physical checks do; `none` rolls the skill alone.",
         choices: &["body", "none"],
         default: "body",
+    },
+    Choice {
+        key: STEALTH_ATTRIBUTE,
+        help: "A Stealth check adds Stealth and this attribute: `body` (as the other checks of moving well do), `senses`, `science`, `willpower`, or `gm`: the GM names it on each roll.",
+        choices: &["body", "senses", "science", "willpower", "gm"],
+        default: "body",
+    },
+    Choice {
+        key: PERCEPTION_ATTRIBUTE,
+        help: "An active Perception check adds Perception and this attribute: `senses` (as passive perception does), `body`, `science`, `willpower`, or `gm`: the GM names it on each roll.",
+        choices: &["senses", "body", "science", "willpower", "gm"],
+        default: "senses",
+    },
+    Choice {
+        key: STUN_TOUGHNESS,
+        help: "A stun attack's damage: `subtracts` takes the target's Toughness off it, as off any damage; `ignores` does not.",
+        choices: &["subtracts", "ignores"],
+        default: "subtracts",
     },
 ];
 

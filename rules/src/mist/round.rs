@@ -207,7 +207,8 @@ pub fn ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     }
     crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
     for id in &ambushers {
-        ctx.set_resource(id, ACTION, 1)?;
+        let n = actions_of(&ctx.combatant(id)?)?;
+        ctx.set_resource(id, ACTION, n)?;
     }
     turns::open_group(ctx, AMBUSH_TURN, ambushers)
 }
@@ -217,13 +218,8 @@ pub const AMBUSH_TURN: &str = "ambush";
 
 fn end_ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     for id in ctx.state.combatant_ids() {
-        if ctx
-            .state
-            .combatant(&id)
-            .is_some_and(|c| c.has_status(AMBUSHER))
-        {
-            ctx.set_status(&id, AMBUSHER, None)?;
-        }
+        let c = ctx.combatant(&id)?;
+        super::stealth::clear_mark(ctx, &c)?;
     }
     let ids = fighters(&ctx.state);
     first_round(ctx, &ids)
@@ -240,7 +236,11 @@ fn refresh(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
             turns::hold(ctx, &id, false)?;
             ctx.note_about(&id, format!("{id}'s delayed action lapses with the round"))?;
         }
-        let can = i64::from(cannot_act(&c).is_none());
+        let can = if cannot_act(&c).is_none() {
+            actions_of(&c)?
+        } else {
+            0
+        };
         ctx.set_resource(&id, ACTION, can)?;
     }
     Ok(())
@@ -263,7 +263,7 @@ fn open_from(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
             .order
             .iter()
             .filter_map(|id| ctx.state.combatant(id))
-            .filter(|c| c.side == group && c.resource(ACTION) > 0 && cannot_act(c).is_none())
+            .filter(|c| c.side == group && turn_actions(c) > 0 && cannot_act(c).is_none())
             .map(|c| c.id.clone())
             .collect();
         if !members.is_empty() {
@@ -376,23 +376,48 @@ pub fn may_act(ctx: &Ctx<'_>, c: &crate::state::Combatant, action: &str) -> Resu
     Ok(How::Turn)
 }
 
-/// Spends the round's action: out of the group's turn, or the delayed action released.
+/// Actions a round the sheet gives (one, or more from developments).
+pub fn actions_of(c: &crate::state::Combatant) -> Result<i64, Refusal> {
+    Ok(sheet_of(c)?.actions)
+}
+
+/// Actions `c` has left to take in its group's turn: its actions left this round, less the one
+/// it holds as a delayed action.
+pub fn turn_actions(c: &crate::state::Combatant) -> i64 {
+    c.resource(ACTION) - i64::from(c.has_status(DELAYED))
+}
+
+/// Spends one of the round's actions: in the group's turn (the character leaves the turn when
+/// it has none left to take there), or the delayed action released.
 pub fn spend(ctx: &mut Ctx<'_>, who: &EntityId, how: How) -> Result<(), DecideError> {
+    let c = ctx.combatant(who)?;
+    let left = (c.resource(ACTION) - 1).max(0);
     match how {
         How::Free => return Ok(()),
         How::Turn => {
-            turns::acted(ctx, who)?;
+            if left - i64::from(c.has_status(DELAYED)) <= 0 {
+                turns::acted(ctx, who)?;
+            }
         }
         How::Delayed => {
             ctx.set_status(who, DELAYED, None)?;
             turns::hold(ctx, who, false)?;
         }
     }
-    ctx.set_resource(who, ACTION, 0)
+    ctx.set_resource(who, ACTION, left)
 }
 
-/// Holds the action as a delayed action: declared in the group's turn, spent outside it.
+/// Holds the action as a delayed action: declared in the group's turn, spent outside it. A
+/// character with several actions holds one of them (never more: the text allows one delayed
+/// action) and keeps taking the others in its turn.
 pub fn delay(ctx: &mut Ctx<'_>, c: &crate::state::Combatant) -> Result<(), DecideError> {
+    if c.has_status(DELAYED) {
+        return Err(Refusal::Rule(format!(
+            "{} already holds a delayed action: one at most",
+            c.id
+        ))
+        .into());
+    }
     ctx.set_status(
         &c.id,
         DELAYED,
@@ -403,7 +428,9 @@ pub fn delay(ctx: &mut Ctx<'_>, c: &crate::state::Combatant) -> Result<(), Decid
         }),
     )?;
     turns::hold(ctx, &c.id, true)?;
-    turns::acted(ctx, &c.id)?;
+    if c.resource(ACTION) <= 1 {
+        turns::acted(ctx, &c.id)?;
+    }
     Ok(())
 }
 
@@ -429,8 +456,9 @@ pub fn end_group_turn(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         return Err(Refusal::NoEncounter.into());
     }
     for id in enc.turns.now.clone() {
+        let held = ctx.combatant(&id)?.has_status(DELAYED);
         turns::acted(ctx, &id)?;
-        ctx.set_resource(&id, ACTION, 0)?;
+        ctx.set_resource(&id, ACTION, i64::from(held))?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 mod pure;
 mod scenes;
 mod sheets;
+mod stealth;
 
 use serde_json::{Value, json};
 

@@ -6,8 +6,9 @@ use crate::event::Modifier;
 
 use super::super::checks::{
     Situation, Speed, ambush_difficulty, attack_hits, attack_modifiers, consciousness_difficulty,
-    damage_taken, damage_value, dodge_difficulty, doubles, interrupts, medicine_heal, passes,
-    passive_perception, revived_life, sleep_heal, spotted, stun_damage,
+    damage_modifiers, damage_taken, damage_value, dodge_difficulty, doubles, interrupts,
+    medicine_heal, passes, passive_perception, revived_life, sleep_heal, spotted, stun_below_zero,
+    stun_damage,
 };
 use super::super::jam;
 use super::super::sheet::{DamageDie, Sheet, Trait, Weapon, WeaponKind, fists};
@@ -362,4 +363,39 @@ fn the_jam_table_data_has_ten_rows_and_only_a_10_still_shoots() {
     assert_eq!(jam::row(1).unwrap().out, jam::After::Destroyed);
     assert_eq!(jam::row(7).unwrap().out, jam::After::Reload);
     assert_eq!(jam::row(9).unwrap().out, jam::After::Fine);
+}
+
+#[test]
+fn penetrating_and_defensive_are_recorded_and_change_nothing_computed() {
+    // The text names both (guns are Penetrating) and leaves their meaning to an equipment
+    // chapter it does not hold: a weapon carrying them aims, hits and stuns exactly as the
+    // same weapon without them; the GM rules what they do.
+    let markus = sheet(|v| v["body"] = 3.into());
+    for kind in [WeaponKind::Melee, WeaponKind::Gun] {
+        let die = if kind == WeaponKind::Gun {
+            DamageDie::Deadly
+        } else {
+            DamageDie::D10
+        };
+        let plain = weapon(kind, die, &[], 1);
+        let marked = weapon(kind, die, &[Trait::Penetrating, Trait::Defensive], 1);
+        assert_eq!(
+            attack_modifiers(&markus, &plain, &[]),
+            attack_modifiers(&markus, &marked, &[])
+        );
+        assert_eq!(
+            damage_modifiers(&markus, &plain),
+            damage_modifiers(&markus, &marked)
+        );
+    }
+}
+
+#[test]
+fn a_stun_reaches_its_check_at_0_life_or_below() {
+    // (taken, Life) → points below 0 for the consciousness check, or no effect at all:
+    // E13's 13 on Life 2 is 11 below (check 16); 9 on Life 10 does nothing; exactly 10 on
+    // Life 10 brings it to 0: a check at 0 + 5.
+    for (taken, life, below) in [(13, 2, Some(11)), (9, 10, None), (10, 10, Some(0))] {
+        assert_eq!(stun_below_zero(taken, life), below, "{taken} on {life}");
+    }
 }

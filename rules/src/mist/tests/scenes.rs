@@ -12,12 +12,12 @@ use super::super::Mist;
 use super::{creature, with};
 
 /// Plays a scenario; the hearing steps read the player `beatrix`'s copy.
-fn play(s: Scene) {
+pub(super) fn play(s: Scene) {
     scene::play(&Mist, "beatrix", s);
 }
 
 /// The group whose turn it is and who of it may still act.
-fn acting(group: &'static str, now: &'static [&'static str]) -> S {
+pub(super) fn acting(group: &'static str, now: &'static [&'static str]) -> S {
     S::Check(Box::new(move |p: &Played<'_>| {
         let t = &p.state.encounter().turns;
         let got: Vec<&str> = t.now.iter().map(|e| e.0.as_str()).collect();
@@ -30,13 +30,13 @@ fn acting(group: &'static str, now: &'static [&'static str]) -> S {
     }))
 }
 
-fn t(s: &str) -> ArgValue {
+pub(super) fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.into())
 }
 
 /// Beatrix of the delayed-action and dodge examples: Body 2, Senses 3, Speed 3, Dodge 3,
 /// Science 2, Medicine 3, a knife made to be thrown (D10/2).
-fn beatrix() -> Value {
+pub(super) fn beatrix() -> Value {
     with(creature("beatrix", "pc"), |v| {
         v["body"] = json!(2);
         v["senses"] = json!(3);
@@ -48,7 +48,7 @@ fn beatrix() -> Value {
 
 /// Markus: Body 3, Willpower 2, Pain Resistance 2, Toughness 1, +1 damage from an ability,
 /// a club (D10).
-fn markus() -> Value {
+pub(super) fn markus() -> Value {
     with(creature("markus", "pc"), |v| {
         v["body"] = json!(3);
         v["willpower"] = json!(2);
@@ -61,7 +61,7 @@ fn markus() -> Value {
 }
 
 /// A masked thug: Body 2, Speed 0, Evade 7, Life 6, a cudgel (D10).
-fn thug(id: &str) -> Value {
+pub(super) fn thug(id: &str) -> Value {
     with(creature(id, "npc"), |v| {
         v["body"] = json!(2);
         v["evade"] = json!(7);
@@ -1584,6 +1584,74 @@ fn a_grab_that_hits_and_wins_the_contest_holds_both_immobile_until_broken_or_rel
             S::Act("markus", "release", vec![], &[]),
             S::Lacks("thug-a", "held"),
             S::Lacks("markus", "immobile"),
+        ],
+    });
+}
+
+#[test]
+fn a_sheet_with_two_actions_acts_twice_a_round_and_holds_one_at_most_as_delayed() {
+    // Our own vector (no development is in the text): the sheet's `actions` is the number of
+    // actions a round. Markus with `actions = 2` takes one in his turn and still acts there;
+    // the second may be held as the delayed action (the text: a character with several
+    // actions turns only one into a delayed action, and never holds more than one).
+    play(Scene {
+        name: "two actions",
+        options: &[],
+        cast: vec![with(markus(), |v| v["actions"] = json!(2)), thug("thug-a")],
+        steps: vec![
+            // Enemies 1 + 2 + 0 = 3; players (Markus) 9 + 3 + 1 = 13: players first.
+            S::Start(&[1, 9]),
+            S::Res("markus", "action", 2),
+            // First action: 1 + Body 3 = 4 < Evade 7, a miss; he is still in his turn.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[1],
+            ),
+            S::Res("markus", "action", 1),
+            acting("players", &["markus"]),
+            // Second action held: his turn is over, the enemies' opens.
+            S::Act("markus", "delay", vec![], &[]),
+            S::Magnitude("markus", "delayed", 0),
+            acting("enemies", &["thug-a"]),
+            S::Act(
+                "markus",
+                "act",
+                vec![("what", t("kicks the lamp over"))],
+                &[],
+            ),
+            S::Res("markus", "action", 0),
+            S::Act("thug-a", "act", vec![("what", t("curses"))], &[]),
+            // Round 2: two actions again. Holding one, then a second hold, is refused.
+            S::Round(2),
+            S::Res("markus", "action", 2),
+            S::Act("markus", "delay", vec![], &[]),
+            acting("players", &["markus"]),
+            S::Refused("markus", "delay", vec![], "rule: one at most"),
+            // His other action in the turn: the held one remains for later.
+            S::Act("markus", "act", vec![("what", t("steps back"))], &[]),
+            S::Res("markus", "action", 1),
+            S::Magnitude("markus", "delayed", 0),
+            acting("enemies", &["thug-a"]),
+        ],
+    });
+    play(Scene {
+        name: "one action (the default)",
+        options: &[],
+        cast: vec![markus(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Res("markus", "action", 1),
+            // The same miss ends his turn at once.
+            S::Act(
+                "markus",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("club"))],
+                &[1],
+            ),
+            S::Res("markus", "action", 0),
+            acting("enemies", &["thug-a"]),
         ],
     });
 }
