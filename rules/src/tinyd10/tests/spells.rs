@@ -1646,3 +1646,105 @@ fn ward_divine_keeps_an_unholy_attackers_effects_off_but_not_its_damage() {
         ],
     });
 }
+
+// Where a casting's numbers turn. PP add to one roll: on Fireball II's two targets they are
+// refused, on its one target allowed (4 + intellect 2 + 1 = 7 hits T5; 1d5 of 3, 10 to 7).
+// Splash-effect's point is counted with the PP: with none left, refused.
+#[test]
+fn pp_on_a_spell_go_to_one_roll_and_splash_needs_its_point() {
+    play(Scene {
+        name: "a casting's pp",
+        options: &[],
+        cast: vec![
+            wizard(&["fireball_2", "fireball_1"]),
+            with(wizard_with("drained", "war_mage", &["fireball_1"]), |v| {
+                v["pp"] = json!(0);
+            }),
+            gob("g1", 0),
+            gob("g2", 0),
+        ],
+        steps: vec![
+            S::Place("wizard", 0, 0),
+            S::Place("drained", 0, 1),
+            S::Place("g1", 5, 0),
+            S::Place("g2", 6, 0),
+            S::Refused(
+                "wizard",
+                "cast",
+                {
+                    let mut a = cast_on("fireball_2", "g1", "g1,g2");
+                    a.push(("pp", n(1)));
+                    a
+                },
+                "bad_request: pp",
+            ),
+            S::Act(
+                "wizard",
+                "cast",
+                {
+                    let mut a = cast("fireball_2", "g1");
+                    a.push(("pp", n(1)));
+                    a
+                },
+                &[4, 3],
+            ),
+            S::Res("g1", "hp", 7),
+            S::Refused(
+                "drained",
+                "cast",
+                {
+                    let mut a = cast("fireball_1", "g1");
+                    a.push(("splash", yes()));
+                    a
+                },
+                "insufficient_resource: needs 1, has 0",
+            ),
+        ],
+    });
+}
+
+// A shaman facing a commanding warrior must aim its attack spells at the warrior, not at an
+// ally of the warrior's; a caster without Re-spell keeps no note of its last spell.
+#[test]
+fn a_commanding_warrior_draws_a_foes_attack_spells_and_only_re_spell_remembers_the_last() {
+    play(Scene {
+        name: "spells and a commanding warrior",
+        options: &[],
+        cast: vec![
+            super::abilities::hero(
+                "warrior",
+                "human",
+                "power",
+                "commanding_presence",
+                &["flail"],
+            ),
+            brenna(),
+            shaman("magical", &["fireball_1"]),
+        ],
+        steps: vec![
+            S::Place("warrior", 5, 5),
+            S::Place("brenna", 4, 5),
+            S::Place("shaman", 6, 5),
+            S::Start(&[2, 8]),
+            S::Order(&["shaman", "warrior", "brenna"]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            S::Act(
+                "warrior",
+                "ability",
+                vec![("name", t("commanding_presence"))],
+                &[],
+            ),
+            S::Act("warrior", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            S::Refused(
+                "shaman",
+                "cast",
+                cast("fireball_1", "brenna"),
+                "rule: must attack warrior",
+            ),
+            // At the warrior: 1 + 2 misses T8 + 0 (one foe facing it).
+            S::Act("shaman", "cast", cast("fireball_1", "warrior"), &[1]),
+            S::Lacks("shaman", "last_spell"),
+        ],
+    });
+}
