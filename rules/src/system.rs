@@ -85,6 +85,22 @@ pub trait RuleSystem: Sync {
         Ok(())
     }
 
+    /// Checks one seat's answer beyond its window's argument specs, before it is recorded: what
+    /// only the system knows, such as an action given as the answer (its own arguments, its
+    /// target, its weapon). A window each seat answers records an answer before the window
+    /// closes, so an answer that does not fit must be refused here, not when the last seat
+    /// answers. The default takes any answer the specs take.
+    fn check_answer(
+        &self,
+        _ctx: &Ctx<'_>,
+        _step: &PendingStep,
+        _seat: &Seat,
+        _choice: &str,
+        _args: &Args,
+    ) -> Result<(), Refusal> {
+        Ok(())
+    }
+
     /// Resumes `step` as its window closed (the choice already checked to be one of its
     /// options, the arguments against its specs, and already logged as resolved). In a window
     /// each seat answers, `step.answers` holds every seat's answer.

@@ -48,6 +48,7 @@ pub fn answer(
         return Err(Refusal::forbidden(why).into());
     }
     check_answer(&step, seat, choice, args)?;
+    system.check_answer(ctx, &step, seat, choice, args)?;
     let by = if step.seats.contains(seat) {
         Resolver::Seat(seat.clone())
     } else {

@@ -33,7 +33,7 @@ pub const GM_ACTIONS: [&str; 10] = [
 ];
 
 /// The two modifier tables, as arguments of an attack.
-fn modifier_args() -> Vec<ArgSpec> {
+pub(super) fn modifier_args() -> Vec<ArgSpec> {
     let int = |n: &str, help: &str, lo: i64, hi: i64| {
         ArgSpec::new(n, ArgKind::Int, false, help).range(lo, hi)
     };
@@ -211,7 +211,7 @@ pub fn spec(name: &str, actor: Option<&EntityId>) -> Option<ActionSpec> {
         "aim" => action(
             name,
             actor,
-            "Aimed attack: +3, fired when the target's group has had its turn.",
+            "Aimed attack: +3, fired when the target's group has had its turn; with the delayed action, fired at once (the target may dodge only if quicker in a Speed contest).",
             vec![target(), weapon()],
         ),
         "delay" => action(
@@ -304,7 +304,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         } else if now.contains(&c.id) {
             vec!["attack", "grab", "aim", "delay", "revive", "act"]
         } else if c.has_status(DELAYED) {
-            vec!["attack", "grab", "revive", "act"]
+            vec!["attack", "grab", "aim", "revive", "act"]
         } else {
             Vec::new()
         };

@@ -65,6 +65,19 @@ fn situation(args: &Args) -> Result<Situation, Refusal> {
     })
 }
 
+/// What the table's modifiers add to Evade for an attack with `w`; a row of the other table
+/// is refused.
+pub(super) fn raise_of(args: &Args, w: &Weapon) -> Result<Vec<Modifier>, Refusal> {
+    situation(args)?
+        .modifiers(w.kind.is_ranged())
+        .map_err(|name| {
+            Refusal::bad_argument(
+                "modifiers",
+                &format!("`{name}` is from the other modifier table than this weapon's"),
+            )
+        })
+}
+
 /// Everything one attack needs once it is declared.
 struct Strike {
     attacker: EntityId,
@@ -76,6 +89,9 @@ struct Strike {
     extra: Vec<(&'static str, i64)>,
     /// A grab: a hit leads to the hold contest instead of damage.
     grab: bool,
+    /// An aimed attack executed as a delayed action: the target must win a Speed contest
+    /// against the attacker before it may dodge.
+    speed_first: bool,
 }
 
 /// The weapon `c` names, refused when its sheet has no such weapon or the gun cannot fire.
@@ -129,14 +145,7 @@ pub fn attack(
     }
     let t = target_of(ctx, c, args)?;
     let w = weapon_of(c, args)?;
-    let raise = situation(args)?
-        .modifiers(w.kind.is_ranged())
-        .map_err(|name| {
-            Refusal::bad_argument(
-                "modifiers",
-                &format!("`{name}` is from the other modifier table than this weapon's"),
-            )
-        })?;
+    let raise = raise_of(args, &w)?;
     if how == How::Delayed
         && let Some(enemy) = args.entity("interrupt")?
     {
@@ -160,6 +169,7 @@ pub fn attack(
             raise,
             extra,
             grab,
+            speed_first: false,
         },
     )
 }
@@ -199,6 +209,7 @@ pub fn opportunity(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             raise: Vec::new(),
             extra,
             grab: false,
+            speed_first: false,
         },
     )
 }
@@ -298,7 +309,7 @@ fn speed_contest(ctx: &mut Ctx<'_>, c: &Combatant, enemy: &Combatant) -> Result<
     Ok(won)
 }
 
-fn speed_roll(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<Speed, DecideError> {
+pub(super) fn speed_roll(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<Speed, DecideError> {
     let s = sheet_of(c)?;
     let roll = crate::dice::roll(&d10()?, ctx.dice)?;
     ctx.telling = Some(Telling {
@@ -330,6 +341,30 @@ fn speed_roll(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<Speed, DecideError> {
         total,
         skill: s.skills.speed,
     })
+}
+
+/// The Speed contest an aimed attack executed as a delayed action gives its target before
+/// the dodge: the target's d10 + Body + Speed, then the attacker's; the target may dodge only
+/// if quicker (a higher total, or on equal totals the higher Speed skill; equal on both, it is
+/// not quicker, as an interrupter is not).
+fn quick_to_dodge(ctx: &mut Ctx<'_>, t: &Combatant, a: &Combatant) -> Result<bool, DecideError> {
+    ctx.telling = None;
+    let theirs = speed_roll(ctx, t)?;
+    let mine = speed_roll(ctx, a)?;
+    let quick = checks::interrupts(theirs, mine);
+    let text = if quick {
+        format!(
+            "{} is quicker than {}'s aimed attack and may dodge it",
+            t.id, a.id
+        )
+    } else {
+        format!(
+            "{} is not quicker than {}'s aimed attack: no dodge",
+            t.id, a.id
+        )
+    };
+    ctx.emit(Event::public(Fact::Noted { text }))?;
+    Ok(quick)
 }
 
 /// Whether the natural-10 and critical rules cover `c`.
@@ -396,7 +431,7 @@ fn strike(ctx: &mut Ctx<'_>, s: Strike) -> Result<(), DecideError> {
         return Ok(());
     }
     let bonus: i64 = bonuses.iter().map(|m| m.value).sum();
-    if cannot_dodge(&t).is_some() {
+    if cannot_dodge(&t).is_some() || (s.speed_first && !quick_to_dodge(ctx, &t, &a)?) {
         return landed(ctx, &a, &t, &s.weapon, bonus, difficulty, s.grab);
     }
     let data = BTreeMap::from([
@@ -491,6 +526,17 @@ pub fn resume_dodge(
     };
     let (bonus, difficulty, attack_total) =
         (int("bonus")?, int("difficulty")?, int("attack_total")?);
+    // Two attacks may ask the same defender at once (a combined delayed action): the first
+    // dodge spends its action, and a second one cannot be made without it.
+    let choice = match cannot_dodge(&target) {
+        Some(why) if choice == "dodge" => {
+            ctx.emit(Event::public(Fact::Noted {
+                text: format!("{} cannot dodge: {why}; the hit is taken", target.id),
+            }))?;
+            "take"
+        }
+        _ => choice,
+    };
     if choice == "dodge" {
         let s = sheet_of(&target)?;
         let against = checks::dodge_difficulty(
@@ -799,14 +845,17 @@ pub fn consciousness_check(
 /// Declares an aimed attack: the round's action, fired with +3 once the target's group has
 /// had its turn.
 pub fn aim(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result<(), DecideError> {
-    if how != How::Turn {
-        return Err(Refusal::Rule("an aimed attack is declared in the group's turn".into()).into());
+    if how == How::Free {
+        return Err(Refusal::NoEncounter.into());
     }
     let t = target_of(ctx, c, args)?;
     if t.side == c.side {
         return Err(Refusal::bad_argument("target", "is on the attacker's side").into());
     }
     let w = weapon_of(c, args)?;
+    if how == How::Delayed {
+        return aim_now(ctx, c, &t, w);
+    }
     spend(ctx, &c.id, how)?;
     ctx.defer(PendingStep {
         rule: STEP_AIMED.into(),
@@ -819,6 +868,30 @@ pub fn aim(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result<()
         ..PendingStep::default()
     })?;
     Ok(())
+}
+
+/// An aimed attack executed as the held delayed action: fired at once with +3, and the target
+/// may dodge only after winning a Speed contest against the attacker.
+fn aim_now(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant, w: Weapon) -> Result<(), DecideError> {
+    spend(ctx, &c.id, How::Delayed)?;
+    reload::fired(ctx, &c.id, &w)?;
+    if w.kind == WeaponKind::Gun && !powder_fires(ctx, c, &w)? {
+        return Ok(());
+    }
+    let mut extra = vec![("aimed", AIMED)];
+    extra.extend(standing_bonuses(c, t));
+    strike(
+        ctx,
+        Strike {
+            attacker: c.id.clone(),
+            target: t.id.clone(),
+            weapon: w,
+            raise: Vec::new(),
+            extra,
+            grab: false,
+            speed_first: true,
+        },
+    )
 }
 
 /// Fires an aimed attack whose moment has come, or says it is wasted: the shooter down, the
@@ -888,6 +961,7 @@ pub fn fire_aimed(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideErr
             raise: Vec::new(),
             extra,
             grab: false,
+            speed_first: false,
         },
     )
 }

@@ -11,6 +11,7 @@ mod attack;
 mod care;
 pub mod checks;
 mod hold;
+mod interrupt;
 pub mod jam;
 mod jam_fix;
 mod options;
@@ -172,6 +173,9 @@ impl RuleSystem for Mist {
             "stun" => stun::stun(ctx, &c, args),
             _ => {
                 let how = round::may_act(ctx, &c, action)?;
+                if interrupt::offer(ctx, &c, action, args, how)? {
+                    return Ok(());
+                }
                 match action {
                     "attack" => attack::attack(ctx, &c, args, how, false),
                     "grab" => attack::attack(ctx, &c, args, how, true),
@@ -189,6 +193,17 @@ impl RuleSystem for Mist {
         round::follow(ctx)
     }
 
+    fn check_answer(
+        &self,
+        ctx: &Ctx<'_>,
+        step: &PendingStep,
+        seat: &Seat,
+        choice: &str,
+        args: &Args,
+    ) -> Result<(), Refusal> {
+        interrupt::check_answer(ctx, step, seat, choice, args)
+    }
+
     fn resume(
         &self,
         ctx: &mut Ctx<'_>,
@@ -197,6 +212,7 @@ impl RuleSystem for Mist {
     ) -> Result<(), DecideError> {
         match step.rule.as_str() {
             attack::STEP_DODGE => attack::resume_dodge(ctx, step, closing.choice),
+            interrupt::STEP_INTERRUPT => interrupt::resume(ctx, step),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,
                 rule: other.to_owned(),

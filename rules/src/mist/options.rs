@@ -28,6 +28,9 @@ pub const UNARMED_ROUNDING: &str = "mist.unarmed_rounding";
 pub const STEALTH_ATTRIBUTE: &str = "mist.stealth_attribute";
 /// Which attribute joins the Perception skill in an active search (or `gm`).
 pub const PERCEPTION_ATTRIBUTE: &str = "mist.perception_attribute";
+/// Whether a delayed action's holders are asked when another group's combatant declares an
+/// action (the interrupt window), or must name `interrupt` themselves.
+pub const INTERRUPT_WINDOW: &str = "mist.interrupt_window";
 /// Whether Toughness is taken off a stun attack's damage.
 pub const STUN_TOUGHNESS: &str = "mist.stun_toughness";
 
@@ -38,7 +41,7 @@ struct Choice {
     default: &'static str,
 }
 
-const CHOICES: [Choice; 13] = [
+const CHOICES: [Choice; 14] = [
     Choice {
         key: NATURAL_TEN,
         help: "A 10 on the attack die hits whatever the difficulty: for `players` only (as the text words it) or for `everyone`.",
@@ -110,6 +113,12 @@ const CHOICES: [Choice; 13] = [
         help: "An active Perception check adds Perception and this attribute: `senses` (as passive perception does), `body`, `science`, `willpower`, or `gm`: the GM names it on each roll.",
         choices: &["senses", "body", "science", "willpower", "gm"],
         default: "senses",
+    },
+    Choice {
+        key: INTERRUPT_WINDOW,
+        help: "When a combatant declares an attack, a grab or another action and someone of another group holds a delayed action: `offer` asks the holders first whether to act before it (a Speed contest); `never` goes straight on, the holders naming `interrupt` themselves.",
+        choices: &["offer", "never"],
+        default: "offer",
     },
     Choice {
         key: STUN_TOUGHNESS,

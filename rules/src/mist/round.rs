@@ -313,6 +313,8 @@ fn group_done(ctx: &mut Ctx<'_>, group: &str) -> Result<(), DecideError> {
 /// After every command: those of the acting group who can no longer act are taken out of its
 /// turn, and a group with nobody left to act hands on to the next.
 pub fn follow(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    // An action declared before an interrupt window goes on once every window is closed.
+    super::interrupt::declared_due(ctx)?;
     let enc = ctx.state.encounter();
     if !enc.active || enc.turns.shape != TurnShape::Group || !enc.pending.is_empty() {
         return Ok(());
@@ -369,7 +371,7 @@ pub fn may_act(ctx: &Ctx<'_>, c: &crate::state::Combatant, action: &str) -> Resu
     if turns::check_turn(&ctx.state, &c.id).is_ok() {
         return Ok(How::Turn);
     }
-    if c.has_status(DELAYED) && !matches!(action, "delay" | "aim") {
+    if c.has_status(DELAYED) && action != "delay" {
         return Ok(How::Delayed);
     }
     turns::check_turn(&ctx.state, &c.id)?;

@@ -54,6 +54,9 @@ pub enum S {
     Answer(&'static str, &'static [u32]),
     /// The open prompt answered by its own seat with a choice and arguments.
     AnswerWith(&'static str, Pairs, &'static [u32]),
+    /// The open prompt answered by the seat that plays `actor` (a window several seats
+    /// answer), with a choice and arguments.
+    AnswerAs(&'static str, &'static str, Pairs, &'static [u32]),
     /// The open prompt's time runs out; its default draws these faces.
     TimeOut(&'static [u32]),
     /// An action by `actor`'s seat (`"gm"`: the GM with no actor) refused with this code
@@ -259,6 +262,11 @@ impl Table<'_> {
             }
             S::Answer(choice, faces) => self.answer(choice, Vec::new(), faces, at),
             S::AnswerWith(choice, a, faces) => self.answer(choice, a, faces, at),
+            S::AnswerAs(actor, choice, a, faces) => {
+                let step = self.open_prompt(at);
+                let cmd = answer(self.seat_of(actor), step.prompt_id, choice, args(&a));
+                self.done(&cmd, faces, at);
+            }
             S::TimeOut(faces) => {
                 let cmd = Command::time_out(self.open_prompt(at).prompt_id);
                 self.done(&cmd, faces, at);

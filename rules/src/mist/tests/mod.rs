@@ -4,6 +4,7 @@
 //! the field named (`sheets`). The characters are the text's: Beatrix, Markus, the masked thugs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod interrupt;
 mod pure;
 mod scenes;
 mod sheets;

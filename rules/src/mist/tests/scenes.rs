@@ -458,14 +458,18 @@ fn dodging_spends_the_action_and_a_success_takes_no_damage() {
             S::Act("beatrix", "delay", vec![], &[]),
             S::Magnitude("beatrix", "delayed", 0),
             acting("enemies", &["thug-a", "thug-b"]),
-            // E5: the attack is 7 + 2 = 9 against Evade 5: a hit. Beatrix dodges with her held
-            // action: 5 + Body 2 + Dodge 3 = 10 >= 9 (melee): no damage; the action is spent.
+            // The thug declares its attack: Beatrix, holding, is asked first (nothing drawn);
+            // she passes, keeping her action for the dodge.
             S::Act(
                 "thug-a",
                 "attack",
                 vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
-                &[7],
+                &[],
             ),
+            S::Asked("thug-a is about to attack beatrix with a melee weapon"),
+            // E5: the attack is 7 + 2 = 9 against Evade 5: a hit. Beatrix dodges with her held
+            // action: 5 + Body 2 + Dodge 3 = 10 >= 9 (melee): no damage; the action is spent.
+            S::Answer("pass", &[7]),
             // She chooses without the total, and the thug's weapon and bonus are the GM's:
             // she is told what kind of weapon it is (a melee one: no +3 or +5 to beat).
             S::GmOnly(&["attack_total", "cudgel", "\"total\":9"]),

@@ -1,0 +1,394 @@
+//! The delayed action through the interrupt window: asked when an enemy declares, a Speed
+//! contest before the held action goes first, the combined action of several players (all
+//! must be quicker), and the aimed attack executed as a delayed action (the target's Speed
+//! contest before its dodge). Numbers are the text's E2 where it gives them.
+
+use crate::ids::Seat;
+use crate::testing::scene::{S, Scene};
+
+use super::scenes::{acting, beatrix, markus, play, t, thug};
+
+/// Beatrix holds her action; the gunman's group is acting.
+fn beatrix_holds() -> Vec<S> {
+    vec![
+        S::Start(&[1, 9]), // enemies 1 + 2 = 3, players 9 + 2 + 3 = 14: players first
+        S::Act("beatrix", "delay", vec![], &[]),
+        acting("enemies", &["gunman"]),
+    ]
+}
+
+fn gunman_attacks_beatrix() -> S {
+    S::Act(
+        "gunman",
+        "attack",
+        vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+        &[],
+    )
+}
+
+#[test]
+fn an_enemys_declaration_asks_the_holder_first_and_the_quicker_goes_first() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // The declaration draws nothing: Beatrix's seat is asked first. She learns what comes
+        // (a melee weapon), not the NPC's weapon, which stays in the GM's secret.
+        gunman_attacks_beatrix(),
+        S::Prompt(true),
+        S::Asked("gunman is about to attack beatrix with a melee weapon"),
+        S::GmOnly(&["cudgel"]),
+        S::Res("gunman", "life", 6),
+        // E2 through the window: Speed 6 + 2 + 3 = 11 against the gunman's 9 + 2 + 0 = 11;
+        // Speed skill 3 > 0, Beatrix first. Her knife: 10 + Senses 3 + Thrown 2 = 15 hits
+        // Evade 7; the gunman, with his action, is asked to dodge.
+        S::AnswerWith(
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[6, 9, 10],
+        ),
+        S::Said("beatrix is quicker than gunman and acts first"),
+        S::Lacks("beatrix", "delayed"),
+        // He takes it: D10/2 of 8 = 4 + Body 2 = 6, Life 0. Then his declared attack goes on:
+        // 3 + Body 2 = 5 reaches Evade 5; Beatrix's action is spent (no dodge): d10 4 + 2 = 6,
+        // Life 10 → 4. The enemies have acted: round 2.
+        S::Answer("take", &[8, 3, 4]),
+        S::Res("gunman", "life", 0),
+        S::Res("beatrix", "life", 4),
+        S::Round(2),
+        acting("players", &["beatrix"]),
+    ]);
+    play(Scene {
+        name: "the window, E2",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+
+    let mut steps = beatrix_holds();
+    steps.extend([
+        gunman_attacks_beatrix(),
+        // 1 + 5 = 6 against 9 + 2 = 11: the gunman first; Beatrix's action stays held. His
+        // attack: 3 + 2 = 5 hits Evade 5, and she, still holding, is asked to dodge.
+        S::AnswerWith(
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[1, 9, 3],
+        ),
+        S::Said(
+            "beatrix is not quicker than gunman: its action goes first and beatrix's stays held",
+        ),
+        S::Magnitude("beatrix", "delayed", 0),
+        S::Asked("gunman hits beatrix with a melee weapon: dodge"),
+        // She takes it: 4 + 2 = 6, Life 4.
+        S::Answer("take", &[4]),
+        S::Res("beatrix", "life", 4),
+    ]);
+    play(Scene {
+        name: "the window, the contest lost",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+
+    let mut steps = beatrix_holds();
+    steps.extend([
+        gunman_attacks_beatrix(),
+        // A stalled seat passes (the default): no contest, the attack is rolled, 3 + 2 = 5
+        // hits, and she is asked to dodge with the action she still holds.
+        S::TimeOut(&[3]),
+        S::Magnitude("beatrix", "delayed", 0),
+        S::Asked("dodge"),
+    ]);
+    play(Scene {
+        name: "the window times out",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // `never`: no window; the attack is rolled at once (3 + 2 = 5 hits), the dodge asked.
+        S::Act(
+            "gunman",
+            "attack",
+            vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+            &[3],
+        ),
+        S::Asked("gunman hits beatrix with a melee weapon: dodge"),
+    ]);
+    play(Scene {
+        name: "no window by option",
+        options: &[("mist.interrupt_window", "never")],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}
+
+#[test]
+fn answers_and_declarations_that_do_not_fit_are_refused_and_change_nothing() {
+    let knife = |k: &'static str| {
+        vec![
+            ("action", t("attack")),
+            ("target", t("gunman")),
+            ("weapon", t(k)),
+        ]
+    };
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // A declaration that would be refused opens no window.
+        S::Refused(
+            "gunman",
+            "attack",
+            vec![("target", t("beatrix")), ("weapon", t("axe"))],
+            "bad_request: not a weapon on this sheet",
+        ),
+        S::Prompt(false),
+        gunman_attacks_beatrix(),
+        S::AnswerRefused(None, "act", vec![], "bad_request: is required to act"),
+        S::AnswerRefused(None, "act", knife("axe"), "bad_request: not a weapon"),
+        S::AnswerRefused(None, "act", vec![("action", t("delay"))], "bad_request"),
+        S::AnswerRefused(
+            None,
+            "act",
+            vec![("action", t("attack")), ("weapon", t("knife"))],
+            "bad_request: target",
+        ),
+        S::AnswerRefused(None, "act", vec![("action", t("act"))], "bad_request: what"),
+        S::AnswerRefused(
+            None,
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("interrupt", t("gunman")),
+            ],
+            "bad_request: not an argument",
+        ),
+        S::AnswerRefused(None, "pass", knife("knife"), "bad_request: only `act`"),
+        S::AnswerRefused(
+            None,
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("who", t("gunman")),
+            ],
+            "bad_request: who",
+        ),
+        S::AnswerRefused(
+            Some(Seat::Player("markus".into())),
+            "pass",
+            vec![],
+            "forbidden",
+        ),
+        S::Prompt(true),
+        S::Res("gunman", "life", 6),
+    ]);
+    play(Scene {
+        name: "refusals",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}
+
+/// Beatrix and Markus both hold; the gunman declares he blows a horn.
+fn both_hold_and_the_horn() -> Vec<S> {
+    vec![
+        S::Start(&[1, 9]),
+        S::Act("beatrix", "delay", vec![], &[]),
+        S::Act("markus", "delay", vec![], &[]),
+        // A second thug keeps the enemies' turn open after the gunman's.
+        acting("enemies", &["gunman", "thug-b"]),
+        S::Act("gunman", "act", vec![("what", t("raises a horn"))], &[]),
+        S::Asked("gunman is about to act: raises a horn"),
+    ]
+}
+
+fn grab_the_horn() -> S {
+    // Recorded, not yet judged: the window waits for Markus.
+    S::AnswerAs(
+        "beatrix",
+        "act",
+        vec![
+            ("action", t("act")),
+            ("what", t("snatches the horn")),
+            ("together", crate::action::ArgValue::Flag(true)),
+        ],
+        &[],
+    )
+}
+
+fn markus_swings(faces: &'static [u32]) -> S {
+    S::AnswerAs(
+        "markus",
+        "act",
+        vec![
+            ("action", t("attack")),
+            ("target", t("gunman")),
+            ("weapon", t("club")),
+            ("together", crate::action::ArgValue::Flag(true)),
+        ],
+        faces,
+    )
+}
+
+#[test]
+fn a_combined_delayed_action_goes_first_only_if_every_player_is_quicker() {
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        grab_the_horn(),
+        S::Prompt(true),
+        // Beatrix 6 + 2 + 3 = 11 and Markus 2 + 3 + 1 = 6 against the gunman's one Speed
+        // check, 5 + 2 + 0 = 7: Markus is not quicker, so the combined action does not go
+        // first; the horn sounds, and both actions stay held.
+        markus_swings(&[6, 2, 5]),
+        S::Said("but the combined action of beatrix and markus needs all of them to be"),
+        S::Said("markus is not quicker than gunman"),
+        S::Said("gunman spends the action: raises a horn"),
+        // The NPC's Speed total is the GM's: the players see its die, not the 7.
+        S::GmOnly(&["\"total\":7"]),
+        S::Magnitude("beatrix", "delayed", 0),
+        S::Magnitude("markus", "delayed", 0),
+        acting("enemies", &["thug-b"]),
+    ]);
+    play(Scene {
+        name: "combined, one slower",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        grab_the_horn(),
+        // Markus 5 + 3 + 1 = 9 > 7 and Beatrix 11 > 7: both go first. Beatrix snatches the
+        // horn; Markus's club: 7 + Body 3 = 10 hits Evade 7, and the gunman may dodge.
+        markus_swings(&[6, 5, 5, 7]),
+        S::Said("beatrix is quicker than gunman and acts first"),
+        S::Said("markus is quicker than gunman and acts first"),
+        S::Said("beatrix spends the action: snatches the horn"),
+        S::Lacks("beatrix", "delayed"),
+        S::Lacks("markus", "delayed"),
+        S::Asked("markus hits gunman with club: dodge"),
+        // He takes it: club 4 + Body 3 + ability 1 = 8, Life 6 → -2: consciousness against
+        // 2 + 5 = 7, 3 + 0 + 0 = 3 fails. Down, his horn does not sound.
+        S::Answer("take", &[4, 3]),
+        S::Has("gunman", "unconscious"),
+        S::Said("gunman's act does not happen: it can no longer act"),
+    ]);
+    play(Scene {
+        name: "combined, all quicker",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        // Alone (no `together`), each is judged on its own: Beatrix 11 > 7 acts, Markus 6
+        // does not and keeps his action held.
+        S::AnswerAs(
+            "beatrix",
+            "act",
+            vec![("action", t("act")), ("what", t("snatches the horn"))],
+            &[],
+        ),
+        S::AnswerAs(
+            "markus",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("club")),
+            ],
+            &[6, 2, 5],
+        ),
+        S::Said("beatrix spends the action: snatches the horn"),
+        S::Lacks("beatrix", "delayed"),
+        S::Magnitude("markus", "delayed", 0),
+    ]);
+    play(Scene {
+        name: "each alone",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}
+
+#[test]
+fn an_aimed_attack_as_a_delayed_action_gives_the_target_a_speed_contest_before_its_dodge() {
+    let knife_aim = || vec![("target", t("gunman")), ("weapon", t("knife"))];
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // Beatrix fires her aimed knife at once with her held action: 2 + Senses 3 + Thrown 2
+        // + aimed 3 = 10 hits Evade 7. The gunman, with his action, must first be quicker:
+        // his 9 + 2 + 0 = 11 against her 1 + 2 + 3 = 6 is, so he is asked to dodge.
+        S::Act("beatrix", "aim", knife_aim(), &[2, 9, 1]),
+        S::Said("gunman is quicker than beatrix's aimed attack and may dodge it"),
+        S::Lacks("beatrix", "delayed"),
+        S::Res("beatrix", "action", 0),
+        // He dodges: 8 + Body 2 + Dodge 0 = 10 against 10 + 3 (thrown) = 13 fails; knife 6 →
+        // D10/2 3 + Body 2 = 5, Life 1.
+        S::Answer("dodge", &[8, 6]),
+        S::Res("gunman", "life", 1),
+    ]);
+    play(Scene {
+        name: "aimed, delayed, target quicker",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // E2's Speed numbers: his 9 + 2 + 0 = 11 and her 6 + 2 + 3 = 11; her Speed skill 3 >
+        // 0, so he is not quicker: no dodge. 10 + 3 + 2 + 3 = 18 hits; knife 8 → 4 + 2 = 6.
+        S::Act("beatrix", "aim", knife_aim(), &[10, 9, 6, 8]),
+        S::Said("gunman is not quicker than beatrix's aimed attack: no dodge"),
+        S::Prompt(false),
+        S::Res("gunman", "life", 0),
+        acting("enemies", &["gunman"]),
+    ]);
+    play(Scene {
+        name: "aimed, delayed, E2 tie",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // Through the window: the interrupt contest first (E2: 11 against 11, Beatrix by
+        // skill), then the aimed knife 10 + 8 = 18 hits, then the dodge contest (E2 again,
+        // 9 and 6: not quicker), knife 8 → 6, Life 0; then his attack, 3 + 2 = 5, hits her
+        // (no action left): 4 + 2 = 6, Life 4.
+        gunman_attacks_beatrix(),
+        S::AnswerWith(
+            "act",
+            vec![
+                ("action", t("aim")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[6, 9, 10, 9, 6, 8, 3, 4],
+        ),
+        S::Said("no dodge"),
+        S::Res("gunman", "life", 0),
+        S::Res("beatrix", "life", 4),
+    ]);
+    play(Scene {
+        name: "aimed through the window",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}
