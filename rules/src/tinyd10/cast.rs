@@ -9,7 +9,7 @@
 use crate::account::Telling;
 use crate::action::Args;
 use crate::engine::{Ctx, DecideError};
-use crate::event::Modifier;
+use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::refusal::Refusal;
 use crate::state::StateView;
 use crate::state::{Combatant, Kind};
@@ -379,7 +379,11 @@ fn effect(
         ctx.telling = None;
         ctx.note_about(
             &target.id,
-            format!("{} saves: {} has no effect", target.id, spell.name),
+            format!(
+                "{} saves: {} has no effect",
+                target.id,
+                spell_as_told(c, spell)
+            ),
         )?;
         return Ok(None);
     }
@@ -429,13 +433,22 @@ fn effect(
             (Some(true), Some(OnSave::HalvesDuration)) => " (saved: half the duration)",
             _ => "",
         };
-        ctx.note_about(
-            &target.id,
-            format!(
-                "{}: {effect}{saved}; the GM applies it by ruling",
-                spell.name
-            ),
-        )?;
+        let text = format!(
+            "{}: {effect}{saved}; the GM applies it by ruling",
+            spell.name
+        );
+        // The GM's caster's spell is the GM's to name: its effect's line goes to the GM, who
+        // then rules what the table sees.
+        if crate::redact::gm_only_numbers(c) {
+            ctx.emit(Event {
+                parts: vec![Part {
+                    audience: Audience::GmOnly,
+                    fact: Fact::Noted { text },
+                }],
+            })?;
+        } else {
+            ctx.note_about(&target.id, text)?;
+        }
     }
     ctx.telling = None;
     Ok(dealt)

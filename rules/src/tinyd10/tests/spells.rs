@@ -1748,3 +1748,63 @@ fn a_commanding_warrior_draws_a_foes_attack_spells_and_only_re_spell_remembers_t
         ],
     });
 }
+
+// Charm, whose effect the GM plays: a made save (9 + 0 against the spell save 3 + 2 + 3 = 8)
+// cancels it and the line says so, with nothing for the GM to apply; a failed one (1) leaves
+// its effect to the GM. When the GM's shaman charms the wizard, the spell and its effect are
+// the GM's to name.
+#[test]
+fn a_spell_the_gm_plays_is_told_as_saved_or_left_to_the_gm_and_the_gms_stays_the_gms() {
+    play(Scene {
+        name: "charm",
+        options: &[],
+        cast: vec![
+            wizard(&["charm"]),
+            gob("g1", 0),
+            shaman("magical", &["charm"]),
+        ],
+        steps: vec![
+            S::Act("wizard", "cast", cast("charm", "g1"), &[9]),
+            S::Said("g1 saves: charm (person or animal) has no effect"),
+            not_said_anywhere("the GM applies it by ruling"),
+            S::Act("wizard", "cast", cast("charm", "g1"), &[1]),
+            S::Said("the GM applies it by ruling"),
+            // The shaman's spell save 3 + 2 + 3 = 8; the wizard's intellect 2 + 1 fails it.
+            S::Act("shaman", "cast", cast("charm", "wizard"), &[1]),
+            S::GmOnly(&["the GM applies it by ruling", "Charm"]),
+        ],
+    });
+}
+
+// Resist magic against a foe's spell that strikes and has an effect: won, the effect is
+// cancelled and the line says the damage stands; Phantom hand's 1 lands (9 to 8). The
+// hexer's 8 + 2 hits the wizard's T5 + 1; the challenge: wizard 9 + 3, hexer 1 + 2.
+#[test]
+fn resist_magic_cancels_a_damaging_spells_effect_and_says_the_damage_stands() {
+    play(Scene {
+        name: "resist magic and phantom hand",
+        options: &[],
+        cast: vec![
+            wizard_with("wizard", "resist_magic", &[]),
+            json!({
+                "id": "hexer", "name": "goblin hexer", "kind": "npc", "tags": ["goblin"],
+                "spells": ["phantom_hand"],
+                "stats": {"intellect": 2, "reflex": 0, "toughness": 5, "hp_max": 4,
+                          "mp_max": 6, "casting": "magical"}
+            }),
+        ],
+        steps: vec![
+            S::Act("hexer", "cast", cast("phantom_hand", "wizard"), &[8, 9, 1]),
+            S::Said("(resist magic): the damage stands"),
+            S::Res("wizard", "hp", 8),
+        ],
+    });
+}
+
+/// No event of the last action says `words`, for any seat.
+fn not_said_anywhere(words: &'static str) -> S {
+    S::Check(Box::new(move |p: &crate::testing::scene::Played<'_>| {
+        let all = format!("{:?}", p.last);
+        assert!(!all.contains(words), "{}: `{words}` in {all}", p.at);
+    }))
+}
