@@ -154,7 +154,7 @@ fn amounts_read_as_the_text_writes_them() {
         assert_eq!(Amount::try_from(text.to_owned()), Ok(want), "{text}");
         assert_eq!(want.to_string(), text);
     }
-    for bad in ["", "d5", "1d6", "1d5+L+L", "2+L+1"] {
+    for bad in ["", "d5", "1d6", "1d5+L+L", "2+L+1", "1d5+1+2", "2+3"] {
         assert!(Amount::try_from(bad.to_owned()).is_err(), "{bad}");
     }
 }

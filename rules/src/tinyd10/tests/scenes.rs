@@ -378,7 +378,7 @@ fn option_dying_count_drop_counts_makes_the_round_of_the_drop_the_first() {
     dying(&[("tinyd10.dying_count", "drop_counts")], 4);
 }
 
-fn potion(options: &'static [(&'static str, &'static str)], hp: i64) {
+fn potion(options: &'static [(&'static str, &'static str)], hp: i64, step: &'static str) {
     play(Scene {
         name: "healed before death",
         options,
@@ -403,6 +403,7 @@ fn potion(options: &'static [(&'static str, &'static str)], hp: i64) {
             // Brenna gives Aldric her healing potion: 1d5, a face of 3.
             S::Act("brenna", "potion", vec![("target", t("aldric"))], &[3]),
             S::Res("aldric", "hp", hp),
+            S::Said(step),
             S::Lacks("aldric", "dying"),
             // She carried one.
             S::Refused("brenna", "potion", vec![], "insufficient_resource"),
@@ -412,13 +413,18 @@ fn potion(options: &'static [(&'static str, &'static str)], hp: i64) {
 
 #[test]
 fn a_dying_character_healed_before_the_fifth_round_lives() {
-    potion(&[], 3);
+    potion(&[], 3, "label: \"1d5\", value: 3");
 }
 
 #[test]
 fn option_d5_half_d10_reads_a_d10_face_as_half_rounded_up() {
     // A d10 face 3 read as a d5: 2.
-    potion(&[("tinyd10.d5", "half_d10")], 2);
+    // The step says what the reading took off: 2 - 3 = -1.
+    potion(
+        &[("tinyd10.d5", "half_d10")],
+        2,
+        "label: \"d10 read as d5 (half, up)\", value: -1",
+    );
 }
 
 fn npc_at_zero(
