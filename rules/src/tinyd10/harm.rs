@@ -103,7 +103,9 @@ fn fed(ctx: &mut Ctx<'_>, rogue: &EntityId, amount: i64) -> Result<(), DecideErr
 /// What 0 HP makes of `target`.
 fn at_zero(ctx: &mut Ctx<'_>, target: &EntityId, nonlethal: bool) -> Result<(), DecideError> {
     let t = ctx.combatant(target)?;
-    if t.has_status(DEAD) || t.has_status(DYING) || t.has_status(UNCONSCIOUS) {
+    // One knocked out (a non-lethal blow, a Stunning blow) and then struck to 0 by a lethal
+    // blow is dying or dead like anyone; a non-lethal blow on one already out changes nothing.
+    if t.has_status(DEAD) || t.has_status(DYING) || (nonlethal && t.has_status(UNCONSCIOUS)) {
         return Ok(());
     }
     if nonlethal {

@@ -1430,6 +1430,10 @@ fn appeal_to_heaven_at_half_hp_gives_1_attack_and_damage_and_no_damage_for_the_l
         attacks("g1", "cleric", &[9]),
         S::Res("cleric", "hp", 3),
         S::Said("appeal to heaven: no damage"),
+        S::Damage(
+            &[("rusty blade", 1), ("appeal to heaven: no damage", -1)],
+            0,
+        ),
         S::Act("g1", "end_turn", vec![], &[]),
         // Round 3: 1 + 3 + 1 = 5 reaches T5; bare hands 1 + 1.
         attacks("cleric", "g1", &[1]),

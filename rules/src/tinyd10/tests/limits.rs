@@ -584,3 +584,55 @@ fn words_of_strength_with_exactly_their_2_pp() {
         });
     }
 }
+
+// The GM's vampire (Fanged strike and Rapid regeneration, 2 of 10 HP) bites Brenna with a
+// 10: 1 damage, healed 1 doubled = 2 (2 to 4). A blow that deals nothing heals nothing and
+// says nothing of fangs.
+#[test]
+fn fanged_strike_doubled_by_rapid_regeneration_and_nothing_for_nothing() {
+    play(Scene {
+        name: "vampire",
+        options: &[],
+        cast: vec![
+            json!({
+                "id": "vampire", "name": "vampire", "kind": "npc", "tags": ["undead"],
+                "abilities": ["fanged_strike", "rapid_regeneration"],
+                "stats": {"power": 0, "reflex": 9, "toughness": 5, "hp_max": 10},
+                "hp": 2,
+                "attacks": [{"id": "bite", "name": "bite", "kind": "melee"}]
+            }),
+            with(brenna(), |v| v["pp"] = json!(0)),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            attacks("vampire", "brenna", &[10]),
+            S::Res("brenna", "hp", 9),
+            S::Res("vampire", "hp", 4),
+        ],
+    });
+}
+
+// A goblin knocked out (a Stunning blow's rounds) and then struck to 0 by a lethal blow dies
+// like any monster (`tinyd10.npc_at_zero` = dies): Brenna's 8 + 2 hits T5 - 1 (prone) for
+// flail 2 + 1 against goblins = 3 of its 3 HP.
+#[test]
+fn a_knocked_out_monster_struck_to_0_dies() {
+    play(Scene {
+        name: "knocked out, then slain",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", -3)],
+        steps: vec![
+            S::Start(&[]),
+            S::Give("g1", "unconscious", 0),
+            S::Give("g1", "prone", -1),
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("weapon", t("flail"))],
+                &[8],
+            ),
+            S::Res("g1", "hp", 0),
+            S::Has("g1", "dead"),
+        ],
+    });
+}
