@@ -636,3 +636,34 @@ fn a_knocked_out_monster_struck_to_0_dies() {
         ],
     });
 }
+
+// The GM's rulings on HP follow the rules of 0 HP: 10 to 5 is only a wound, 5 to 0 is dying,
+// 0 to 3 is no longer dying.
+#[test]
+fn the_gms_hp_rulings_bring_dying_and_its_end() {
+    let set = |hp: i64| {
+        S::Gm(
+            "rule.set-resource",
+            vec![
+                ("target", t("brenna")),
+                ("resource", t("hp")),
+                ("value", n(hp)),
+            ],
+            &[],
+        )
+    };
+    play(Scene {
+        name: "hp by ruling",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", -3)],
+        steps: vec![
+            S::Start(&[]),
+            set(5),
+            S::Lacks("brenna", "dying"),
+            set(0),
+            S::Has("brenna", "dying"),
+            set(3),
+            S::Lacks("brenna", "dying"),
+        ],
+    });
+}
