@@ -438,3 +438,106 @@ fn a_stun_attack_is_refused_in_a_fight_unhidden_or_on_the_unconscious() {
         ],
     });
 }
+
+#[test]
+fn hiding_marks_go_when_a_fight_starts_without_an_ambush_and_when_it_ends() {
+    play(Scene {
+        name: "marks cleared at start and end",
+        options: &[],
+        cast: vec![beatrix(), watcher("thug-a"), thug("thug-b")],
+        steps: vec![
+            // Beatrix 3 + 2 = 5 ties thug-a's 5: hidden, marked 5. Thug-b 1 + 2 = 3 against
+            // Beatrix's 3 + 0 = 3: hidden, marked 3.
+            S::Gm("stealth", vec![("target", t("beatrix"))], &[3]),
+            S::Gm("stealth", vec![("target", t("thug-b"))], &[1]),
+            S::Magnitude("beatrix", "ambusher", 5),
+            S::Magnitude("thug-b", "ambusher", 3),
+            // A normal start (enemies 1 + 2 = 3, players 9 + 2 + 3 = 14): no ambush, the
+            // marks go, Beatrix's for her seat's eyes, the NPC's for the GM's only.
+            S::Start(&[1, 9]),
+            S::Lacks("beatrix", "ambusher"),
+            S::Lacks("thug-b", "ambusher"),
+            S::PlayerNeverHears(r#"EntityId("thug-b"), status: "ambusher""#),
+            // Her knife, 3 + Senses 3 + Thrown 2 = 8, no +3 ambush: it hits Evade 7 but
+            // without the mark's bonus.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[3],
+            ),
+            S::PlayerNeverHears("ambush"),
+            S::Answer("take", &[2]),
+            // A mark the GM gives mid-fight goes with the fight.
+            S::Give("thug-b", "ambusher", 4),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("thug-b", "ambusher"),
+        ],
+    });
+}
+
+#[test]
+fn a_mark_the_gm_set_by_ruling_is_not_searched_for() {
+    play(Scene {
+        name: "a GM's mark and a Stealth mark",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a"), thug("thug-b")],
+        steps: vec![
+            // The GM marks thug-a by ruling (magnitude 0); thug-b hides: 1 + 2 = 3 against
+            // Beatrix's 3 + 0 = 3, hidden with 3.
+            S::Give("thug-a", "ambusher", 0),
+            S::Gm("stealth", vec![("target", t("thug-b"))], &[1]),
+            // Beatrix searches: 1 + Senses 3 = 4 reaches thug-b's 3 (the GM's 0 is no
+            // difficulty): she finds thug-b only; thug-a is found by the GM's word.
+            S::Gm("perception", vec![("target", t("beatrix"))], &[1]),
+            S::Lacks("thug-b", "ambusher"),
+            S::Has("thug-a", "ambusher"),
+            S::PlayerHears("beatrix searches with a Perception total of 4 and spots thug-b"),
+            S::PlayerNeverHears("thug-a"),
+        ],
+    });
+    play(Scene {
+        name: "only a GM's mark",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Give("thug-a", "ambusher", 0),
+            S::Gm("perception", vec![("target", t("beatrix"))], &[1]),
+            S::Has("thug-a", "ambusher"),
+            S::PlayerHears("and finds nothing"),
+        ],
+    });
+}
+
+#[test]
+fn a_spotted_npc_hider_is_told_to_the_seats_that_spot_it_only() {
+    let keen = || {
+        with(beatrix(), |v| {
+            v["skills"]["perception"] = json!(2);
+        })
+    };
+    // Thug-a 1 + Body 2 = 3: below Beatrix's 3 + 2 = 5, not Markus's 0 + 0: Beatrix spots it.
+    let steps = |listener_hears: bool| {
+        let mut s = vec![S::Gm("stealth", vec![("target", t("thug-a"))], &[1])];
+        s.push(S::Lacks("thug-a", "ambusher"));
+        s.push(S::Said("beatrix spots thug-a trying to hide"));
+        if listener_hears {
+            s.push(S::PlayerHears("beatrix spots thug-a trying to hide"));
+        } else {
+            s.push(nothing_for("markus"));
+        }
+        s
+    };
+    for (listener, hears) in [("beatrix", true), ("markus", false)] {
+        scene::play(
+            &Mist,
+            listener,
+            Scene {
+                name: "a spotted NPC",
+                options: &[],
+                cast: vec![keen(), markus(), thug("thug-a")],
+                steps: steps(hears),
+            },
+        );
+    }
+}
