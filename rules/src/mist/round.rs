@@ -490,9 +490,11 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         ctx.set_status(&id, DELAYED, None)?;
         ctx.set_resource(&id, ACTION, 0)?;
         if c.kind == Kind::Pc && c.has_status(UNCONSCIOUS) && !c.has_status(DEAD) {
+            // Waking never takes Life down (a stun may have left it above 0).
+            let life = c.resource(LIFE).max(0);
             ctx.set_status(&id, UNCONSCIOUS, None)?;
-            ctx.set_resource(&id, LIFE, 0)?;
-            ctx.note_about(&id, format!("{id} wakes after the fight with 0 Life"))?;
+            ctx.set_resource(&id, LIFE, life)?;
+            ctx.note_about(&id, format!("{id} wakes after the fight with {life} Life"))?;
         }
     }
     clear_marks(ctx)?;

@@ -541,3 +541,52 @@ fn a_spotted_npc_hider_is_told_to_the_seats_that_spot_it_only() {
         );
     }
 }
+
+#[test]
+fn reviving_or_waking_after_a_failed_stun_check_never_lowers_life() {
+    // Markus at 8 Life: the stun's 13 (E13's numbers) goes 5 below 0, a check against 10;
+    // 1 + Willpower 2 + Pain Resistance 2 = 5 fails: unconscious, Life 8 untouched.
+    let stunned = || {
+        vec![
+            she_hides(),
+            stun(&[5, 9, 1]),
+            S::Magnitude("markus", "unconscious", 10),
+            S::Res("markus", "life", 8),
+        ]
+    };
+    let mut steps = stunned();
+    steps.extend([
+        // Beatrix revives him: 8 + Science 2 + Medicine 3 = 13 against 10 gives 3 Life, less
+        // than his 8: he keeps 8.
+        S::Act(
+            "beatrix",
+            "revive",
+            vec![("target", t("markus")), ("skill", t("medicine"))],
+            &[8],
+        ),
+        S::Lacks("markus", "unconscious"),
+        S::Res("markus", "life", 8),
+    ]);
+    play(Scene {
+        name: "revived after a stun",
+        options: &[],
+        cast: vec![beatrix(), walker(8), woman()],
+        steps,
+    });
+    let mut steps = stunned();
+    steps.extend([
+        // A fight starts and ends around him (the woman's group 1 + 2 = 3, the players' 9 +
+        // Beatrix's 2 + 3 = 14): he wakes with his 8, not 0.
+        S::Start(&[1, 9]),
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("markus", "unconscious"),
+        S::Res("markus", "life", 8),
+        S::Said("markus wakes after the fight with 8 Life"),
+    ]);
+    play(Scene {
+        name: "waking after a stun",
+        options: &[],
+        cast: vec![beatrix(), walker(8), woman()],
+        steps,
+    });
+}
