@@ -534,3 +534,32 @@ fn an_npc_interrupters_action_that_no_longer_stands_is_said_to_the_gm_only() {
         steps,
     });
 }
+
+#[test]
+fn an_aimed_attack_as_the_delayed_action_at_a_target_out_of_sight_is_wasted() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        S::Give("gunman", "out_of_sight", 0),
+        // As a deferred aimed attack would be: the held action goes, nothing is thrown or
+        // drawn, and it is said.
+        S::Act(
+            "beatrix",
+            "aim",
+            vec![("target", t("gunman")), ("weapon", t("knife"))],
+            &[],
+        ),
+        S::PlayerHears(
+            "beatrix's aimed attack at gunman is wasted: the target is out of range or sight",
+        ),
+        S::Lacks("beatrix", "delayed"),
+        S::Res("beatrix", "action", 0),
+        S::Res("gunman", "life", 6),
+        S::Prompt(false),
+    ]);
+    play(Scene {
+        name: "aimed, delayed, out of sight",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}
