@@ -874,6 +874,17 @@ pub fn aim(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result<()
 /// may dodge only after winning a Speed contest against the attacker.
 fn aim_now(ctx: &mut Ctx<'_>, c: &Combatant, t: &Combatant, w: Weapon) -> Result<(), DecideError> {
     spend(ctx, &c.id, How::Delayed)?;
+    // As a deferred aimed attack whose moment comes (`fire_aimed`): a target out of range or
+    // sight wastes it, nothing fired or drawn.
+    if t.has_status(OUT_OF_SIGHT) {
+        return ctx.note_about(
+            &c.id,
+            format!(
+                "{}'s aimed attack at {} is wasted: the target is out of range or sight",
+                c.id, t.id
+            ),
+        );
+    }
     reload::fired(ctx, &c.id, &w)?;
     if w.kind == WeaponKind::Gun && !powder_fires(ctx, c, &w)? {
         return Ok(());

@@ -97,7 +97,9 @@ pub fn revive(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args, how: How) -> Result
     )?;
     ctx.telling = None;
     if ok {
-        let life = checks::revived_life(total, difficulty, medicine);
+        // Reviving never takes Life down: one knocked out by a stun may still have Life above
+        // what the revive gives.
+        let life = checks::revived_life(total, difficulty, medicine).max(patient.resource(LIFE));
         ctx.set_status(&patient.id, UNCONSCIOUS, None)?;
         ctx.set_resource(&patient.id, LIFE, life)?;
     }

@@ -8,12 +8,12 @@
 //! of them are quicker. The declared action then goes on, once every window its way opened
 //! (a dodge) is closed, if it still stands.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::action::{ArgKind, ArgSpec, ArgValue, Args};
 use crate::decision::{Answering, PendingStep, Resolver, StepValue};
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Event, Fact};
+use crate::event::{Audience, Event, Fact, Part};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView};
@@ -339,7 +339,17 @@ pub fn resume(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> 
             Resolver::Seat(s) => s.clone(),
             _ => Seat::Gm,
         };
-        let i = read(ctx, &seat, &a.args, &held)?;
+        // What the table ruled since it was recorded (a target dead, a holder's action
+        // cleared, an owner changed) may leave an answer standing no longer: it is skipped,
+        // said to the seat that gave it and the GM only (it is that seat's hidden answer), and
+        // the window still closes.
+        let i = match read(ctx, &seat, &a.args, &held) {
+            Ok(i) => i,
+            Err(why) => {
+                skipped(ctx, &seat, &a.args, &held, &why)?;
+                continue;
+            }
+        };
         if !acts.iter().any(|x| x.holder == i.holder) {
             acts.push(i);
         }
@@ -366,6 +376,45 @@ pub fn resume(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> 
         ..PendingStep::default()
     })?;
     Ok(())
+}
+
+/// Says that a recorded `act` of `seat` no longer stands and is skipped: to that seat and the
+/// GM only, as the answer was theirs.
+fn skipped(
+    ctx: &mut Ctx<'_>,
+    seat: &Seat,
+    args: &Args,
+    held: &[EntityId],
+    why: &Refusal,
+) -> Result<(), DecideError> {
+    let who = match args.entity("who") {
+        Ok(Some(w)) => w.0,
+        _ => match seat {
+            Seat::Player(s) => held
+                .iter()
+                .find(|h| {
+                    ctx.state
+                        .combatant(h)
+                        .is_some_and(|c| c.owner.as_ref() == Some(s))
+                })
+                .map_or_else(|| s.0.clone(), |h| h.0.clone()),
+            _ => "the GM's holder".to_owned(),
+        },
+    };
+    let audience = match seat {
+        Seat::Player(s) => Audience::Seats(BTreeSet::from([s.clone()])),
+        _ => Audience::GmOnly,
+    };
+    ctx.emit(Event {
+        parts: vec![Part {
+            audience,
+            fact: Fact::Noted {
+                text: format!(
+                    "{who}'s answer to act first no longer stands ({why}): it is skipped and the delayed action stays held"
+                ),
+            },
+        }],
+    })
 }
 
 /// Each interrupter's Speed check, then the declarer's one; the quicker act (a combined action
@@ -425,12 +474,14 @@ fn contest_and_act(
         // An earlier interrupter may have changed what this one's action stands on (its target
         // fell): it is said, and the action stays held.
         match run(ctx, &c, &i.action, &i.args, How::Delayed) {
-            Err(DecideError::Refused(why)) => ctx.emit(Event::public(Fact::Noted {
-                text: format!(
+            // Said to the interrupter's audience: an NPC's action and why it fell are the GM's.
+            Err(DecideError::Refused(why)) => ctx.note_about(
+                &c.id,
+                format!(
                     "{}'s {} no longer stands ({why}): the delayed action stays held",
                     c.id, i.action
                 ),
-            }))?,
+            )?,
             other => other?,
         }
     }

@@ -177,7 +177,18 @@ fn join(ctx: &mut Ctx<'_>, ids: &[EntityId]) -> Result<(), DecideError> {
 
 pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let ids = crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
+    // A fight started without `ambush` is no ambush: hiding marks go, for the eyes that saw
+    // them set.
+    clear_marks(ctx)?;
     first_round(ctx, &ids)
+}
+
+fn clear_marks(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    for id in ctx.state.combatant_ids() {
+        let c = ctx.combatant(&id)?;
+        super::stealth::clear_mark(ctx, &c)?;
+    }
+    Ok(())
 }
 
 fn first_round(ctx: &mut Ctx<'_>, ids: &[EntityId]) -> Result<(), DecideError> {
@@ -217,10 +228,7 @@ pub fn ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
 pub const AMBUSH_TURN: &str = "ambush";
 
 fn end_ambush(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    for id in ctx.state.combatant_ids() {
-        let c = ctx.combatant(&id)?;
-        super::stealth::clear_mark(ctx, &c)?;
-    }
+    clear_marks(ctx)?;
     let ids = fighters(&ctx.state);
     first_round(ctx, &ids)
 }
@@ -482,10 +490,13 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         ctx.set_status(&id, DELAYED, None)?;
         ctx.set_resource(&id, ACTION, 0)?;
         if c.kind == Kind::Pc && c.has_status(UNCONSCIOUS) && !c.has_status(DEAD) {
+            // Waking never takes Life down (a stun may have left it above 0).
+            let life = c.resource(LIFE).max(0);
             ctx.set_status(&id, UNCONSCIOUS, None)?;
-            ctx.set_resource(&id, LIFE, 0)?;
-            ctx.note_about(&id, format!("{id} wakes after the fight with 0 Life"))?;
+            ctx.set_resource(&id, LIFE, life)?;
+            ctx.note_about(&id, format!("{id} wakes after the fight with {life} Life"))?;
         }
     }
+    clear_marks(ctx)?;
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

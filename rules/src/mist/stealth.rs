@@ -133,15 +133,18 @@ pub fn stealth(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         ("Stealth", s.skills.stealth),
         bonus,
     );
-    let mut watchers = Vec::new();
+    let mut watchers: Vec<(Combatant, i64)> = Vec::new();
+    let mut pairs = Vec::new();
     for id in ctx.state.combatant_ids() {
         let w = ctx.combatant(&id)?;
         if w.side != c.side && w.kind != Kind::Object && cannot_act(&w).is_none() {
             let ws = sheet_of(&w)?;
-            watchers.push((ws.senses, ws.skills.perception));
+            let pair = (ws.senses, ws.skills.perception);
+            pairs.push(pair);
+            watchers.push((w, checks::passive_perception(&[pair])));
         }
     }
-    let passive = checks::passive_perception(&watchers);
+    let passive = checks::passive_perception(&pairs);
     let roll = crate::dice::roll(&d10()?, ctx.dice)?;
     let total = tell::total(&roll, &modifiers);
     let hidden = !checks::spotted(total, passive);
@@ -183,6 +186,24 @@ pub fn stealth(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
             }],
         })?;
     }
+    // The watchers who spot the hider (each whose own passive perception it falls below)
+    // learn it: their seats and the GM, no one else.
+    let spotters: Vec<&Combatant> = watchers
+        .iter()
+        .filter(|(_, p)| !hidden && checks::spotted(total, *p))
+        .map(|(w, _)| w)
+        .collect();
+    if !spotters.is_empty() {
+        let names: Vec<&str> = spotters.iter().map(|w| w.id.0.as_str()).collect();
+        ctx.emit(Event {
+            parts: vec![Part {
+                audience: seats_of(&spotters),
+                fact: Fact::Noted {
+                    text: format!("{} spots {} trying to hide", names.join(", "), c.id),
+                },
+            }],
+        })?;
+    }
     let mark = hidden.then(|| Status {
         source: SOURCE.into(),
         magnitude: total,
@@ -207,7 +228,10 @@ pub fn perception(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     let mut hiders: Vec<Combatant> = Vec::new();
     for id in ctx.state.combatant_ids() {
         let h = ctx.combatant(&id)?;
-        if h.side != c.side && h.has_status(AMBUSHER) && cannot_act(&h).is_none() {
+        // Only a Stealth check's mark is searched for: a mark the GM set by ruling has no
+        // total to reach, and such a hider is found only by the GM's word.
+        let by_stealth = h.statuses.get(AMBUSHER).is_some_and(|m| m.source == SOURCE);
+        if h.side != c.side && by_stealth && cannot_act(&h).is_none() {
             hiders.push(h);
         }
     }

@@ -392,3 +392,174 @@ fn an_aimed_attack_as_a_delayed_action_gives_the_target_a_speed_contest_before_i
         steps,
     });
 }
+
+/// Beatrix's recorded `act` at thug-b, then the GM's ruling before Markus answers.
+fn beatrix_answers_then_a_ruling(ruling: (&'static str, &'static str, &'static str)) -> Vec<S> {
+    let (command, target, status) = ruling;
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        S::AnswerAs(
+            "beatrix",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("thug-b")),
+                ("weapon", t("knife")),
+            ],
+            &[],
+        ),
+        S::Gm(
+            command,
+            vec![("target", t(target)), ("status", t(status))],
+            &[],
+        ),
+        S::Prompt(true),
+    ]);
+    steps
+}
+
+#[test]
+fn a_recorded_answer_the_gm_ruled_away_is_skipped_and_the_window_still_closes() {
+    use crate::testing::scene;
+    let closes = |close: S, listener: &'static str, name: &'static str, ruling| {
+        let mut steps = beatrix_answers_then_a_ruling(ruling);
+        steps.extend([
+            // The last answer (or the time, or the GM's word) closes the window: Beatrix's
+            // answer no longer stands and is skipped, no Speed is drawn, the horn sounds.
+            close,
+            S::Prompt(false),
+            S::Said("beatrix's answer to act first no longer stands"),
+            S::Said("gunman spends the action: raises a horn"),
+        ]);
+        if listener == "markus" {
+            // Markus never reads Beatrix's answer nor why it fell.
+            steps.extend([
+                S::PlayerNeverHears("beatrix's answer"),
+                S::PlayerNeverHears("knife"),
+            ]);
+        } else {
+            steps.push(S::PlayerHears(
+                "beatrix's answer to act first no longer stands",
+            ));
+        }
+        // The table goes on: the fight can be ended.
+        steps.push(S::Gm("end_encounter", vec![], &[]));
+        scene::play(
+            &super::super::Mist,
+            listener,
+            Scene {
+                name,
+                options: &[],
+                cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+                steps,
+            },
+        );
+    };
+    let dead = ("rule.set-status", "thug-b", "dead");
+    let cleared = ("rule.clear-status", "beatrix", "delayed");
+    closes(
+        S::AnswerAs("markus", "pass", vec![], &[]),
+        "markus",
+        "target ruled dead, the other passes",
+        dead,
+    );
+    closes(
+        S::TimeOut(&[]),
+        "markus",
+        "target ruled dead, time out",
+        dead,
+    );
+    closes(
+        S::AnswerAs("gunman", "pass", vec![], &[]),
+        "beatrix",
+        "target ruled dead, the GM closes",
+        dead,
+    );
+    closes(
+        S::AnswerAs("markus", "pass", vec![], &[]),
+        "markus",
+        "holder's delay cleared",
+        cleared,
+    );
+}
+
+#[test]
+fn an_npc_interrupters_action_that_no_longer_stands_is_said_to_the_gm_only() {
+    use serde_json::json;
+    // Markus's hound, an NPC: its numbers and choices are the GM's.
+    let hound = super::with(super::creature("hound", "npc"), |v| {
+        v["owner"] = json!("markus");
+        v["side"] = json!("players");
+        v["weapons"] = json!([{"id": "fangs", "name": "fangs", "damage": "d10"}]);
+    });
+    let steps = vec![
+        S::Start(&[1, 9]),
+        S::Act("beatrix", "delay", vec![], &[]),
+        S::Act("hound", "delay", vec![], &[]),
+        acting("enemies", &["gunman", "thug-b"]),
+        S::Give("thug-b", "unconscious", 0),
+        gunman_attacks_beatrix(),
+        S::AnswerAs(
+            "beatrix",
+            "act",
+            vec![
+                ("action", t("aim")),
+                ("target", t("thug-b")),
+                ("weapon", t("knife")),
+            ],
+            &[],
+        ),
+        // Speed: Beatrix 6 + 2 + 3 = 11, the hound 9, the gunman 1 + 2 = 3: both first.
+        // Beatrix's aimed knife 9 + 3 + 2 + 3 = 17 hits the unconscious thug-b: 8 → 4 + 2 =
+        // 6, his Life 6 over, killed. The hound's bite at him no longer stands. Then the
+        // gunman's attack: 3 + 2 = 5 hits Evade 5, 4 + 2 = 6.
+        S::AnswerAs(
+            "hound",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("thug-b")),
+                ("weapon", t("fangs")),
+            ],
+            &[6, 9, 1, 9, 8, 3, 4],
+        ),
+        S::Has("thug-b", "dead"),
+        S::Said("hound's attack no longer stands (thug-b is dead)"),
+        S::PlayerNeverHears("hound's attack"),
+    ];
+    play(Scene {
+        name: "an NPC interrupter's action falls",
+        options: &[],
+        cast: vec![beatrix(), hound, thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}
+
+#[test]
+fn an_aimed_attack_as_the_delayed_action_at_a_target_out_of_sight_is_wasted() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        S::Give("gunman", "out_of_sight", 0),
+        // As a deferred aimed attack would be: the held action goes, nothing is thrown or
+        // drawn, and it is said.
+        S::Act(
+            "beatrix",
+            "aim",
+            vec![("target", t("gunman")), ("weapon", t("knife"))],
+            &[],
+        ),
+        S::PlayerHears(
+            "beatrix's aimed attack at gunman is wasted: the target is out of range or sight",
+        ),
+        S::Lacks("beatrix", "delayed"),
+        S::Res("beatrix", "action", 0),
+        S::Res("gunman", "life", 6),
+        S::Prompt(false),
+    ]);
+    play(Scene {
+        name: "aimed, delayed, out of sight",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}

@@ -438,3 +438,155 @@ fn a_stun_attack_is_refused_in_a_fight_unhidden_or_on_the_unconscious() {
         ],
     });
 }
+
+#[test]
+fn hiding_marks_go_when_a_fight_starts_without_an_ambush_and_when_it_ends() {
+    play(Scene {
+        name: "marks cleared at start and end",
+        options: &[],
+        cast: vec![beatrix(), watcher("thug-a"), thug("thug-b")],
+        steps: vec![
+            // Beatrix 3 + 2 = 5 ties thug-a's 5: hidden, marked 5. Thug-b 1 + 2 = 3 against
+            // Beatrix's 3 + 0 = 3: hidden, marked 3.
+            S::Gm("stealth", vec![("target", t("beatrix"))], &[3]),
+            S::Gm("stealth", vec![("target", t("thug-b"))], &[1]),
+            S::Magnitude("beatrix", "ambusher", 5),
+            S::Magnitude("thug-b", "ambusher", 3),
+            // A normal start (enemies 1 + 2 = 3, players 9 + 2 + 3 = 14): no ambush, the
+            // marks go, Beatrix's for her seat's eyes, the NPC's for the GM's only.
+            S::Start(&[1, 9]),
+            S::Lacks("beatrix", "ambusher"),
+            S::Lacks("thug-b", "ambusher"),
+            S::PlayerNeverHears(r#"EntityId("thug-b"), status: "ambusher""#),
+            // Her knife, 3 + Senses 3 + Thrown 2 = 8, no +3 ambush: it hits Evade 7 but
+            // without the mark's bonus.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[3],
+            ),
+            S::PlayerNeverHears("ambush"),
+            S::Answer("take", &[2]),
+            // A mark the GM gives mid-fight goes with the fight.
+            S::Give("thug-b", "ambusher", 4),
+            S::Gm("end_encounter", vec![], &[]),
+            S::Lacks("thug-b", "ambusher"),
+        ],
+    });
+}
+
+#[test]
+fn a_mark_the_gm_set_by_ruling_is_not_searched_for() {
+    play(Scene {
+        name: "a GM's mark and a Stealth mark",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a"), thug("thug-b")],
+        steps: vec![
+            // The GM marks thug-a by ruling (magnitude 0); thug-b hides: 1 + 2 = 3 against
+            // Beatrix's 3 + 0 = 3, hidden with 3.
+            S::Give("thug-a", "ambusher", 0),
+            S::Gm("stealth", vec![("target", t("thug-b"))], &[1]),
+            // Beatrix searches: 1 + Senses 3 = 4 reaches thug-b's 3 (the GM's 0 is no
+            // difficulty): she finds thug-b only; thug-a is found by the GM's word.
+            S::Gm("perception", vec![("target", t("beatrix"))], &[1]),
+            S::Lacks("thug-b", "ambusher"),
+            S::Has("thug-a", "ambusher"),
+            S::PlayerHears("beatrix searches with a Perception total of 4 and spots thug-b"),
+            S::PlayerNeverHears("thug-a"),
+        ],
+    });
+    play(Scene {
+        name: "only a GM's mark",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Give("thug-a", "ambusher", 0),
+            S::Gm("perception", vec![("target", t("beatrix"))], &[1]),
+            S::Has("thug-a", "ambusher"),
+            S::PlayerHears("and finds nothing"),
+        ],
+    });
+}
+
+#[test]
+fn a_spotted_npc_hider_is_told_to_the_seats_that_spot_it_only() {
+    let keen = || {
+        with(beatrix(), |v| {
+            v["skills"]["perception"] = json!(2);
+        })
+    };
+    // Thug-a 1 + Body 2 = 3: below Beatrix's 3 + 2 = 5, not Markus's 0 + 0: Beatrix spots it.
+    let steps = |listener_hears: bool| {
+        let mut s = vec![S::Gm("stealth", vec![("target", t("thug-a"))], &[1])];
+        s.push(S::Lacks("thug-a", "ambusher"));
+        s.push(S::Said("beatrix spots thug-a trying to hide"));
+        if listener_hears {
+            s.push(S::PlayerHears("beatrix spots thug-a trying to hide"));
+        } else {
+            s.push(nothing_for("markus"));
+        }
+        s
+    };
+    for (listener, hears) in [("beatrix", true), ("markus", false)] {
+        scene::play(
+            &Mist,
+            listener,
+            Scene {
+                name: "a spotted NPC",
+                options: &[],
+                cast: vec![keen(), markus(), thug("thug-a")],
+                steps: steps(hears),
+            },
+        );
+    }
+}
+
+#[test]
+fn reviving_or_waking_after_a_failed_stun_check_never_lowers_life() {
+    // Markus at 8 Life: the stun's 13 (E13's numbers) goes 5 below 0, a check against 10;
+    // 1 + Willpower 2 + Pain Resistance 2 = 5 fails: unconscious, Life 8 untouched.
+    let stunned = || {
+        vec![
+            she_hides(),
+            stun(&[5, 9, 1]),
+            S::Magnitude("markus", "unconscious", 10),
+            S::Res("markus", "life", 8),
+        ]
+    };
+    let mut steps = stunned();
+    steps.extend([
+        // Beatrix revives him: 8 + Science 2 + Medicine 3 = 13 against 10 gives 3 Life, less
+        // than his 8: he keeps 8.
+        S::Act(
+            "beatrix",
+            "revive",
+            vec![("target", t("markus")), ("skill", t("medicine"))],
+            &[8],
+        ),
+        S::Lacks("markus", "unconscious"),
+        S::Res("markus", "life", 8),
+    ]);
+    play(Scene {
+        name: "revived after a stun",
+        options: &[],
+        cast: vec![beatrix(), walker(8), woman()],
+        steps,
+    });
+    let mut steps = stunned();
+    steps.extend([
+        // A fight starts and ends around him (the woman's group 1 + 2 = 3, the players' 9 +
+        // Beatrix's 2 + 3 = 14): he wakes with his 8, not 0.
+        S::Start(&[1, 9]),
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("markus", "unconscious"),
+        S::Res("markus", "life", 8),
+        S::Said("markus wakes after the fight with 8 Life"),
+    ]);
+    play(Scene {
+        name: "waking after a stun",
+        options: &[],
+        cast: vec![beatrix(), walker(8), woman()],
+        steps,
+    });
+}
