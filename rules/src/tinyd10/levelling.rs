@@ -106,7 +106,9 @@ pub fn level_up(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), Dec
         .sheet
         .typed::<Sheet>(super::ID)
         .map_err(|e| Refusal::Rule(format!("{} has no tinyd10 sheet: {e}", c.id)))?;
-    if c.kind != Kind::Pc || old.stats.is_some() {
+    // A player character's sheet is always its choices (a sheet with `stats` is refused for
+    // one), so the kind is enough.
+    if c.kind != Kind::Pc {
         return Err(Refusal::Rule(format!(
             "{} is not a player character: an NPC's sheet states its numbers",
             c.id
@@ -251,10 +253,11 @@ fn named_as_argument(e: SheetError) -> DecideError {
         SheetError::Invalid { field, rule } => {
             let arg = match field.rsplit_once('.') {
                 Some((at, f)) if at.starts_with("advance[") => f.to_owned(),
-                _ => match field.as_str() {
+                // A list's entry (`skills[3]`) is the argument that added to it.
+                _ => match field.split('[').next().unwrap_or("") {
                     "abilities" => "ability".to_owned(),
                     "skills" => "skill".to_owned(),
-                    other => other.to_owned(),
+                    _ => field,
                 },
             };
             (arg, rule)

@@ -146,6 +146,20 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                 ],
                 "bad_request: proficiency",
             ),
+            // A weapon type is one lowercase word: refused naming the sheet's own field.
+            S::Refused(
+                "warrior",
+                "level_up",
+                vec![
+                    ("attribute", t("power")),
+                    ("points", t("pp")),
+                    ("extra", t("toughness")),
+                    ("ability", t("weapon_proficiency")),
+                    ("skill", t("listen")),
+                    ("proficiency", t("Long Sword")),
+                ],
+                "bad_request: proficiency.weapon",
+            ),
             S::Act("warrior", "level_up", level_two_choices(), &[]),
             // Power 2 + 1 = 3; HP max 7 + 2 = 9 and the current 3 + 2 = 5; PP 6 + 2 = 8 (full
             // before, full after); T 7 + 1 = 8. All 55 XP are spent: the text starts it anew.
@@ -186,6 +200,33 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                 "bad_request: proficiency",
             ),
             rewritten_by_hand(),
+            // A skill it has already is refused naming the argument that brought it.
+            S::Refused(
+                "warrior",
+                "level_up",
+                vec![
+                    ("attribute", t("power")),
+                    ("points", t("pp")),
+                    ("extra", t("hp")),
+                    ("ability", t("disarm")),
+                    ("skill", t("spot")),
+                ],
+                "bad_request: argument `skill`",
+            ),
+            // Even with XP the GM gave it by ruling, an NPC does not level up: its sheet
+            // states its numbers.
+            S::Gm(
+                "rule.set-resource",
+                vec![("target", t("g1")), ("resource", t("xp")), ("value", n(60))],
+                &[],
+            ),
+            S::RefusedFrom(
+                "gm",
+                "g1",
+                "level_up",
+                vec![("attribute", t("power"))],
+                "rule: not a player character",
+            ),
             // An NPC gains no experience; a player does not award it.
             S::GmRefused(
                 "award_xp",
