@@ -667,3 +667,143 @@ fn the_gms_hp_rulings_bring_dying_and_its_end() {
         ],
     });
 }
+
+// A challenge's lines say what a tie did and which roll came again: Brenna's non-lethal
+// bare hands (3 + 2 hits T5), then the power challenge 4 + 2 against 5 + 1, a tie; rolled
+// again under `tinyd10.challenge_ties` = reroll (6 + 2 against 1 + 1).
+fn tied(
+    options: &'static [(&'static str, &'static str)],
+    faces: &'static [u32],
+    said: &'static str,
+) {
+    play(Scene {
+        name: "a tied challenge",
+        options,
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "brenna",
+                "attack",
+                vec![("target", t("g1")), ("nonlethal", yes())],
+                faces,
+            ),
+            S::Said(said),
+        ],
+    });
+}
+
+#[test]
+fn a_tied_challenge_says_so_and_a_second_roll_says_again() {
+    tied(&[], &[3, 4, 5], "(a tie: the resister holds)");
+    tied(
+        &[("tinyd10.challenge_ties", "reroll")],
+        &[3, 4, 5, 6, 1],
+        "(again)",
+    );
+}
+
+// A check equal to its toughness says the table's tie rule decided it (4 + 1 against 5); an
+// elf's perception bonus goes to perception checks only; a check the GM makes for a character
+// without `--hidden` keeps its toughness in the open.
+#[test]
+fn a_checks_tie_its_race_bonus_and_its_openness() {
+    play(Scene {
+        name: "checks",
+        options: &[],
+        cast: vec![with(pc("rogue", "elf"), |v| v["owner"] = json!("p1"))],
+        steps: vec![
+            S::Act(
+                "rogue",
+                "check",
+                vec![("attribute", t("intellect")), ("toughness", n(5))],
+                &[4],
+            ),
+            S::Said("equal to the toughness: the table rules ties succeed"),
+            not_said("race: perception"),
+            S::GmAct(
+                "rogue",
+                "check",
+                vec![("attribute", t("intellect")), ("toughness", n(7))],
+                &[2],
+            ),
+            S::TargetSeen(true),
+        ],
+    });
+}
+
+// With `tinyd10.natural` = total, "a 10" is the total: a pummelling warrior's 5 + 2 = 7 is no
+// 10 (a product of 5 and 2 would be), so the goblin stays up.
+#[test]
+fn option_natural_total_adds_the_bonus_to_the_face() {
+    play(Scene {
+        name: "natural total",
+        options: &[("tinyd10.natural", "total")],
+        cast: vec![
+            hero("warrior", "human", "reflex", "pummel", &["flail"]),
+            goblin_hp("g1", -3, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            attacks("warrior", "g1", &[5]),
+            S::Res("g1", "hp", 8),
+            S::Lacks("g1", "prone"),
+        ],
+    });
+}
+
+// Morale: a 2 falters (the GM's line says so); a monster slain outside a fight calls none
+// (no die is drawn).
+#[test]
+fn morale_falters_on_2_and_is_not_called_outside_a_fight() {
+    play(Scene {
+        name: "morale",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", 0), goblin("g2", 0)],
+        steps: vec![
+            S::Gm(
+                "rule.set-resource",
+                vec![("target", t("g1")), ("resource", t("hp")), ("value", n(0))],
+                &[],
+            ),
+            S::Has("g1", "dead"),
+            S::Start(&[]),
+            S::Gm("morale", vec![("of", t("g2"))], &[2]),
+            S::Said("falters: they may flee"),
+        ],
+    });
+}
+
+// Reaching level 4 brings Champion's resolve, and the advance says so: Torvald (level 3) with
+// the 200 XP level 4 needs.
+#[test]
+fn level_4_brings_champions_resolve_and_says_so() {
+    let torvald: serde_json::Value = toml::from_str(include_str!(
+        "../../../../docs/examples/tinyd10/torvald.toml"
+    ))
+    .unwrap();
+    play(Scene {
+        name: "level 4",
+        options: &[],
+        cast: vec![with(torvald, |v| v["owner"] = json!("p1"))],
+        steps: vec![
+            S::Gm(
+                "award_xp",
+                vec![("target", t("torvald")), ("xp", n(200))],
+                &[],
+            ),
+            S::Act(
+                "torvald",
+                "level_up",
+                vec![
+                    ("extra", t("attribute")),
+                    ("attribute", t("power")),
+                    ("ability", t("disarm")),
+                    ("skill", t("craft")),
+                ],
+                &[],
+            ),
+            S::Said("champion's resolve"),
+        ],
+    });
+}
