@@ -807,3 +807,16 @@ fn level_4_brings_champions_resolve_and_says_so() {
         ],
     });
 }
+
+// Ties for the combat order are rolled again, but not forever: after ten tied rolls in a row
+// (twenty faces of 5 for two creatures) the order stays as the sheets came, and no eleventh
+// pair is drawn.
+#[test]
+fn the_combat_order_stops_rolling_ties_after_ten() {
+    play(Scene {
+        name: "endless ties",
+        options: &[],
+        cast: vec![brenna(), with(brenna(), |v| v["id"] = json!("twin"))],
+        steps: vec![S::Start(&[5; 20]), S::Order(&["brenna", "twin"])],
+    });
+}
