@@ -820,3 +820,35 @@ fn the_combat_order_stops_rolling_ties_after_ten() {
         steps: vec![S::Start(&[5; 20]), S::Order(&["brenna", "twin"])],
     });
 }
+
+// A turn's spent slot is named in its refusal: the attack, ability or spell, or the movement.
+#[test]
+fn a_spent_slot_is_named() {
+    play(Scene {
+        name: "spent slots",
+        options: &[],
+        cast: vec![
+            hero("rogue", "elf", "power", "haste", &["shortsword"]),
+            goblin_hp("g1", -3, 10),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Place("rogue", 0, 0),
+            S::Place("g1", 1, 0),
+            attacks("rogue", "g1", &[1]),
+            S::Refused(
+                "rogue",
+                "attack",
+                vec![("target", t("g1"))],
+                "none_left: attack, ability or spell",
+            ),
+            S::Act("rogue", "move", vec![("to", to(0, 1))], &[]),
+            S::Refused(
+                "rogue",
+                "move",
+                vec![("to", to(0, 2))],
+                "none_left: movement",
+            ),
+        ],
+    });
+}
