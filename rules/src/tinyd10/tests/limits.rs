@@ -852,3 +852,80 @@ fn a_spent_slot_is_named() {
         ],
     });
 }
+
+// A Stunning blow: its +1 is shown as its own step, its PP and any PP on the roll are counted
+// whole (2 + 1 with 2 is one short), and the prone it leaves lasts until the creature stands,
+// not the knock-out's rounds. Bruna: power 3, PP 7.
+#[test]
+fn a_stunning_blows_step_its_price_and_its_prone() {
+    let warrior = with(super::scenes::bruna(), |v| {
+        v["abilities"] = json!(["defensive_rush", "power_strike", "stunning_blow"]);
+    });
+    let poor = with(warrior.clone(), |v| {
+        v["id"] = json!("poor");
+        v["pp"] = json!(2);
+    });
+    play(Scene {
+        name: "stunning blow's numbers",
+        options: &[],
+        cast: vec![
+            warrior,
+            poor,
+            with(goblin("g1", -3), |v| v["stats"]["hp_max"] = json!(10)),
+        ],
+        steps: vec![
+            S::Start(&[8, 2]),
+            S::Order(&["bruna", "poor", "g1"]),
+            // 2 + 3 + 1 = 6 hits T5: 2 damage; challenge 5 + 3 against 1 + 1, lost; 2 rounds.
+            S::Act(
+                "bruna",
+                "ability",
+                vec![("name", t("stunning_blow")), ("target", t("g1"))],
+                &[2, 5, 1, 2],
+            ),
+            S::Said("label: \"stunning blow\", value: 1"),
+            S::Check(Box::new(|p: &Played<'_>| {
+                let g = crate::state::StateView::combatant(p.state, &"g1".into()).expect("g1");
+                assert_eq!(
+                    g.statuses.get("prone").map(|s| s.rounds_left),
+                    Some(None),
+                    "{}",
+                    p.at
+                );
+            })),
+            S::Act("bruna", "end_turn", vec![], &[]),
+            S::Refused(
+                "poor",
+                "ability",
+                vec![
+                    ("name", t("stunning_blow")),
+                    ("target", t("g1")),
+                    ("pp", n(1)),
+                ],
+                "insufficient_resource: needs 3, has 2",
+            ),
+        ],
+    });
+}
+
+// Defensive rush asks Brenna with the blow's numbers and "let" as the default, on the table's
+// timeout: the goblin's 6 + 1 hits Aldric's T7.
+#[test]
+fn defensive_rush_asks_with_its_question_and_default() {
+    play(Scene {
+        name: "defensive rush's question",
+        options: &[],
+        cast: vec![brenna(), super::scenes::aldric(), goblin("g1", 2)],
+        steps: vec![
+            S::Start(&[]),
+            S::Act(
+                "g1",
+                "attack",
+                vec![("target", t("aldric")), ("weapon", t("rusty_blade"))],
+                &[6],
+            ),
+            S::Asked("rush in (2 PP"),
+            prompt_defaults_to("let"),
+        ],
+    });
+}
