@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::decision::{Answer, PendingStep};
+use crate::decision::{Answer, Answering, PendingStep, Resolver};
 use crate::event::{Audience, Event, Fact, Outcome, Part};
 use crate::ids::{EntityId, Seat, SeatId};
 use crate::sheet::Sheet;
@@ -195,6 +195,24 @@ pub fn stand_in_of(fact: &Fact) -> Option<Fact> {
     }
 }
 
+/// Who may see how the open window `prompt_id` closed, if it is open. A window each seat
+/// answers closes on the last seat's answer, and that answer is the closing seat's alone (and
+/// the GM's), as each answer was before it: the others learn that it closed, not with what.
+fn resolution_audience(state: &dyn StateView, prompt_id: u64, by: &Resolver) -> Option<Audience> {
+    let step = state
+        .encounter()
+        .pending
+        .iter()
+        .find(|s| s.prompt_id == prompt_id)?;
+    Some(match (step.answering, by) {
+        (Answering::Each, Resolver::Seat(Seat::Player(id) | Seat::Spectator(id))) => {
+            Audience::Seats(BTreeSet::from([id.clone()]))
+        }
+        (Answering::Each, Resolver::Seat(Seat::Gm)) => Audience::GmOnly,
+        _ => prompt_audience(step),
+    })
+}
+
 /// Who decides the open window `prompt_id`, if it is open.
 fn asked(state: &dyn StateView, prompt_id: u64) -> Option<Audience> {
     state
@@ -260,7 +278,7 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                 by,
                 args,
             } => {
-                if let Some(audience) = asked(state, *prompt_id) {
+                if let Some(audience) = resolution_audience(state, *prompt_id, by) {
                     parts.push(Part {
                         audience: stand_in_audience(&audience),
                         fact: Fact::DecisionResolved {
@@ -686,5 +704,55 @@ mod tests {
         assert_eq!(seen(&Seat::Gm), vec![answer]);
         assert_eq!(seen(&rui), vec![withheld.clone()]);
         assert_eq!(seen(&Seat::Spectator("eve".into())), vec![withheld]);
+    }
+
+    // The closing answer of a window each seat answers is the last seat's own answer: whole to
+    // that seat and the GM, withheld from the other deciders as their answers were. A window
+    // any one of its seats answers closes for all of them with what it was answered.
+    #[test]
+    fn the_closing_answer_of_a_window_each_seat_answers_stays_the_closing_seats() {
+        use crate::action::{ArgValue, Args};
+        use crate::decision::{Answering, Resolver};
+        let ines = Seat::Player("ines".into());
+        let rui = Seat::Player("rui".into());
+        let closed = |answering: Answering, by: Resolver| {
+            let mut state = MemoryState::new(TableOptions::default());
+            crate::state::StateMut::encounter_mut(&mut state).pending = vec![PendingStep {
+                answering,
+                ..step(vec![ines.clone(), rui.clone()])
+            }];
+            let event = hide_gm_numbers(
+                Event::public(Fact::DecisionResolved {
+                    prompt_id: 4,
+                    choice: "act".into(),
+                    by,
+                    args: Args::default().with("target", ArgValue::Text("gob".into())),
+                }),
+                &state,
+            );
+            move |seat: &Seat| -> Vec<String> {
+                event
+                    .view(seat)
+                    .into_iter()
+                    .flat_map(|e| e.parts)
+                    .filter_map(|p| match p.fact {
+                        Fact::DecisionResolved { choice, args, .. } => {
+                            Some(format!("{choice}{}", args.0.len()))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            }
+        };
+        let each = closed(Answering::Each, Resolver::Seat(ines.clone()));
+        assert_eq!(each(&ines), vec!["act1"]);
+        assert_eq!(each(&Seat::Gm), vec!["act1"]);
+        assert_eq!(each(&rui), vec!["0"]);
+        assert_eq!(each(&Seat::Spectator("eve".into())), vec!["0"]);
+        let timed_out = closed(Answering::Each, Resolver::TimedOut);
+        assert_eq!(timed_out(&rui), vec!["act1"]);
+        let first = closed(Answering::First, Resolver::Seat(ines.clone()));
+        assert_eq!(first(&rui), vec!["act1"]);
+        assert_eq!(first(&Seat::Spectator("eve".into())), vec!["0"]);
     }
 }

@@ -293,14 +293,14 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
         .map(|i| i.0)
         .collect();
     for c in controlled(state, seat) {
-        let names: Vec<&str> = if !enc.active {
-            if c.has_status(AMBUSHER) && cannot_act(&c).is_none() {
+        let names: Vec<&str> = if cannot_act(&c).is_some() {
+            Vec::new()
+        } else if !enc.active {
+            if c.has_status(AMBUSHER) {
                 vec!["revive", "medicine_heal", "stun"]
             } else {
                 vec!["revive", "medicine_heal"]
             }
-        } else if cannot_act(&c).is_some() {
-            Vec::new()
         } else if now.contains(&c.id) {
             vec!["attack", "grab", "aim", "delay", "revive", "act"]
         } else if c.has_status(DELAYED) {

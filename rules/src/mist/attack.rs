@@ -183,13 +183,7 @@ pub fn opportunity(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
         return Err(Refusal::NoEncounter.into());
     }
     let a = ctx.combatant(&args.require_entity("attacker")?)?;
-    if let Some(why) = cannot_act(&a) {
-        return Err(Refusal::CannotAct {
-            actor: a.id.clone(),
-            reason: why.to_owned(),
-        }
-        .into());
-    }
+    super::able(&a)?;
     let t = target_of(ctx, &a, args)?;
     let w = weapon_of(&a, args)?;
     if !matches!(w.kind, WeaponKind::Melee | WeaponKind::Unarmed) {

@@ -112,6 +112,7 @@ pub fn medicine_heal(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<()
     if ctx.state.encounter().active {
         return Err(Refusal::Rule("a Medicine heal is made out of combat".into()).into());
     }
+    super::able(c)?;
     let patient = ctx.combatant(&args.require_entity("target")?)?;
     if patient.has_status(DEAD) || patient.has_status(UNCONSCIOUS) {
         return Err(Refusal::Rule(format!("{} needs reviving, not healing", patient.id)).into());

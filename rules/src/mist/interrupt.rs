@@ -5,8 +5,8 @@
 //! what a seat that does not answer in time gives). Those who act roll Speed against the
 //! declarer's one Speed check; the quicker go first with their delayed action, the others'
 //! stay held. Those who answer `together` make one combined action: it goes first only if all
-//! of them are quicker. The declared action then goes on, once every window its way opened
-//! (a dodge) is closed, if it still stands.
+//! of them are quicker. The quicker actions go one after another, each once the window the one
+//! before it opened (a dodge) is closed, and then the declared action, if it still stands.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +26,8 @@ use super::{DELAYED, actions, attack, cannot_act, checks};
 pub const STEP_INTERRUPT: &str = "mist.interrupt";
 /// The declared action, set aside until the windows the interrupters opened are closed.
 pub const STEP_DECLARED: &str = "mist.declared";
+/// A quicker interrupter's action, set aside so that each goes once the window before it closed.
+const STEP_INTERRUPTER: &str = "mist.interrupter";
 const AFTER_WINDOWS: &str = "mist.after_windows";
 
 /// The declarations that open the window.
@@ -462,30 +464,49 @@ fn contest_and_act(
         };
         ctx.emit(Event::public(Fact::Noted { text }))?;
     }
+    // Each quicker action waits its turn, in order: one that opens a window (a dodge) is
+    // answered before the next is drawn, as the declared action waits for all of them.
     for i in go {
-        let c = ctx.combatant(&i.holder)?;
-        if cannot_act(&c).is_some() || !c.has_status(DELAYED) {
-            ctx.note_about(
-                &c.id,
-                format!("{}'s delayed action is lost: it can no longer act", c.id),
-            )?;
-            continue;
-        }
-        // An earlier interrupter may have changed what this one's action stands on (its target
-        // fell): it is said, and the action stays held.
-        match run(ctx, &c, &i.action, &i.args, How::Delayed) {
-            // Said to the interrupter's audience: an NPC's action and why it fell are the GM's.
-            Err(DecideError::Refused(why)) => ctx.note_about(
-                &c.id,
-                format!(
-                    "{}'s {} no longer stands ({why}): the delayed action stays held",
-                    c.id, i.action
-                ),
-            )?,
-            other => other?,
-        }
+        let mut secret = to_secret(&i.args);
+        secret.insert("action".into(), StepValue::Text(i.action.clone()));
+        ctx.defer(PendingStep {
+            rule: STEP_INTERRUPTER.into(),
+            actor: Some(i.holder.clone()),
+            trigger: Some(AFTER_WINDOWS.into()),
+            secret,
+            ..PendingStep::default()
+        })?;
     }
     Ok(())
+}
+
+/// A quicker interrupter's action, once no window is open.
+fn interrupter_due(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> {
+    let c = ctx.step_actor(step)?;
+    let action = step
+        .secret_text("action")
+        .ok_or_else(|| DecideError::malformed(step, "action"))?
+        .to_owned();
+    let args = from_secret(step)?;
+    if cannot_act(&c).is_some() || !c.has_status(DELAYED) {
+        return ctx.note_about(
+            &c.id,
+            format!("{}'s delayed action is lost: it can no longer act", c.id),
+        );
+    }
+    // An earlier interrupter may have changed what this one's action stands on (its target
+    // fell): it is said, and the action stays held.
+    match run(ctx, &c, &action, &args, How::Delayed) {
+        // Said to the interrupter's audience: an NPC's action and why it fell are the GM's.
+        Err(DecideError::Refused(why)) => ctx.note_about(
+            &c.id,
+            format!(
+                "{}'s {action} no longer stands ({why}): the delayed action stays held",
+                c.id
+            ),
+        ),
+        other => other,
+    }
 }
 
 fn names(ids: &[&EntityId]) -> String {
@@ -495,31 +516,43 @@ fn names(ids: &[&EntityId]) -> String {
         .join(" and ")
 }
 
-/// The declared action goes on once no window is open: if the declarer can still take it in
-/// its turn (a dodge may have spent its action) and it still stands (its target may have
-/// fallen; the declarer may then declare another).
+/// What a closed window set aside goes on, one step at a time while no window is open: the
+/// quicker interrupters' actions in order, then the declared action.
 pub fn declared_due(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
-    let enc = ctx.state.encounter();
-    if !enc.pending.is_empty() {
-        return Ok(());
+    loop {
+        let enc = ctx.state.encounter();
+        if !enc.pending.is_empty() {
+            return Ok(());
+        }
+        let Some(step) = enc
+            .deferred
+            .iter()
+            .find(|s| s.trigger.as_deref() == Some(AFTER_WINDOWS))
+            .cloned()
+        else {
+            return Ok(());
+        };
+        ctx.emit(Event::public(Fact::DeferredResumed {
+            prompt_id: step.prompt_id,
+        }))?;
+        if step.rule == STEP_INTERRUPTER {
+            interrupter_due(ctx, &step)?;
+        } else {
+            declared(ctx, &step)?;
+        }
     }
-    let Some(step) = enc
-        .deferred
-        .iter()
-        .find(|s| s.rule == STEP_DECLARED)
-        .cloned()
-    else {
-        return Ok(());
-    };
-    ctx.emit(Event::public(Fact::DeferredResumed {
-        prompt_id: step.prompt_id,
-    }))?;
-    let c = ctx.step_actor(&step)?;
+}
+
+/// The declared action goes on: if the declarer can still take it in its turn (a dodge may
+/// have spent its action) and it still stands (its target may have fallen; the declarer may
+/// then declare another).
+fn declared(ctx: &mut Ctx<'_>, step: &PendingStep) -> Result<(), DecideError> {
+    let c = ctx.step_actor(step)?;
     let action = step
         .text("action")
-        .ok_or_else(|| DecideError::malformed(&step, "action"))?
+        .ok_or_else(|| DecideError::malformed(step, "action"))?
         .to_owned();
-    let args = from_secret(&step)?;
+    let args = from_secret(step)?;
     if cannot_act(&c).is_some()
         || turns::check_turn(&ctx.state, &c.id).is_err()
         || turn_actions(&c) <= 0

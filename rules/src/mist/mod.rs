@@ -229,6 +229,17 @@ pub fn sheet_of(c: &Combatant) -> Result<&Sheet, Refusal> {
         .map_err(|e| Refusal::Rule(format!("{} has no mist sheet: {e}", c.id)))
 }
 
+/// Refuses `c` if it cannot act now (dead, unconscious), in a fight or out of one.
+pub fn able(c: &Combatant) -> Result<(), Refusal> {
+    match cannot_act(c) {
+        Some(why) => Err(Refusal::CannotAct {
+            actor: c.id.clone(),
+            reason: why.to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Why a creature cannot act now, if it cannot.
 pub fn cannot_act(c: &Combatant) -> Option<&'static str> {
     [(DEAD, "dead"), (UNCONSCIOUS, "unconscious")]

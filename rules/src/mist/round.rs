@@ -366,16 +366,13 @@ pub fn may_act(ctx: &Ctx<'_>, c: &crate::state::Combatant, action: &str) -> Resu
     let enc = ctx.state.encounter();
     if !enc.active {
         if matches!(action, "revive" | "reload") {
+            // Out of a fight too, the fallen do nothing.
+            super::able(c)?;
             return Ok(How::Free);
         }
         return Err(Refusal::NoEncounter);
     }
-    if let Some(why) = cannot_act(c) {
-        return Err(Refusal::CannotAct {
-            actor: c.id.clone(),
-            reason: why.to_owned(),
-        });
-    }
+    super::able(c)?;
     if turns::check_turn(&ctx.state, &c.id).is_ok() {
         return Ok(How::Turn);
     }

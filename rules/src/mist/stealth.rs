@@ -101,13 +101,7 @@ fn able(ctx: &Ctx<'_>, args: &Args) -> Result<Combatant, DecideError> {
     if c.kind == Kind::Object {
         return Err(Refusal::bad_argument("target", "is an object").into());
     }
-    if let Some(why) = cannot_act(&c) {
-        return Err(Refusal::CannotAct {
-            actor: c.id.clone(),
-            reason: why.to_owned(),
-        }
-        .into());
-    }
+    super::able(&c)?;
     Ok(c)
 }
 

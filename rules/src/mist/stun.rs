@@ -23,7 +23,7 @@ use super::checks;
 use super::options::{STUN_TOUGHNESS, UNARMED_ROUNDING, is};
 use super::reload;
 use super::sheet::WeaponKind;
-use super::{ARMOURED, LIFE, UNCONSCIOUS, cannot_act, sheet_of};
+use super::{ARMOURED, LIFE, UNCONSCIOUS, sheet_of};
 
 pub fn stun(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideError> {
     if ctx.state.encounter().active {
@@ -32,13 +32,7 @@ pub fn stun(ctx: &mut Ctx<'_>, c: &Combatant, args: &Args) -> Result<(), DecideE
         )
         .into());
     }
-    if let Some(why) = cannot_act(c) {
-        return Err(Refusal::CannotAct {
-            actor: c.id.clone(),
-            reason: why.to_owned(),
-        }
-        .into());
-    }
+    super::able(c)?;
     if !c.has_status(super::AMBUSHER) {
         return Err(Refusal::Rule(format!(
             "{} is not hidden: a stun attack needs a target unaware of the attacker (an unspotted hider, marked `ambusher`)",

@@ -325,6 +325,56 @@ fn a_combined_delayed_action_goes_first_only_if_every_player_is_quicker() {
 }
 
 #[test]
+fn two_quicker_attacks_go_one_after_another_each_after_its_dodge_is_answered() {
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        S::AnswerAs(
+            "beatrix",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[],
+        ),
+        // Beatrix 6 + 2 + 3 = 11 and Markus 5 + 3 + 1 = 9 against the gunman's 5 + 2 + 0 = 7:
+        // both go first, Beatrix first. Her knife: 10 + Senses 3 + Thrown 2 = 15 hits Evade 7
+        // and the gunman is asked to dodge. Markus's club is not drawn yet: four faces only.
+        S::AnswerAs(
+            "markus",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("club")),
+            ],
+            &[6, 5, 5, 10],
+        ),
+        S::Asked("beatrix hits gunman with knife: dodge"),
+        S::Lacks("beatrix", "delayed"),
+        S::Magnitude("markus", "delayed", 0),
+        // He takes it: D10/2 of 8 = 4 + Body 2 = 6, Life 6 → 0. Only now Markus's club:
+        // 7 + Body 3 = 10 hits Evade 7, and the gunman is asked again.
+        S::Answer("take", &[8, 7]),
+        S::Res("gunman", "life", 0),
+        S::Asked("markus hits gunman with club: dodge"),
+        // Club 4 + Body 3 + ability 1 = 8, Life 0 → -8: consciousness against 8 + 5 = 13,
+        // 3 + 0 + 0 = 3 fails. His horn never sounds.
+        S::Answer("take", &[4, 3]),
+        S::Lacks("markus", "delayed"),
+        S::Has("gunman", "unconscious"),
+        S::Said("gunman's act does not happen: it can no longer act"),
+    ]);
+    play(Scene {
+        name: "two interrupters, one dodge at a time",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}
+
+#[test]
 fn an_aimed_attack_as_a_delayed_action_gives_the_target_a_speed_contest_before_its_dodge() {
     let knife_aim = || vec![("target", t("gunman")), ("weapon", t("knife"))];
     let mut steps = beatrix_holds();

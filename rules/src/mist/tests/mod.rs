@@ -4,6 +4,9 @@
 //! the field named (`sheets`). The characters are the text's: Beatrix, Markus, the masked thugs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod care;
+mod catalogue;
+mod dodge;
 mod interrupt;
 mod pure;
 mod scenes;

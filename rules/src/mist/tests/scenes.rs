@@ -1038,6 +1038,36 @@ fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
             S::Res("thug-a", "life", 17),
         ],
     });
+    // With Toughness 2 too: halved first (7 → 3, shown as -4), then Toughness: 3 - 2 = 1.
+    play(Scene {
+        name: "immobile, armour and toughness",
+        options: &[],
+        cast: vec![
+            with(markus(), |v| v["skills"]["brawl"] = json!(1)),
+            with(thug("thug-a"), |v| {
+                v["armoured"] = json!(true);
+                v["toughness"] = json!(2);
+                v["life_max"] = json!(20);
+            }),
+        ],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Give("thug-a", "immobile", 0),
+            S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
+            S::Answer("take", &[9]),
+            S::Damage(
+                &[
+                    ("fists (D10/3)", 3),
+                    ("Body", 3),
+                    ("ability", 1),
+                    ("bare hands against armour: half", -4),
+                    ("Toughness", -2),
+                ],
+                1,
+            ),
+            S::Res("thug-a", "life", 19),
+        ],
+    });
     play(Scene {
         name: "ambusher",
         options: &[],
@@ -1657,5 +1687,82 @@ fn a_sheet_with_two_actions_acts_twice_a_round_and_holds_one_at_most_as_delayed(
             S::Res("markus", "action", 0),
             acting("enemies", &["thug-a"]),
         ],
+    });
+}
+
+/// An aimed pistol shot, fired when the target's group is done or at once as the delayed
+/// action: regular powder fires outside the mist and rolls out in it, nothing drawn.
+#[test]
+fn an_aimed_shot_is_bound_by_the_powder_like_any_other() {
+    let gunner = || {
+        with(beatrix(), |v| {
+            v["weapons"] = json!([
+                {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}
+            ]);
+        })
+    };
+    let big = || with(thug("thug-a"), |v| v["life_max"] = json!(30));
+    let aim = || vec![("target", t("thug-a")), ("weapon", t("pistol"))];
+    let mist = || S::Gm("set_mist", vec![("on", ArgValue::Flag(true))], &[]);
+    let looks = |faces: &'static [u32]| {
+        S::Act("thug-a", "act", vec![("what", t("looks for cover"))], faces)
+    };
+    // Fired after the thug's group: 2 + Senses 3 + aimed 3 = 8 >= 7; he has acted, no
+    // dodge; 2D10 take higher 3 and 5 = 5 + Senses 3 = 8; Life 30 → 22.
+    play(Scene {
+        name: "aimed pistol, clear air",
+        options: &[],
+        cast: vec![gunner(), big()],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "aim", aim(), &[]),
+            looks(&[2, 3, 5]),
+            S::Res("thug-a", "life", 22),
+        ],
+    });
+    play(Scene {
+        name: "aimed pistol, in the mist",
+        options: &[],
+        cast: vec![gunner(), big()],
+        steps: vec![
+            S::Start(&[1, 9]),
+            mist(),
+            S::Act("beatrix", "aim", aim(), &[]),
+            looks(&[]),
+            S::Said("rolls out"),
+            S::Res("thug-a", "life", 30),
+        ],
+    });
+    // As the held action, at once: 2 + 3 + 3 = 8 hits; the thug, with his action, rolls
+    // Speed first: 9 + 2 + 0 = 11 against her 1 + 2 + 3 = 6, and may dodge.
+    let holding = |more: Vec<S>| {
+        let mut steps = vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "delay", vec![], &[]),
+            acting("enemies", &["thug-a"]),
+        ];
+        steps.extend(more);
+        steps
+    };
+    play(Scene {
+        name: "aimed pistol as the delayed action, clear air",
+        options: &[],
+        cast: vec![gunner(), big()],
+        steps: holding(vec![
+            S::Act("beatrix", "aim", aim(), &[2, 9, 1]),
+            S::Said("thug-a is quicker than beatrix's aimed attack and may dodge it"),
+        ]),
+    });
+    play(Scene {
+        name: "aimed pistol as the delayed action, in the mist",
+        options: &[],
+        cast: vec![gunner(), big()],
+        steps: holding(vec![
+            mist(),
+            S::Act("beatrix", "aim", aim(), &[]),
+            S::Said("rolls out"),
+            S::Lacks("beatrix", "delayed"),
+            S::Prompt(false),
+        ]),
     });
 }
