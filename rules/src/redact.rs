@@ -334,6 +334,13 @@ pub fn hide_gm_numbers(event: Event, state: &dyn StateView) -> Event {
                     step: Box::new(withheld_step(step, "the GM sets something aside for later")),
                 }))
             }
+            // What a step set aside keeps for the GM (a held answer's action and arguments,
+            // waiting their turn) is the GM's until it is acted on, as a window's is.
+            Fact::StepDeferred { step } if !step.secret.is_empty() => {
+                Some(Some(Fact::StepDeferred {
+                    step: Box::new(without_secret(step)),
+                }))
+            }
             Fact::CombatantAdded {
                 combatant,
                 replaces,
@@ -568,6 +575,18 @@ mod tests {
                 ..step(vec![Seat::Gm])
             }),
         };
+        // A held answer waiting its turn: its action's arguments are the GM's until it runs.
+        let waiting = |who: &str| Fact::StepDeferred {
+            step: Box::new(PendingStep {
+                actor: Some(who.into()),
+                secret: [(
+                    "arg.weapon".to_owned(),
+                    crate::decision::StepValue::Text("COR club".into()),
+                )]
+                .into(),
+                ..step(vec![Seat::Gm])
+            }),
+        };
         let resource = |who: &str| Fact::ResourceSet {
             entity: who.into(),
             resource: "condition".into(),
@@ -612,6 +631,7 @@ mod tests {
             ("a PC's roll", rolled("p"), "", false),
             ("an NPC's roll", rolled("gob"), "a roll", true),
             ("a PC's deferred step", deferred("p"), "", false),
+            ("a PC's deferred step with a secret", waiting("p"), "", true),
             (
                 "an NPC's deferred step",
                 deferred("gob"),

@@ -520,8 +520,9 @@ pub fn resume_dodge(
     };
     let (bonus, difficulty, attack_total) =
         (int("bonus")?, int("difficulty")?, int("attack_total")?);
-    // Two attacks may ask the same defender at once (a combined delayed action): the first
-    // dodge spends its action, and a second one cannot be made without it.
+    // Two attacks may ask the same defender at once (aimed attacks fired together when its
+    // group is done): the first dodge spends its action, and a second one cannot be made
+    // without it.
     let choice = match cannot_dodge(&target) {
         Some(why) if choice == "dodge" => {
             ctx.emit(Event::public(Fact::Noted {

@@ -118,6 +118,7 @@ pub fn free(ctx: &mut Ctx<'_>, captor: &EntityId, captive: &EntityId) -> Result<
 
 /// The captor lets go (no action: letting go takes no time).
 pub fn release(ctx: &mut Ctx<'_>, c: &Combatant) -> Result<(), DecideError> {
+    super::able(c)?;
     let captive = c
         .statuses
         .get(HOLDING)

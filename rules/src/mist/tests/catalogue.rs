@@ -292,9 +292,9 @@ fn hiding_and_searching_name_their_own_option() {
 }
 
 /// Out of a fight as in one, an unconscious character does nothing: it may not revive
-/// another, heal with Medicine or reload; nothing is drawn and nothing changes.
+/// another, heal with Medicine, reload or let go; nothing is drawn and nothing changes.
 #[test]
-fn the_fallen_neither_revive_nor_heal_nor_reload_out_of_a_fight() {
+fn the_fallen_neither_revive_nor_heal_nor_reload_nor_let_go_out_of_a_fight() {
     let medic = super::with(beatrix(), |v| {
         v["weapons"] = serde_json::json!([
             {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}
@@ -328,6 +328,15 @@ fn the_fallen_neither_revive_nor_heal_nor_reload_out_of_a_fight() {
                 "cannot_act: beatrix cannot act: unconscious",
             ),
             S::Magnitude("beatrix", "unloaded.pistol", 1),
+            // Nor does she let go of someone she held when she fell.
+            S::Give("beatrix", "holding", 0),
+            S::Refused(
+                "beatrix",
+                "release",
+                vec![],
+                "cannot_act: beatrix cannot act: unconscious",
+            ),
+            S::Has("beatrix", "holding"),
         ],
     });
 }

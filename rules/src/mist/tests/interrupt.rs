@@ -613,3 +613,94 @@ fn an_aimed_attack_as_the_delayed_action_at_a_target_out_of_sight_is_wasted() {
         steps,
     });
 }
+
+/// The gunman holds; Beatrix declares in the players' turn, the GM passes for him, and her
+/// action goes on with every argument she declared (a flag, a number, a grab's own rules).
+#[test]
+fn a_declared_action_goes_on_after_the_window_with_every_argument_it_was_declared_with() {
+    let gunman_holds = |declared: S, faces: &'static [u32], then: Vec<S>| {
+        let mut steps = vec![
+            // Enemies 9 + 2 = 11, players 1 + 2 + 3 = 6: the gunman's group first.
+            S::Start(&[9, 1]),
+            S::Act("gunman", "delay", vec![], &[]),
+            acting("players", &["beatrix"]),
+            declared,
+            S::Asked("beatrix is about to"),
+            S::Answer("pass", faces),
+        ];
+        steps.extend(then);
+        play(Scene {
+            name: "declared, then passed",
+            options: &[],
+            cast: vec![beatrix(), thug("gunman")],
+            steps,
+        });
+    };
+    // The knife thrown far in the rain: Evade 7 + far 3 + weather 2 = 12; 6 + Senses 3 +
+    // Thrown 2 = 11 misses it (it would hit the bare 7).
+    gunman_holds(
+        S::Act(
+            "beatrix",
+            "attack",
+            vec![
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+                ("far", crate::action::ArgValue::Flag(true)),
+                ("weather", crate::action::ArgValue::Int(2)),
+            ],
+            &[],
+        ),
+        &[6],
+        vec![S::Said("misses"), S::Prompt(false)],
+    );
+    // A grab with bare hands: 1 + Body 2 + Brawl 0 − 2 (Inaccurate) = 1 misses Evade 7.
+    gunman_holds(
+        S::Act("beatrix", "grab", vec![("target", t("gunman"))], &[]),
+        &[1],
+        vec![S::Said("misses"), S::Lacks("gunman", "immobile")],
+    );
+}
+
+/// What a declaration or an answer carries is checked before anything is asked or recorded:
+/// a row of the other modifier table, an aimed attack at one's own side.
+#[test]
+fn a_modifier_of_the_other_table_or_an_aim_at_an_ally_is_refused_at_the_window() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        // The cudgel is a melee weapon: far range is a row of the ranged table.
+        S::Refused(
+            "gunman",
+            "attack",
+            vec![
+                ("target", t("beatrix")),
+                ("weapon", t("cudgel")),
+                ("far", crate::action::ArgValue::Flag(true)),
+            ],
+            "bad_request",
+        ),
+        S::Prompt(false),
+    ]);
+    play(Scene {
+        name: "the other table",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+    let mut steps = both_hold_and_the_horn();
+    steps.push(S::AnswerRefused(
+        Some(Seat::Player("beatrix".into())),
+        "act",
+        vec![
+            ("action", t("aim")),
+            ("target", t("markus")),
+            ("weapon", t("knife")),
+        ],
+        "bad_request: argument `target` is on the attacker's side",
+    ));
+    play(Scene {
+        name: "aim at an ally",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}
