@@ -704,3 +704,94 @@ fn a_modifier_of_the_other_table_or_an_aim_at_an_ally_is_refused_at_the_window()
         steps,
     });
 }
+
+/// The window's prompt passes by default after the table's decision time (a minute unless
+/// set), and a holder may name itself with `who`. A delayed action used on its own, outside
+/// a group's turn, asks nobody, even with a holder on the other side.
+#[test]
+fn the_window_passes_by_default_and_a_held_action_used_on_its_own_asks_nobody() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        gunman_attacks_beatrix(),
+        S::Check(Box::new(|p: &crate::testing::scene::Played<'_>| {
+            let step = crate::state::StateView::encounter(p.state)
+                .pending
+                .last()
+                .unwrap();
+            assert_eq!(
+                (step.default.as_str(), step.timeout_ms),
+                ("pass", 60_000),
+                "{}",
+                p.at
+            );
+        })),
+        // E2's numbers again, Beatrix naming herself: 11 against 11, hers by skill.
+        S::AnswerWith(
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+                ("who", t("beatrix")),
+            ],
+            &[6, 9, 10],
+        ),
+        S::Said("beatrix is quicker than gunman and acts first"),
+    ]);
+    play(Scene {
+        name: "the window's default, a holder named",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+    play(Scene {
+        name: "both sides hold",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman"), thug("thug-b")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "delay", vec![], &[]),
+            S::Act("gunman", "delay", vec![], &[]),
+            acting("enemies", &["thug-b"]),
+            // Her held knife, at once: 10 + 3 + 2 = 15 hits; the gunman, holding, may dodge.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("gunman")), ("weapon", t("knife"))],
+                &[10],
+            ),
+            S::Asked("beatrix hits gunman with knife: dodge"),
+            S::Lacks("beatrix", "delayed"),
+        ],
+    });
+}
+
+/// An interrupter's hit that the declarer dodges spends its action: the declared attack does
+/// not happen. E2's window (11 against 11, Beatrix by skill), her knife 15; his dodge 10 +
+/// Body 2 = 12 against 15 + 3 (thrown) = 18 fails, knife 2 → D10/2 1 + 2 = 3, Life 3.
+#[test]
+fn a_declarer_whose_dodge_spent_its_action_does_not_go_on() {
+    let mut steps = beatrix_holds();
+    steps.extend([
+        gunman_attacks_beatrix(),
+        S::AnswerWith(
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[6, 9, 10],
+        ),
+        S::Answer("dodge", &[10, 2]),
+        S::Res("gunman", "life", 3),
+        S::Said("gunman's attack does not happen: it can no longer act"),
+        S::Res("beatrix", "life", 10),
+    ]);
+    play(Scene {
+        name: "the declarer dodged",
+        options: &[],
+        cast: vec![beatrix(), thug("gunman")],
+        steps,
+    });
+}

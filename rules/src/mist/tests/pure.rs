@@ -399,3 +399,14 @@ fn a_stun_reaches_its_check_at_0_life_or_below() {
         assert_eq!(stun_below_zero(taken, life), below, "{taken} on {life}");
     }
 }
+
+/// A table whose options predate one of mist's reads that option's documented default.
+#[test]
+fn a_table_without_an_option_reads_its_default() {
+    use super::super::options::{INTERRUPT_WINDOW, STUN_TOUGHNESS, choice_of, is};
+    let old = crate::options::TableOptions::default();
+    assert_eq!(choice_of(&old, INTERRUPT_WINDOW), "offer");
+    assert_eq!(choice_of(&old, STUN_TOUGHNESS), "subtracts");
+    assert!(is(&old, INTERRUPT_WINDOW, "offer"));
+    assert!(!is(&old, INTERRUPT_WINDOW, "never"));
+}

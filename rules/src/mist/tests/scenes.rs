@@ -1766,3 +1766,64 @@ fn an_aimed_shot_is_bound_by_the_powder_like_any_other() {
         ]),
     });
 }
+
+/// Among players tied for the lowest Body the first by id rolls the group's Speed: Beatrix
+/// and Markus both have Body 2; her 4 + 2 + Speed 3 = 9 sets the players' total (his would
+/// be 4 + 2 + 1 = 7).
+#[test]
+fn the_first_by_id_of_the_lowest_body_rolls_for_the_group() {
+    play(Scene {
+        name: "tied for the lowest Body",
+        options: &[],
+        cast: vec![
+            beatrix(),
+            with(markus(), |v| v["body"] = json!(2)),
+            thug("thug-a"),
+        ],
+        steps: vec![
+            // Enemies first by name: thug-a 5 + 2 + 0 = 7; then the players' 9.
+            S::Start(&[5, 4]),
+            S::Res("markus", "initiative", 9),
+            acting("players", &["beatrix", "markus"]),
+        ],
+    });
+}
+
+/// Jams no Craft check clears: a burst gun (1), one only a workshop mends (2), a minor jam (6)
+/// that clears itself. Each refused with its reason, nothing drawn.
+#[test]
+fn the_jams_no_craft_check_clears_are_refused_with_their_reason() {
+    let gunner = with(beatrix(), |v| {
+        v["weapons"] = json!([
+            {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}
+        ]);
+    });
+    let clear = || -> Pairs {
+        vec![
+            ("target", t("beatrix")),
+            ("weapon", t("pistol")),
+            ("difficulty", ArgValue::Int(8)),
+            ("attribute", t("science")),
+        ]
+    };
+    let rows = [
+        (1, "rule: pistol: it burst; nothing is left to clear"),
+        (2, "rule: pistol: only a workshop mends it"),
+        (
+            6,
+            "rule: pistol: a minor jam clears itself within the round",
+        ),
+    ];
+    for (face, refusal) in rows {
+        play(Scene {
+            name: "a jam no check clears",
+            options: &[],
+            cast: vec![gunner.clone()],
+            steps: vec![
+                S::Give("beatrix", "jam.pistol", face),
+                S::GmRefused("clear_jam", clear(), refusal),
+                S::Magnitude("beatrix", "jam.pistol", face),
+            ],
+        });
+    }
+}
