@@ -31,9 +31,13 @@ fn an_unanswered_dodge_takes_the_hit_after_the_tables_decision_time_a_minute_by_
                     p.at
                 );
             })),
-            // Nobody answers: the hit is taken, D10/2 of 8 = 4 + Body 2 = 6, Life 6 → 0.
+            // Her action is spent, but the players' turn is not over while he decides.
+            acting("players", &[]),
+            // Nobody answers: the hit is taken, D10/2 of 8 = 4 + Body 2 = 6, Life 6 → 0, and
+            // only then does the enemies' turn come.
             S::TimeOut(&[8]),
             S::Res("gunman", "life", 0),
+            acting("enemies", &["gunman"]),
         ],
     });
 }

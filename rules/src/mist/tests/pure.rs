@@ -65,6 +65,9 @@ fn damage_dice_and_when_they_ask_for_a_critical() {
     // (die, faces, divided crits allowed, value, critical)
     let cases = [
         (DamageDie::D10, &[10][..], true, 10, true),
+        // The table's word on divided dice leaves an undivided 10 a critical.
+        (DamageDie::D10, &[10][..], false, 10, true),
+        (DamageDie::Deadly, &[10, 2][..], false, 10, true),
         (DamageDie::D10, &[9][..], true, 9, false),
         // Deadly: 2D10 take higher; the kept die decides the critical.
         (DamageDie::Deadly, &[3, 10][..], true, 10, true),
@@ -409,4 +412,29 @@ fn a_table_without_an_option_reads_its_default() {
     assert_eq!(choice_of(&old, STUN_TOUGHNESS), "subtracts");
     assert!(is(&old, INTERRUPT_WINDOW, "offer"));
     assert!(!is(&old, INTERRUPT_WINDOW, "never"));
+}
+
+/// A held action is not one to take in the group's turn: one action held leaves none, two
+/// with one held leave one.
+#[test]
+fn a_held_action_is_not_one_left_for_the_turn() {
+    use super::super::round::turn_actions;
+    let held = |actions: i64, delayed: bool| {
+        let mut c = crate::testing::combatant("beatrix", "pc", None, &[("action", actions)]);
+        if delayed {
+            c.statuses.insert(
+                super::super::DELAYED.into(),
+                crate::state::Status {
+                    source: "delay".into(),
+                    magnitude: 0,
+                    rounds_left: None,
+                },
+            );
+        }
+        turn_actions(&c)
+    };
+    assert_eq!(
+        [held(1, false), held(1, true), held(2, true), held(0, false)],
+        [1, 0, 1, 0]
+    );
 }

@@ -176,6 +176,22 @@ fn a_sheet_that_breaks_a_limit_is_refused_naming_the_field() {
     }
 }
 
+/// Twenty weapons is the most a sheet carries: the twentieth loads, a twenty-first is refused.
+#[test]
+fn a_sheet_carries_at_most_twenty_weapons() {
+    let armed = |n: usize| {
+        let weapons: Vec<serde_json::Value> = (0..n)
+            .map(|i| json!({"id": format!("w{i}"), "name": format!("weapon {i}"), "damage": "d10"}))
+            .collect();
+        with(creature("beatrix", "pc"), |v| v["weapons"] = json!(weapons))
+    };
+    assert!(Mist.sheet_from_json(&armed(20)).is_ok());
+    match Mist.sheet_from_json(&armed(21)) {
+        Err(SheetError::Invalid { field, .. }) => assert_eq!(field, "weapons"),
+        other => panic!("21 weapons: expected a refusal, got {other:?}"),
+    }
+}
+
 #[test]
 fn a_sheet_written_below_0_life_comes_unconscious_with_its_revive_difficulty() {
     // Life -3: the check it failed was 3 + 5 = 8.
@@ -183,4 +199,9 @@ fn a_sheet_written_below_0_life_comes_unconscious_with_its_revive_difficulty() {
         .sheet_from_json(&with(creature("markus", "pc"), |v| v["life"] = json!(-3)))
         .unwrap();
     assert_eq!(c.statuses.get(UNCONSCIOUS).map(|s| s.magnitude), Some(8));
+    // At 0 Life it made no check: it comes awake.
+    let c = Mist
+        .sheet_from_json(&with(creature("markus", "pc"), |v| v["life"] = json!(0)))
+        .unwrap();
+    assert!(!c.statuses.contains_key(UNCONSCIOUS));
 }

@@ -590,3 +590,130 @@ fn reviving_or_waking_after_a_failed_stun_check_never_lowers_life() {
         steps,
     });
 }
+
+/// The stun damage a stun attack's account shows, step by step, as the GM holds it.
+fn stun_told(steps: &'static [(&'static str, i64)], amount: i64) -> S {
+    S::Check(Box::new(move |p: &crate::testing::scene::Played<'_>| {
+        let effect = p
+            .last
+            .iter()
+            .filter_map(|e| e.view(&crate::ids::Seat::Gm))
+            .flat_map(|e| e.parts)
+            .find_map(|part| match part.fact {
+                crate::event::Fact::Told(a) => {
+                    a.effects.iter().find(|e| e.what == "stun damage").cloned()
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{}: no stun damage told", p.at));
+        let got: Vec<(&str, i64)> = effect
+            .steps
+            .iter()
+            .map(|m| (m.label.as_str(), m.value))
+            .collect();
+        assert_eq!(
+            (got, effect.amount),
+            (steps.to_vec(), Some(amount)),
+            "{}",
+            p.at
+        );
+    }))
+}
+
+/// The working a stun attack shows: the weapon die, the bonuses, the doubling, Stunning, the
+/// half against armour and Toughness, each a step of the told damage; a gun's powder bound
+/// by the mist as an attack's is.
+#[test]
+fn a_stun_attack_shows_its_working_step_by_step() {
+    play(Scene {
+        name: "E13's working",
+        options: &[],
+        cast: vec![walker(2), woman()],
+        steps: vec![
+            she_hides(),
+            // E13: sap 9 on D10/2 = 4 + Body 2 = 6, doubled (+6) 12, Stunning +2 = 14,
+            // Toughness −1 = 13.
+            stun(&[5, 9, 10]),
+            stun_told(
+                &[
+                    ("sap (D10/2)", 4),
+                    ("Body", 2),
+                    ("stun: doubled", 6),
+                    ("Stunning", 2),
+                    ("Toughness", -1),
+                ],
+                13,
+            ),
+        ],
+    });
+    let fists = |guard: serde_json::Value, faces: &'static [u32], told: S| {
+        play(Scene {
+            name: "fists",
+            options: &[],
+            cast: vec![with(beatrix(), |v| v["side"] = json!("players")), guard],
+            steps: vec![
+                S::Give("beatrix", "ambusher", 0),
+                S::Act("beatrix", "stun", vec![("target", t("guard"))], faces),
+                told,
+            ],
+        });
+    };
+    // Against armour and Toughness 1: D10/3 9 → 3 + Body 2 = 5, doubled 10, halved 5
+    // (shown as −5 with Toughness added back), Toughness −1: 4 < Life 6, not enough.
+    fists(
+        with(thug("guard"), |v| {
+            v["armoured"] = json!(true);
+            v["toughness"] = json!(1);
+        }),
+        &[8, 9],
+        stun_told(
+            &[
+                ("fists (D10/3)", 3),
+                ("Body", 2),
+                ("stun: doubled", 5),
+                ("bare hands against armour: half", -5),
+                ("Toughness", -1),
+            ],
+            4,
+        ),
+    );
+    // Without armour the fists are not halved: 10 against Life 6, 4 below 0, a check at 9
+    // that 1 fails.
+    fists(
+        thug("guard"),
+        &[8, 9, 1],
+        stun_told(
+            &[("fists (D10/3)", 3), ("Body", 2), ("stun: doubled", 5)],
+            10,
+        ),
+    );
+    // A pistol's regular powder in the mist: the ball rolls out, nothing drawn, the mark gone.
+    let pistol = with(beatrix(), |v| {
+        v["side"] = json!("players");
+        v["weapons"] = json!([
+            {"id": "pistol", "name": "pistol", "kind": "gun", "damage": "2d10h", "reload": [2, 1, 0]}
+        ]);
+    });
+    play(Scene {
+        name: "a pistol in the mist",
+        options: &[],
+        cast: vec![pistol, thug("guard")],
+        steps: vec![
+            S::Give("beatrix", "ambusher", 0),
+            S::Gm(
+                "set_mist",
+                vec![("on", crate::action::ArgValue::Flag(true))],
+                &[],
+            ),
+            S::Act(
+                "beatrix",
+                "stun",
+                vec![("target", t("guard")), ("weapon", t("pistol"))],
+                &[],
+            ),
+            S::Said("rolls out"),
+            S::Lacks("beatrix", "ambusher"),
+            S::Res("guard", "life", 6),
+        ],
+    });
+}
