@@ -99,3 +99,40 @@ fn a_second_dodge_asked_at_once_cannot_be_made_with_the_action_the_first_spent()
         ]),
     });
 }
+
+/// An aimed attack at a group fires once that group's turn is over, and a dodge still open in
+/// it holds the turn: the thug's aim at Beatrix waits for his own dodge of her knife.
+#[test]
+fn an_aimed_attack_at_a_group_waits_for_the_dodge_still_open_in_its_turn() {
+    play(Scene {
+        name: "aimed after the dodge",
+        options: &[],
+        cast: vec![beatrix(), thug("thug-a")],
+        steps: vec![
+            S::Start(&[1, 9]),
+            S::Act("beatrix", "act", vec![("what", t("looks around"))], &[]),
+            S::Act(
+                "thug-a",
+                "aim",
+                vec![("target", t("beatrix")), ("weapon", t("cudgel"))],
+                &[],
+            ),
+            S::Round(2),
+            // Her knife: 10 + 3 + 2 = 15 hits; the thug, with his new action, may dodge.
+            // Nothing of his aimed attack is drawn yet.
+            S::Act(
+                "beatrix",
+                "attack",
+                vec![("target", t("thug-a")), ("weapon", t("knife"))],
+                &[10],
+            ),
+            S::Asked("beatrix hits thug-a with knife: dodge"),
+            // He takes it: D10/2 of 8 = 4 + 2 = 6, Life 0. Now the players' turn is over and
+            // his aim fires: 5 + Body 2 + aimed 3 = 10 hits Evade 5; she has no action left:
+            // cudgel 4 + 2 = 6, Life 10 → 4.
+            S::Answer("take", &[8, 5, 4]),
+            S::Res("thug-a", "life", 0),
+            S::Res("beatrix", "life", 4),
+        ],
+    });
+}

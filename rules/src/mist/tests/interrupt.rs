@@ -795,3 +795,43 @@ fn a_declarer_whose_dodge_spent_its_action_does_not_go_on() {
         steps,
     });
 }
+
+/// Beside a combined action that fails (Markus too slow), Julia, answering alone and quicker,
+/// still goes first: only those who answered `together` wait for each other.
+#[test]
+fn one_who_answers_alone_is_not_held_back_by_a_combined_action_that_fails() {
+    let julia = super::with(super::creature("julia", "pc"), |v| {
+        v["body"] = serde_json::json!(2);
+        v["skills"] = serde_json::json!({"speed": 2});
+    });
+    let steps = vec![
+        S::Start(&[1, 9]),
+        S::Act("beatrix", "delay", vec![], &[]),
+        S::Act("julia", "delay", vec![], &[]),
+        S::Act("markus", "delay", vec![], &[]),
+        acting("enemies", &["gunman", "thug-b"]),
+        S::Act("gunman", "act", vec![("what", t("raises a horn"))], &[]),
+        grab_the_horn(),
+        S::AnswerAs(
+            "julia",
+            "act",
+            vec![("action", t("act")), ("what", t("shouts a warning"))],
+            &[],
+        ),
+        // Beatrix 6 + 2 + 3 = 11, Julia 5 + 2 + 2 = 9, Markus 2 + 3 + 1 = 6 against the
+        // gunman's 5 + 2 + 0 = 7: the pair fails on Markus; Julia, alone, is quicker.
+        markus_swings(&[6, 5, 2, 5]),
+        S::Said("but the combined action of beatrix and markus needs all of them to be"),
+        S::Said("julia is quicker than gunman and acts first"),
+        S::Said("julia spends the action: shouts a warning"),
+        S::Lacks("julia", "delayed"),
+        S::Magnitude("beatrix", "delayed", 0),
+        S::Magnitude("markus", "delayed", 0),
+    ];
+    play(Scene {
+        name: "one alone beside a pair",
+        options: &[],
+        cast: vec![beatrix(), julia, markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}

@@ -1009,65 +1009,47 @@ fn an_aimed_attack_fires_with_3_after_the_targets_group_or_is_wasted() {
 
 #[test]
 fn an_immobile_target_is_easier_to_hit_and_bare_hands_halve_against_armour() {
-    play(Scene {
-        name: "immobile and armour",
-        options: &[],
-        cast: vec![
-            with(markus(), |v| v["skills"]["brawl"] = json!(1)),
-            with(thug("thug-a"), |v| {
-                v["armoured"] = json!(true);
-                v["life_max"] = json!(20);
-            }),
-        ],
-        steps: vec![
-            S::Start(&[1, 9]),
-            S::Give("thug-a", "immobile", 0),
-            // Fists: 1 + Body 3 + Brawl 1 + immobile 3 = 8 >= 7; taken; D10/3 on a 9 is 3,
-            // + Body 3 + ability 1 = 7, halved against armour (down) = 3; Life 20 → 17.
-            S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
-            S::Answer("take", &[9]),
-            S::Damage(
-                &[
-                    ("fists (D10/3)", 3),
-                    ("Body", 3),
-                    ("ability", 1),
-                    ("bare hands against armour: half", -4),
-                ],
-                3,
-            ),
-            S::Res("thug-a", "life", 17),
-        ],
-    });
-    // With Toughness 2 too: halved first (7 → 3, shown as -4), then Toughness: 3 - 2 = 1.
-    play(Scene {
-        name: "immobile, armour and toughness",
-        options: &[],
-        cast: vec![
-            with(markus(), |v| v["skills"]["brawl"] = json!(1)),
-            with(thug("thug-a"), |v| {
-                v["armoured"] = json!(true);
-                v["toughness"] = json!(2);
-                v["life_max"] = json!(20);
-            }),
-        ],
-        steps: vec![
-            S::Start(&[1, 9]),
-            S::Give("thug-a", "immobile", 0),
-            S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
-            S::Answer("take", &[9]),
-            S::Damage(
-                &[
-                    ("fists (D10/3)", 3),
-                    ("Body", 3),
-                    ("ability", 1),
-                    ("bare hands against armour: half", -4),
-                    ("Toughness", -2),
-                ],
-                1,
-            ),
-            S::Res("thug-a", "life", 19),
-        ],
-    });
+    // Fists: 1 + Body 3 + Brawl 1 + immobile 3 = 8 >= 7; taken; D10/3 on a 9 is 3, + Body 3
+    // + ability 1 = 7, halved against armour (down) = 3, shown as -4; then Toughness.
+    let fists = |toughness: i64, damage: &'static [(&'static str, i64)], amount: i64| {
+        play(Scene {
+            name: "immobile and armour",
+            options: &[],
+            cast: vec![
+                with(markus(), |v| v["skills"]["brawl"] = json!(1)),
+                with(thug("thug-a"), |v| {
+                    v["armoured"] = json!(true);
+                    v["toughness"] = json!(toughness);
+                    v["life_max"] = json!(20);
+                }),
+            ],
+            steps: vec![
+                S::Start(&[1, 9]),
+                S::Give("thug-a", "immobile", 0),
+                S::Act("markus", "attack", vec![("target", t("thug-a"))], &[1]),
+                S::Answer("take", &[9]),
+                S::Damage(damage, amount),
+                S::Res("thug-a", "life", 20 - amount),
+            ],
+        });
+    };
+    const HALVED: [(&str, i64); 4] = [
+        ("fists (D10/3)", 3),
+        ("Body", 3),
+        ("ability", 1),
+        ("bare hands against armour: half", -4),
+    ];
+    // No Toughness: 3, Life 20 → 17.
+    fists(0, &HALVED, 3);
+    // Toughness 2 after the half: 3 - 2 = 1, Life 19.
+    const TOUGH: [(&str, i64); 5] = [
+        HALVED[0],
+        HALVED[1],
+        HALVED[2],
+        HALVED[3],
+        ("Toughness", -2),
+    ];
+    fists(2, &TOUGH, 1);
     play(Scene {
         name: "ambusher",
         options: &[],
