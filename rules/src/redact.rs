@@ -769,6 +769,10 @@ mod tests {
         assert_eq!(each(&Seat::Gm), vec!["act1"]);
         assert_eq!(each(&rui), vec!["0"]);
         assert_eq!(each(&Seat::Spectator("eve".into())), vec!["0"]);
+        // The GM answering last as one of the seats asked (for an NPC) keeps it too.
+        let gm_last = closed(Answering::Each, Resolver::Seat(Seat::Gm));
+        assert_eq!(gm_last(&Seat::Gm), vec!["act1"]);
+        assert_eq!(gm_last(&ines), vec!["0"]);
         let timed_out = closed(Answering::Each, Resolver::TimedOut);
         assert_eq!(timed_out(&rui), vec!["act1"]);
         let first = closed(Answering::First, Resolver::Seat(ines.clone()));

@@ -835,3 +835,49 @@ fn one_who_answers_alone_is_not_held_back_by_a_combined_action_that_fails() {
         steps,
     });
 }
+
+/// A quicker interrupter whose held action a ruling cleared while the first one's dodge was
+/// open loses it when its turn comes: nothing of it is drawn.
+#[test]
+fn a_waiting_interrupter_whose_held_action_was_ruled_away_loses_it() {
+    let mut steps = both_hold_and_the_horn();
+    steps.extend([
+        S::AnswerAs(
+            "beatrix",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("knife")),
+            ],
+            &[],
+        ),
+        // As in the two-interrupter scene: both quicker, Beatrix's knife hits first.
+        S::AnswerAs(
+            "markus",
+            "act",
+            vec![
+                ("action", t("attack")),
+                ("target", t("gunman")),
+                ("weapon", t("club")),
+            ],
+            &[6, 5, 5, 10],
+        ),
+        S::Asked("beatrix hits gunman with knife: dodge"),
+        S::Gm(
+            "rule.clear-status",
+            vec![("target", t("markus")), ("status", t("delayed"))],
+            &[],
+        ),
+        // He takes the knife (6, Life 0); Markus's turn comes with nothing held.
+        S::Answer("take", &[8]),
+        S::Said("markus's delayed action is lost: it can no longer act"),
+        S::Res("gunman", "life", 0),
+    ]);
+    play(Scene {
+        name: "a waiting interrupter ruled away",
+        options: &[],
+        cast: vec![beatrix(), markus(), thug("gunman"), thug("thug-b")],
+        steps,
+    });
+}
