@@ -1808,3 +1808,31 @@ fn not_said_anywhere(words: &'static str) -> S {
         assert!(!all.contains(words), "{}: `{words}` in {all}", p.at);
     }))
 }
+
+/// Time stop freezes the living only, and names nobody: a list of creatures is refused.
+#[test]
+fn time_stop_passes_over_the_dead_and_takes_no_list() {
+    play(Scene {
+        name: "time stop and the dead",
+        options: &[],
+        cast: vec![
+            wizard(&["time_stop"]),
+            brenna(),
+            gob("g1", -1),
+            gob("g2", -2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Give("g2", "dead", 0),
+            S::Refused(
+                "wizard",
+                "cast",
+                vec![("spell", t("time_stop")), ("targets", t("g1"))],
+                "bad_request: this spell names no creatures besides its target",
+            ),
+            S::Act("wizard", "cast", vec![("spell", t("time_stop"))], &[2]),
+            rounds("g1", "time_stopped", 2),
+            S::Lacks("g2", "time_stopped"),
+        ],
+    });
+}
