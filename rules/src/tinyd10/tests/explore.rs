@@ -790,6 +790,10 @@ fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dis
         v["id"] = json!("spent");
         v["mp"] = json!(1);
     });
+    let exact = with(mage.clone(), |v| {
+        v["id"] = json!("exact");
+        v["mp"] = json!(2);
+    });
     play(Scene {
         name: "disarm",
         options: &[],
@@ -798,12 +802,15 @@ fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dis
             rook("cats_paw"),
             mage,
             spent,
+            exact,
             pc("rogue", "dwarf"),
         ],
         steps: vec![
             // Lira: 6 + reflex 1 = 7 reaches the pit's T7: disarmed (told with its number).
             S::Gm("trap", disarm("lira", false), &[6]),
             S::PlayerHears("disarms it"),
+            // Told as Lira disarming the pit, not as a bare roll.
+            S::PlayerHears("verb: \"disarms\", target: None, instrument: Some(\"hidden pit\")"),
             S::TargetSeen(true),
             // 5 + 1 = 6: not.
             S::Gm("trap", disarm("lira", false), &[5]),
@@ -826,6 +833,9 @@ fn disarming_needs_a_thieves_kit_and_a_reflex_check_and_a_magical_trap_needs_dis
             S::Res("mage", "mp", 6),
             S::PlayerHears("mage casts dispel magic (2 MP) and the magical hidden pit is disarmed"),
             S::GmRefused("trap", disarm("spent", true), "insufficient_resource"),
+            // Exactly the 2 MP it costs is enough.
+            S::Gm("trap", disarm("exact", true), &[]),
+            S::Res("exact", "mp", 0),
         ],
     });
 }
@@ -1304,6 +1314,7 @@ fn a_companion_attacks_with_advantage_once_a_fight_and_again_for_1_pp_of_its_mas
             owl_attacks(),
             S::Res("g1", "hp", 1),
             S::Res("wizard", "pp", 6),
+            S::GmOnly(&["attacks with advantage (+1): wizard pays 1 PP for it"]),
             S::Gm("end_encounter", vec![], &[]),
             S::Lacks("owl", "companion_attacks"),
         ],
