@@ -22,7 +22,7 @@ use super::content::Attribute;
 use super::dice::{Amount, Die, roll_amount};
 use super::options::{WANDERING, d5, is};
 
-const DATA: &str = include_str!("data/explore.toml");
+pub(super) const DATA: &str = include_str!("data/explore.toml");
 
 /// How long a turn lasts in one kind of place.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -160,6 +160,13 @@ impl Explore {
     }
 }
 
+/// Reads exploration data and checks what the rules rely on.
+pub(super) fn parse(text: &str) -> Result<Explore, String> {
+    let e: Explore = toml::from_str(text).map_err(|e| e.to_string())?;
+    e.check()?;
+    Ok(e)
+}
+
 /// The shared exploration data.
 ///
 /// # Errors
@@ -168,11 +175,7 @@ impl Explore {
 pub fn data() -> Result<&'static Explore, Refusal> {
     static DATA_CELL: OnceLock<Result<Explore, String>> = OnceLock::new();
     DATA_CELL
-        .get_or_init(|| {
-            let e: Explore = toml::from_str(DATA).map_err(|e| e.to_string())?;
-            e.check()?;
-            Ok(e)
-        })
+        .get_or_init(|| parse(DATA))
         .as_ref()
         .map_err(|e| Refusal::Rule(format!("tinyd10 data, explore.toml: {e}")))
 }

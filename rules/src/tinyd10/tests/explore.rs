@@ -1511,3 +1511,81 @@ fn a_refused_lock_or_trap_never_says_the_gms_secret_toughness() {
         }
     }
 }
+
+/// The exploration data is checked as it loads: each edit of the shipped file below breaks
+/// one thing the rules rely on and is refused, naming its table.
+#[test]
+fn exploration_data_that_breaks_what_the_rules_rely_on_is_refused() {
+    use super::super::explore::{DATA, parse};
+    assert!(parse(DATA).is_ok());
+    let cases = [
+        ("in_ten = 2", "in_ten = 3", "wandering"),
+        ("in_five = 1", "in_five = 2", "wandering"),
+        ("least = 1", "least = 0", "lost"),
+        ("least = 1", "least = 6", "lost"),
+        ("most = 5", "most = 11", "lost"),
+        ("minutes = 10", "minutes = 0", "turn"),
+        ("id = \"dungeon\"", "id = \"cave\"", "turn"),
+        ("pact_mp = 4", "pact_mp = 0", "apprentice"),
+        ("hp_least = 4", "hp_least = 0", "apprentice"),
+        ("hp_most = 6", "hp_most = 3", "apprentice"),
+    ];
+    for (from, to, table) in cases {
+        assert!(DATA.contains(from), "{from}");
+        let text = DATA.replacen(from, to, 1);
+        match parse(&text) {
+            Err(e) => assert!(e.starts_with(table), "{from} -> {to}: {e}"),
+            Ok(_) => panic!("{from} -> {to}: accepted"),
+        }
+    }
+    // At their edges the bounds still hold: 1 to 10 losing faces, a one-minute turn, a
+    // companion of exactly 4 HP.
+    for (from, to) in [
+        ("most = 5", "most = 10"),
+        ("least = 1\nmost = 5", "least = 5\nmost = 5"),
+        ("minutes = 10", "minutes = 1"),
+        ("hp_most = 6", "hp_most = 4"),
+        ("pact_mp = 4", "pact_mp = 1"),
+    ] {
+        assert!(DATA.contains(from), "{from}");
+        assert!(parse(&DATA.replacen(from, to, 1)).is_ok(), "{from} -> {to}");
+    }
+}
+
+/// Who counts for know nature: the living player characters, or the party the GM names, each
+/// once. Ana and Bo know nature; Bo is dead.
+#[test]
+fn the_party_is_the_living_characters_or_those_named_each_once() {
+    let traveller = |id: &str, knows: bool| {
+        who(id, "warrior", "human", "power", "heroics", |v| {
+            if knows {
+                v["skills"] = json!(["persuade", "spot", "know_nature"]);
+            }
+        })
+    };
+    let lost = |party: Option<&'static str>| {
+        let mut args = vec![("chance", n(2))];
+        if let Some(p) = party {
+            args.push(("party", t(p)));
+        }
+        S::Gm("lost", args, &[2])
+    };
+    play(Scene {
+        name: "who counts",
+        options: &[],
+        cast: vec![
+            traveller("ana", true),
+            traveller("bo", true),
+            traveller("cy", false),
+        ],
+        steps: vec![
+            S::Give("bo", "dead", 0),
+            lost(None),
+            S::Said("direction: 2 + 1 know nature (ana) = 3"),
+            lost(Some("ana, ana, cy")),
+            S::Said("direction: 2 + 1 know nature (ana) = 3"),
+            lost(Some("cy")),
+            S::Said("direction: 2 = 2"),
+        ],
+    });
+}
