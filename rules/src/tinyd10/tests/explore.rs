@@ -443,6 +443,13 @@ fn walk_on_water_costs_1_pp_and_lasts_the_level_in_minutes_run_down_by_time() {
             S::Gm("advance_time", vec![], &[]),
             S::Lacks("cleric", "walk_on_water"),
             S::PlayerHears("cleric's walk on water ends"),
+            // Twenty minutes (the GM's, by ruling): one turn leaves 10, the next ends it at 0.
+            S::Give("cleric", "walk_on_water", 20),
+            S::Gm("advance_time", vec![], &[]),
+            S::Magnitude("cleric", "walk_on_water", 10),
+            S::Gm("advance_time", vec![], &[]),
+            S::Lacks("cleric", "walk_on_water"),
+            S::PlayerHears("cleric's walk on water ends"),
             S::Refused(
                 "poor",
                 "ability",

@@ -1302,12 +1302,17 @@ fn cataclysm_earthquake_strikes_all_but_the_casters_side_within_100_ft_each_roun
         S::Start(&[2, 5]),
         S::Order(&["cleric", "brenna", "g1", "g2", "g3"]),
         // Its kind is needed, one of the three, and taken by Cataclysm alone.
-        S::Refused("cleric", "cast", cast("cataclysm", "g1"), "bad_request"),
+        S::Refused(
+            "cleric",
+            "cast",
+            cast("cataclysm", "g1"),
+            "bad_request: argument `kind` Cataclysm needs its kind",
+        ),
         S::Refused(
             "cleric",
             "cast",
             kind_cast("cataclysm", "g1", "tsunami"),
-            "bad_request",
+            "bad_request: argument `kind` `tsunami` must be one of earthquake, firestorm, flooding",
         ),
         S::Refused(
             "cleric",
