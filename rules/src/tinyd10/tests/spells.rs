@@ -1197,6 +1197,16 @@ fn consecrate_burns_the_unholy_within_10_ft_a_level_each_round_at_1_off_attacks_
         S::Act("cleric", "cast", vec![("spell", t("consecrate"))], &[2]),
         S::Res("cleric", "mp", 7),
         S::Magnitude("g1", "holy_ground", -1),
+        // The player's ground: her seat sees the GM's creature standing in it.
+        S::Check(Box::new(|p: &Played<'_>| {
+            let seen = p
+                .last
+                .iter()
+                .filter_map(|e| e.view(&crate::ids::Seat::Player("p1".into())))
+                .flat_map(|e| e.parts)
+                .any(|part| matches!(part.fact, crate::event::Fact::StatusSet { ref entity, ref status, .. } if entity.0 == "g1" && status == "holy_ground"));
+            assert!(seen, "{}", p.at);
+        })),
         S::Lacks("g2", "holy_ground"),
         S::Lacks("brenna", "holy_ground"),
         S::Has("cleric", "consecrated_ground"),
@@ -1354,6 +1364,15 @@ fn cataclysm_earthquake_strikes_all_but_the_casters_side_within_100_ft_each_roun
         S::Act("g3", "end_turn", vec![], &[7, 8]),
         S::Res("g1", "hp", 9),
         S::Res("g2", "hp", 10),
+        // Saved: no damage at all is told for g2, not even a 0.
+        S::Check(Box::new(|p: &Played<'_>| {
+            let hit = p
+                .last
+                .iter()
+                .flat_map(crate::event::Event::facts)
+                .any(|f| matches!(f, crate::event::Fact::DamageResolved { target, .. } if target.0 == "g2"));
+            assert!(!hit, "{}", p.at);
+        })),
         S::Res("g3", "hp", 10),
         rounds("cleric", "cataclysm", 4),
         S::Magnitude("cleric", "cataclysm", 1),
