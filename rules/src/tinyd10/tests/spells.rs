@@ -1362,6 +1362,8 @@ fn cataclysm_earthquake_strikes_all_but_the_casters_side_within_100_ft_each_roun
         // The round's end: power saves against the spell save 9. g1 7 + 1 = 8 fails: 1
         // damage; g2 8 + 1 = 9 saves. g3 rolls nothing.
         S::Act("g3", "end_turn", vec![], &[7, 8]),
+        // No firestorm step in an earthquake's damage.
+        S::Damage(&[("cataclysm", 1)], 1),
         S::Res("g1", "hp", 9),
         S::Res("g2", "hp", 10),
         // Saved: no damage at all is told for g2, not even a 0.
@@ -1848,6 +1850,13 @@ fn time_stop_passes_over_the_dead_and_takes_no_list() {
         steps: vec![
             S::Start(&[]),
             S::Give("g2", "dead", 0),
+            // Only the spells it knows (or imprinted this fight).
+            S::Refused(
+                "wizard",
+                "cast",
+                vec![("spell", t("fireball_1")), ("target", t("g1"))],
+                "rule: wizard does not know",
+            ),
             S::Refused(
                 "wizard",
                 "cast",
