@@ -823,6 +823,13 @@ fn option_imprint_cost_two_lets_a_wizard_learn_a_spell_cast_this_fight() {
     imprint(&[("tinyd10.imprint_cost", "two")], Some(10));
 }
 
+/// The copier's 12 MP: one costs 1, free costs nothing.
+#[test]
+fn option_imprint_cost_one_or_free_takes_that_much() {
+    imprint(&[("tinyd10.imprint_cost", "one")], Some(11));
+    imprint(&[("tinyd10.imprint_cost", "free")], Some(12));
+}
+
 #[test]
 fn the_gms_casters_rounds_and_level_sized_damage_are_rolled_for_the_gm_alone() {
     let mut steps = vec![
