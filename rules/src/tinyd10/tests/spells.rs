@@ -1434,6 +1434,9 @@ fn firestorm(
                 kind_cast("cataclysm", "g1", "firestorm"),
                 &[1],
             ),
+            // A firestorm burns; it takes nothing off attacks or toughness (T5 stays).
+            S::Magnitude("g1", "firestorm", 0),
+            toughness("g1", 5),
             S::Act("cleric", "end_turn", vec![], &[]),
             // Round 1: 1 for the failed save, 1 for the firestorm's first round.
             S::Act("g1", "end_turn", vec![], &[1]),
