@@ -324,34 +324,31 @@ fn a_combined_delayed_action_goes_first_only_if_every_player_is_quicker() {
     });
 }
 
+/// Both hold; the gunman declares; Beatrix and Markus both answer with an attack on him.
+/// Beatrix 6 + 2 + 3 = 11 and Markus 5 + 3 + 1 = 9 against the gunman's 5 + 2 + 0 = 7: both go
+/// first, Beatrix first. Her knife: 10 + Senses 3 + Thrown 2 = 15 hits Evade 7 and the gunman
+/// is asked to dodge. Markus's club is not drawn yet: four faces only.
+fn both_attack_the_gunman() -> Vec<S> {
+    let mut steps = both_hold_and_the_horn();
+    let attack = |weapon: &str| {
+        vec![
+            ("action", t("attack")),
+            ("target", t("gunman")),
+            ("weapon", t(weapon)),
+        ]
+    };
+    steps.extend([
+        S::AnswerAs("beatrix", "act", attack("knife"), &[]),
+        S::AnswerAs("markus", "act", attack("club"), &[6, 5, 5, 10]),
+        S::Asked("beatrix hits gunman with knife: dodge"),
+    ]);
+    steps
+}
+
 #[test]
 fn two_quicker_attacks_go_one_after_another_each_after_its_dodge_is_answered() {
-    let mut steps = both_hold_and_the_horn();
+    let mut steps = both_attack_the_gunman();
     steps.extend([
-        S::AnswerAs(
-            "beatrix",
-            "act",
-            vec![
-                ("action", t("attack")),
-                ("target", t("gunman")),
-                ("weapon", t("knife")),
-            ],
-            &[],
-        ),
-        // Beatrix 6 + 2 + 3 = 11 and Markus 5 + 3 + 1 = 9 against the gunman's 5 + 2 + 0 = 7:
-        // both go first, Beatrix first. Her knife: 10 + Senses 3 + Thrown 2 = 15 hits Evade 7
-        // and the gunman is asked to dodge. Markus's club is not drawn yet: four faces only.
-        S::AnswerAs(
-            "markus",
-            "act",
-            vec![
-                ("action", t("attack")),
-                ("target", t("gunman")),
-                ("weapon", t("club")),
-            ],
-            &[6, 5, 5, 10],
-        ),
-        S::Asked("beatrix hits gunman with knife: dodge"),
         S::Lacks("beatrix", "delayed"),
         S::Magnitude("markus", "delayed", 0),
         // He takes it: D10/2 of 8 = 4 + Body 2 = 6, Life 6 → 0. Only now Markus's club:
@@ -840,30 +837,8 @@ fn one_who_answers_alone_is_not_held_back_by_a_combined_action_that_fails() {
 /// open loses it when its turn comes: nothing of it is drawn.
 #[test]
 fn a_waiting_interrupter_whose_held_action_was_ruled_away_loses_it() {
-    let mut steps = both_hold_and_the_horn();
+    let mut steps = both_attack_the_gunman();
     steps.extend([
-        S::AnswerAs(
-            "beatrix",
-            "act",
-            vec![
-                ("action", t("attack")),
-                ("target", t("gunman")),
-                ("weapon", t("knife")),
-            ],
-            &[],
-        ),
-        // As in the two-interrupter scene: both quicker, Beatrix's knife hits first.
-        S::AnswerAs(
-            "markus",
-            "act",
-            vec![
-                ("action", t("attack")),
-                ("target", t("gunman")),
-                ("weapon", t("club")),
-            ],
-            &[6, 5, 5, 10],
-        ),
-        S::Asked("beatrix hits gunman with knife: dodge"),
         S::Gm(
             "rule.clear-status",
             vec![("target", t("markus")), ("status", t("delayed"))],
