@@ -830,6 +830,60 @@ fn option_imprint_cost_one_or_free_takes_that_much() {
     imprint(&[("tinyd10.imprint_cost", "free")], Some(12));
 }
 
+/// What Imprint spell may copy: the magical spells cast in this fight, each remembered once.
+#[test]
+fn imprint_remembers_each_magical_spell_cast_in_the_fight_and_nothing_else() {
+    let spells_cast = |want: &'static str| {
+        S::Check(Box::new(move |p: &Played<'_>| {
+            let c = p.state.combatant(&"wizard".into()).unwrap();
+            let got = c.statuses.get("spells_cast").map(|s| s.source.as_str());
+            assert_eq!(got, Some(want), "{}", p.at);
+        }))
+    };
+    let mut steps = vec![
+        // Before the fight: a miss (1 + 2 against T5) that is not remembered.
+        S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+        S::Lacks("wizard", "spells_cast"),
+        S::Start(&[5, 3]),
+        S::Order(&["copier", "wizard", "cleric", "g1"]),
+        S::Act("copier", "end_turn", vec![], &[]),
+        S::Act("wizard", "cast", cast("fireball_1", "g1"), &[1]),
+        S::Act("wizard", "end_turn", vec![], &[]),
+        // A divine spell is not one to imprint: not remembered.
+        S::Act("cleric", "cast", cast("fear_of_god", "g1"), &[2]),
+        S::Lacks("cleric", "spells_cast"),
+    ];
+    steps.extend(end(&["cleric", "g1", "copier"]));
+    steps.extend([
+        S::Act("wizard", "cast", cast("magic_missile_1", "g1"), &[1]),
+        spells_cast("fireball_1,magic_missile_1"),
+    ]);
+    steps.extend(end(&["wizard", "cleric", "g1"]));
+    steps.extend([
+        S::Act(
+            "copier",
+            "cast",
+            vec![
+                ("spell", t("imprint_spell")),
+                ("imprint", t("magic_missile_1")),
+            ],
+            &[],
+        ),
+        S::Has("copier", "imprinted"),
+    ]);
+    play(Scene {
+        name: "imprint: what is remembered",
+        options: &[("tinyd10.imprint_cost", "free")],
+        cast: vec![
+            wizard_with("copier", "war_mage", &["imprint_spell"]),
+            wizard(&["fireball_1", "magic_missile_1"]),
+            cleric(&["fear_of_god"]),
+            gob("g1", 0),
+        ],
+        steps,
+    });
+}
+
 #[test]
 fn the_gms_casters_rounds_and_level_sized_damage_are_rolled_for_the_gm_alone() {
     let mut steps = vec![
@@ -1517,9 +1571,7 @@ fn flood(warded: bool) {
         name: "cataclysm: flooding",
         options: &[],
         cast: vec![
-            with(shaman("divine", &["cataclysm"]), |v| {
-                v["tags"] = json!(["goblin", "evil"])
-            }),
+            evil_shaman(&["cataclysm"]),
             cleric(&["ward_divine"]),
             brenna(),
         ],
@@ -1535,6 +1587,83 @@ fn cataclysm_flooding_forbids_ranged_attacks_and_the_gms_caster_keeps_its_rounds
 #[test]
 fn ward_divine_spares_an_unholy_casters_cataclysm_effect_not_its_damage() {
     flood(true);
+}
+
+fn evil_shaman(spells: &[&str]) -> Value {
+    with(shaman("divine", spells), |v| {
+        v["tags"] = json!(["goblin", "evil"])
+    })
+}
+
+#[test]
+fn an_earthquake_on_the_grid_shakes_any_foe_and_a_ward_spares_its_penalty_there() {
+    play(Scene {
+        name: "earthquake on the grid",
+        options: &[],
+        cast: vec![
+            evil_shaman(&["cataclysm"]),
+            cleric(&["ward_divine"]),
+            brenna(),
+        ],
+        steps: vec![
+            S::Place("shaman", 0, 0),
+            S::Place("cleric", 5, 0),
+            S::Place("brenna", 6, 0),
+            S::Start(&[2, 5]),
+            S::Order(&["shaman", "cleric", "brenna"]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            S::Act("cleric", "cast", cast("ward_divine", "brenna"), &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
+            // 1d10 (4) + 3 = 7 rounds about the cleric.
+            S::Act(
+                "shaman",
+                "cast",
+                kind_cast("cataclysm", "cleric", "earthquake"),
+                &[4],
+            ),
+            // The cleric is no unholy creature, yet a foe of the caster: it shakes (T6 - 1).
+            // Brenna, 5 ft away, stands in it too, her ward keeping its penalty off.
+            S::Magnitude("cleric", "quaking", -1),
+            toughness("cleric", 5),
+            S::Magnitude("brenna", "quaking", 0),
+            S::Lacks("shaman", "quaking"),
+        ],
+    });
+}
+
+#[test]
+fn by_will_alone_spares_an_earthquakes_penalty_not_its_damage() {
+    play(Scene {
+        name: "earthquake resisted by will alone",
+        options: &[],
+        cast: vec![
+            evil_shaman(&["cataclysm"]),
+            // PP 8, T8, HP 9, power 3.
+            super::abilities::hero("warrior", "human", "power", "by_will_alone", &[]),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["shaman", "warrior"]),
+            S::Act(
+                "shaman",
+                "cast",
+                kind_cast("cataclysm", "warrior", "earthquake"),
+                &[],
+            ),
+            S::Asked("by will alone"),
+            // Resisted for 2 PP: 1d10 (4) + 3 = 7 rounds, the warrior in it, unshaken (T8).
+            S::Answer("resist", &[4]),
+            S::Res("warrior", "pp", 6),
+            S::Magnitude("warrior", "quaking", 0),
+            toughness("warrior", 8),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            // The round's end: the power save 1 + 3 = 4 misses the spell save 3 + 2 + 3 = 8,
+            // and the damage lands all the same.
+            S::Act("warrior", "end_turn", vec![], &[1]),
+            S::Res("warrior", "hp", 8),
+        ],
+    });
 }
 
 #[test]
