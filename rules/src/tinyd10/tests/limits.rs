@@ -638,26 +638,39 @@ fn a_knocked_out_monster_struck_to_0_dies() {
 }
 
 // The GM's rulings on HP follow the rules of 0 HP: 10 to 5 is only a wound, 5 to 0 is dying,
-// 0 to 3 is no longer dying.
+// 0 to 3 is no longer dying. A ruling names a pool or slot of the system, within its bounds.
 #[test]
 fn the_gms_hp_rulings_bring_dying_and_its_end() {
-    let set = |hp: i64| {
-        S::Gm(
-            "rule.set-resource",
-            vec![
-                ("target", t("brenna")),
-                ("resource", t("hp")),
-                ("value", n(hp)),
-            ],
-            &[],
-        )
+    let to = |resource: &'static str, value: i64| {
+        vec![
+            ("target", t("brenna")),
+            ("resource", t(resource)),
+            ("value", n(value)),
+        ]
     };
+    let set = |hp: i64| S::Gm("rule.set-resource", to("hp", hp), &[]);
     play(Scene {
         name: "hp by ruling",
         options: &[],
         cast: vec![brenna(), goblin("g1", -3)],
         steps: vec![
             S::Start(&[]),
+            S::GmRefused(
+                "rule.set-resource",
+                to("mana", 3),
+                "unknown_name: `mana` is not a resource of tinyd10",
+            ),
+            S::GmRefused(
+                "rule.set-resource",
+                to("hp", -1),
+                "bad_request: argument `value` hp must be in 0..=10000",
+            ),
+            S::GmRefused(
+                "rule.set-resource",
+                to("action", 2),
+                "bad_request: argument `value` action must be in 0..=1",
+            ),
+            S::Res("brenna", "hp", 10),
             set(5),
             S::Lacks("brenna", "dying"),
             set(0),

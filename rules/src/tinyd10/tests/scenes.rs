@@ -312,6 +312,54 @@ fn option_challenge_ties_reroll_rolls_a_tied_challenge_again() {
 }
 
 #[test]
+fn the_gm_calls_an_opposed_challenge_and_the_higher_total_wins() {
+    let challenge = |args: Vec<(&'static str, ArgValue)>| {
+        let mut v = vec![("starter", t("brenna")), ("resister", t("g1"))];
+        v.extend(args);
+        v
+    };
+    play(Scene {
+        name: "the GM's challenge",
+        options: &[],
+        cast: vec![brenna(), goblin("g1", 0)],
+        steps: vec![
+            S::Refused(
+                "brenna",
+                "challenge",
+                challenge(vec![("attribute", t("power"))]),
+                "forbidden",
+            ),
+            // Brenna adds 1 PP: 3 + power 2 + 1 = 6 against the goblin's 5 + power 1 = 6, a
+            // tie the goblin holds. The PP are spent all the same (5 to 4).
+            S::Gm(
+                "challenge",
+                challenge(vec![
+                    ("attribute", t("power")),
+                    ("pp", n(1)),
+                    ("what", t("arm wrestle")),
+                ]),
+                &[3, 5],
+            ),
+            S::Said("g1 wins the arm wrestle challenge against brenna (a tie: the resister holds)"),
+            S::Res("brenna", "pp", 4),
+            // Each side with its own attribute: Brenna's power 4 + 2 = 6 against the goblin's
+            // reflex 5 + 0 = 5: hers.
+            S::Gm(
+                "challenge",
+                challenge(vec![
+                    ("attribute", t("power")),
+                    ("resister_attribute", t("reflex")),
+                ]),
+                &[4, 5],
+            ),
+            S::Said("reflex challenge: contest"),
+            S::Said("brenna wins the contest challenge against g1"),
+            S::Res("brenna", "pp", 4),
+        ],
+    });
+}
+
+#[test]
 fn a_non_lethal_blow_to_0_hp_knocks_out_rather_than_kills() {
     play(Scene {
         name: "knocked out",
