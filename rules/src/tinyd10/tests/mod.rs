@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod abilities;
+mod catalogue;
 mod data;
 mod edges;
 mod explore;
