@@ -468,7 +468,7 @@ fn covers_d10(file: &'static str, what: &str, bands: &[(u32, u32)]) -> Result<()
 }
 
 impl Content {
-    fn check(&self) -> Result<(), ContentError> {
+    pub(super) fn check(&self) -> Result<(), ContentError> {
         unique("races.toml", self.races.iter().map(|r| r.id.as_str()))?;
         unique("classes.toml", self.classes.iter().map(|r| r.id.as_str()))?;
         unique(

@@ -1,6 +1,6 @@
 //! The shipped data loads, holds together, and says what the text says where a rule reads it.
 
-use super::super::content::{Attribute, Weight, content};
+use super::super::content::{Attribute, Content, Weight, content};
 
 #[test]
 fn the_data_tables_load_and_hold_together() {
@@ -80,4 +80,171 @@ fn class_numbers_and_limits_are_the_texts() {
         None,
         "the text gives Imprint spell no cost"
     );
+}
+
+/// A table broken in one place is refused, the file and the row named: each case breaks the
+/// shipped data one way.
+#[test]
+fn broken_data_is_refused_with_the_file_and_the_row_named() {
+    type Break = fn(&mut Content);
+    let cases: [(&str, Break, &str, &str); 19] = [
+        (
+            "a race twice",
+            |c| c.races.push(c.races[0].clone()),
+            "races.toml",
+            "is listed twice",
+        ),
+        (
+            "a class twice",
+            |c| c.classes.push(c.classes[0].clone()),
+            "classes.toml",
+            "is listed twice",
+        ),
+        (
+            "a weapon named as an armour",
+            |c| c.weapons[0].id = c.armour[0].id.clone(),
+            "equipment.toml",
+            "is listed twice",
+        ),
+        (
+            "an item named as a weapon",
+            |c| c.items[0].id = c.weapons[0].id.clone(),
+            "equipment.toml",
+            "is listed twice",
+        ),
+        (
+            "a spell twice",
+            |c| c.spells.push(c.spells[3].clone()),
+            "spells.toml",
+            "is listed twice",
+        ),
+        (
+            "an ability twice",
+            |c| c.abilities.push(c.abilities[5].clone()),
+            "abilities.toml",
+            "is listed twice",
+        ),
+        (
+            "a skill twice",
+            |c| c.skills.push(c.skills[2].clone()),
+            "tables.toml",
+            "is listed twice",
+        ),
+        (
+            "a race's unknown skill",
+            |c| c.races[0].skills.push("juggling".into()),
+            "races.toml",
+            "names the unknown skill `juggling`",
+        ),
+        (
+            "a class's unknown ability",
+            |c| c.classes[0].abilities.push("juggling".into()),
+            "classes.toml",
+            "names the unknown ability `juggling`",
+        ),
+        (
+            "another class's first ability",
+            |c| {
+                let other = c
+                    .abilities
+                    .iter()
+                    .find(|a| a.start && a.class != c.classes[0].id)
+                    .unwrap()
+                    .id
+                    .clone();
+                c.classes[0].abilities.push(other);
+            },
+            "abilities.toml",
+            "is not a level 1",
+        ),
+        (
+            "a later ability at the start",
+            |c| {
+                let later = c
+                    .abilities
+                    .iter()
+                    .find(|a| !a.start && a.class == c.classes[0].id)
+                    .unwrap()
+                    .id
+                    .clone();
+                c.classes[0].choose_one.push(later);
+            },
+            "abilities.toml",
+            "is not a level 1",
+        ),
+        (
+            "a caster without spells",
+            |c| {
+                let caster = c.classes.iter_mut().find(|k| k.casting.is_some()).unwrap();
+                caster.spells = 0;
+            },
+            "classes.toml",
+            "a caster starts with spells",
+        ),
+        (
+            "a later ability of no class",
+            |c| {
+                let later = c.abilities.iter_mut().find(|a| !a.start).unwrap();
+                later.class = "bard".into();
+            },
+            "abilities.toml",
+            "the unknown class `bard`",
+        ),
+        (
+            "a second cost for nothing",
+            |c| {
+                let s = c.spells.iter_mut().find(|s| s.mp_alt.is_some()).unwrap();
+                s.alt = None;
+            },
+            "spells.toml",
+            "a second cost says what it is for",
+        ),
+        (
+            "a save that does nothing",
+            |c| {
+                let s = c.spells.iter_mut().find(|s| !s.save.is_empty()).unwrap();
+                s.on_save = None;
+            },
+            "spells.toml",
+            "a save says what it does",
+        ),
+        (
+            "a gap in the MP roll",
+            |c| c.mp_roll[1].low += 1,
+            "tables.toml",
+            "mp_roll: the band",
+        ),
+        (
+            "a band ending before it starts",
+            |c| {
+                let b = &mut c.reaction[0];
+                b.high = b.low - 1;
+            },
+            "tables.toml",
+            "reaction: the band 1-0 does not follow face 0",
+        ),
+        (
+            "a d10 table stopping short",
+            |c| {
+                c.reaction.pop();
+            },
+            "tables.toml",
+            "reaction: the bands stop at",
+        ),
+        (
+            "levels out of order",
+            |c| c.levels.swap(0, 1),
+            "tables.toml",
+            "levels 2 to 5 in order",
+        ),
+    ];
+    let shipped = content().unwrap();
+    assert_eq!(shipped.check(), Ok(()));
+    for (name, break_it, file, problem) in cases {
+        let mut c = shipped.clone();
+        break_it(&mut c);
+        let e = c.check().expect_err(name);
+        assert_eq!(e.file, file, "{name}: {e}");
+        assert!(e.problem.contains(problem), "{name}: {e}");
+    }
 }
