@@ -24,7 +24,7 @@ use super::damage::{DamageInput, damage_steps, round_half_up, take};
 use super::economy::{self, ACTION_OVER, ATTACKS, SINGLE_ATTACK};
 use super::options::{self, COLLATERAL, COLLATERAL_POOL, HEAVY_MISFIRE, HEAVY_TOG_TN};
 use super::sheet::{Attribute, DamageType, Weapon, WeaponClass};
-use super::{DEAD, DYING, ID, OUT_COLD, deciding_seats, is_pc, sheet_of};
+use super::{DEAD, ID, deciding_seats, is_pc, sheet_of, status};
 
 pub const STEP_COLLATERAL_RULING: &str = "grimwire.collateral.ruling";
 pub const STEP_COLLATERAL_SPARE: &str = "grimwire.collateral.spare";
@@ -199,6 +199,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         )
         .into());
     }
+    status::may_aim(&attacker, weapon.class == WeaponClass::Ranged)?;
     let situation = args.int("modifier")?.unwrap_or(0);
     let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
     ctx.telling = Some(super::tell::attack(who, &target_id, &weapon));
@@ -236,12 +237,13 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     if range != 0 {
         extra.push(Modifier::new("beyond range", range));
     }
+    extra.extend(status::fighting(&attacker));
     let hidden = gm_tn_hidden(&ctx.state, args)?;
     let threshold = misfire_threshold(ctx, tog, &weapon);
 
-    let verdict = if cannot_defend(&target) {
+    let verdict = if let Some(why) = status::defenceless(&target, evade_attr) {
         ctx.emit(Event::public(Fact::Noted {
-            text: format!("{target_id} is out cold and cannot defend: the attack hits"),
+            text: format!("{target_id} is {why} and cannot defend: the attack hits"),
         }))?;
         Verdict::Hit {
             natural_20: false,
@@ -254,7 +256,10 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         let tn = tn_override
             .unwrap_or_else(|| a_sheet.npc.as_ref().map(|n| n.attack_tn).unwrap_or(11))
             + range;
-        let evade_extra = vec![Modifier::new("situation", situation)];
+        // The NPC's own state, which its roll would have carried, eases the evasion instead.
+        let mut evade_extra = vec![Modifier::new("situation", situation)];
+        evade_extra.extend(status::fighting(&target));
+        evade_extra.extend(not_rolled(&attacker, hit_attr));
         let label = format!("{evade_attr} evade");
         let outcome = check_tn(
             ctx,
@@ -279,7 +284,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         if is_pc(&target) {
             // PC against PC: opposed; the defender evades; ties halve the damage.
 
-            let d = roll_d20(ctx, &target_id, evade_attr, &[])?;
+            let d = roll_d20(ctx, &target_id, evade_attr, &status::fighting(&target))?;
             let verdict = opposed(&r, &d, misfire);
             let (a_out, a_why) = match &verdict {
                 Verdict::Hit {
@@ -304,6 +309,13 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             )?;
             verdict
         } else {
+            // The NPC target makes no roll: its state, which would have weighed on its
+            // evasion, shows on the attack instead.
+            let mut r = r;
+            for m in not_rolled(&target, evade_attr) {
+                r.total += m.value;
+                r.modifiers.push(m);
+            }
             let tn = tn_override.unwrap_or_else(|| {
                 let n = t_sheet.npc.as_ref();
                 let defence = n.map(|n| n.defence_tn).unwrap_or(11);
@@ -363,9 +375,15 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     }
 }
 
-/// The dying are out cold, and whoever is out cold makes no defensive roll.
-fn cannot_defend(c: &Combatant) -> bool {
-    c.has_status(DYING) || c.has_status(OUT_COLD)
+/// What `c`'s statuses would have taken off a roll of `attribute` in a fight that it does not
+/// make (an NPC's attack or evasion, which is a TN), turned to the side of the one who rolls:
+/// a knocked-down goblin is easier to hit by 3.
+fn not_rolled(c: &Combatant, attribute: Attribute) -> Vec<Modifier> {
+    status::modifiers(c, attribute, false)
+        .into_iter()
+        .chain(status::fighting(c))
+        .map(|m| Modifier::new(format!("{}: {}", c.id, m.label), -m.value))
+        .collect()
 }
 
 fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
@@ -376,7 +394,7 @@ fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
         }
     } else if misfire {
         Verdict::Miss { misfire: true }
-    } else if d.natural == 1 || a.total > d.total {
+    } else if d.natural == 1 || d.fails.is_some() || a.total > d.total {
         Verdict::Hit {
             natural_20: false,
             tie_half: false,
@@ -667,9 +685,9 @@ pub fn resume_collateral_spare(
     };
     let tn = COLLATERAL_TN - lowered;
     let tog = a_sheet.attribute(Attribute::TOG);
-    let outcome = if cannot_defend(&ctx.combatant(&picked)?) {
+    let outcome = if let Some(why) = status::defenceless(&ctx.combatant(&picked)?, evade) {
         ctx.emit(Event::public(Fact::Noted {
-            text: format!("{picked} is out cold and cannot avoid it"),
+            text: format!("{picked} is {why} and cannot avoid it"),
         }))?;
         Outcome::Failure
     } else {

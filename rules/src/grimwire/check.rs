@@ -67,14 +67,28 @@ pub struct Rolled {
     pub natural: i64,
     pub modifiers: Vec<Modifier>,
     pub total: i64,
+    /// Why the roll fails whatever the die, if it does.
+    pub fails: Option<&'static str>,
 }
 
-/// Rolls d20 + `attribute` + the roller's burnout penalty + `extra` modifiers.
+/// Rolls d20 + `attribute` + the roller's burnout penalty + what its statuses add + `extra`
+/// modifiers.
 pub fn roll_d20(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
     attribute: Attribute,
     extra: &[Modifier],
+) -> Result<Rolled, DecideError> {
+    roll_d20_resisting(ctx, who, attribute, extra, false)
+}
+
+/// [`roll_d20`], for a roll that resists terror when `against_terror` (drink helps there).
+pub fn roll_d20_resisting(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    attribute: Attribute,
+    extra: &[Modifier],
+    against_terror: bool,
 ) -> Result<Rolled, DecideError> {
     let c = ctx.combatant(who)?;
     let sheet = sheet_of(&c)?;
@@ -89,6 +103,7 @@ pub fn roll_d20(
             burnout,
         ));
     }
+    modifiers.extend(super::status::modifiers(&c, attribute, against_terror));
     modifiers.extend(extra.iter().filter(|m| m.value != 0).cloned());
     let roll = roll(&d20(), ctx.dice)?;
     let natural = roll.total;
@@ -98,13 +113,17 @@ pub fn roll_d20(
         natural,
         modifiers,
         total,
+        fails: super::status::fails(&c, attribute),
     })
 }
 
-/// Outcome of a non-attack check: the total must reach the TN, and a natural 1 fails anyway.
-/// A natural 20 is not an automatic success outside attacks.
+/// Outcome of a non-attack check: the total must reach the TN, and a natural 1 fails anyway,
+/// as does a roll the roller's state fails whatever the die (paralysed, stunned). A natural 20
+/// is not an automatic success outside attacks.
 pub fn judge(r: &Rolled, tn: i64) -> (Outcome, Option<String>) {
-    if r.natural == 1 {
+    if let Some(why) = r.fails {
+        (Outcome::Failure, Some(why.into()))
+    } else if r.natural == 1 {
         (Outcome::Failure, Some("natural 1".into()))
     } else if r.total >= tn {
         (Outcome::Success, None)

@@ -13,7 +13,8 @@ use crate::state::{Kind, StateView};
 
 use super::options::{self, MOVE_BASE_M};
 use super::sheet::Attribute;
-use super::{ACTION_OWED, ACTION_SPENT, BURNOUT, DEAD, DYING, OUT_COLD, sheet_of};
+use super::status;
+use super::{ACTION_OWED, ACTION_SPENT, BURNOUT, DEAD, sheet_of};
 
 pub const MOVED_M: &str = "moved_m";
 pub const MOVE_CLOSED: &str = "move_closed";
@@ -26,7 +27,7 @@ pub const SINGLE_ATTACK: &str = "single_attack";
 /// 1 once the character moved after attacking: the action is over, so no further attacks.
 pub const ACTION_OVER: &str = "action_over";
 /// Every turn counter, reset at the start of the character's turn.
-pub const TURN_COUNTERS: [&str; 8] = [
+pub const TURN_COUNTERS: [&str; 9] = [
     MOVED_M,
     MOVE_CLOSED,
     AUX_USED,
@@ -35,10 +36,11 @@ pub const TURN_COUNTERS: [&str; 8] = [
     ATTACKS,
     SINGLE_ATTACK,
     ACTION_OVER,
+    status::COWERING,
 ];
 
-/// How far a character crawls per turn at burnout level 3 (the text gives the knocked-down
-/// crawl as 3 m and no figure for burnout's; the same is used).
+/// How far a character crawls per turn knocked down, and at burnout level 3 (the text gives
+/// the knocked-down crawl as 3 m and no figure for burnout's; the same is used).
 pub const CRAWL_M: i64 = 3;
 
 /// A GRIMWIRE action's definition.
@@ -245,6 +247,46 @@ fn build_definitions() -> Vec<ActionDef> {
             ],
         },
         ActionDef {
+            name: "stand",
+            help: "Get up when knocked down: takes the whole of this turn's movement.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["movement"],
+            args: vec![],
+        },
+        ActionDef {
+            name: "help_up",
+            help: "Help a knocked-down character within 3 m up; they keep their movement.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["auxiliary action"],
+            args: vec![arg("target", Entity, true, "who is helped up")],
+        },
+        ActionDef {
+            name: "wake",
+            help: "Wake a sleeping or knocked-out character within 3 m.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["auxiliary action"],
+            args: vec![arg("target", Entity, true, "who is woken")],
+        },
+        ActionDef {
+            name: "extinguish",
+            help: "Put out the flames on one's body (once out of the fire).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![],
+        },
+        ActionDef {
+            name: "hold_pressure",
+            help: "Hold pressure on a bleeding wound within 3 m (one's own too): the bleeding stops.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![arg("target", Entity, true, "whose wound")],
+        },
+        ActionDef {
             name: "end_turn",
             help: "End this character's turn.",
             needs_actor: true,
@@ -305,7 +347,7 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             Seat::Player(s) => c.owner.as_ref() == Some(s),
             Seat::Spectator(_) => false,
         };
-        let names: Vec<&str> = if c.has_status(OUT_COLD) || c.has_status(DYING) {
+        let names: Vec<&str> = if status::unable(c).is_some() {
             // They cannot act, but their turn still has to end.
             if controls && current {
                 vec!["end_turn"]
@@ -314,6 +356,8 @@ pub fn catalogue(state: &dyn StateView, seat: &Seat) -> Vec<ActionSpec> {
             }
         } else if !controls {
             vec![]
+        } else if current && c.turn_counter(status::COWERING) != 0 {
+            vec!["move", "dash", "end_turn"]
         } else if !enc.active || current {
             defs.iter()
                 .filter(|d| d.needs_actor && (enc.active || d.name != "end_turn"))
@@ -375,15 +419,13 @@ fn in_encounter(ctx: &Ctx<'_>) -> bool {
 /// Refuses characters who cannot act at all.
 pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
     let c = ctx.combatant(who)?;
-    for (status, reason) in [(DEAD, "dead"), (DYING, "dying"), (OUT_COLD, "out cold")] {
-        if c.has_status(status) {
-            return Err(Refusal::CannotAct {
-                actor: who.clone(),
-                reason: reason.into(),
-            });
-        }
+    match status::unable(&c) {
+        Some(reason) => Err(Refusal::CannotAct {
+            actor: who.clone(),
+            reason: reason.into(),
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether `action` may be taken only on the actor's own turn (in an encounter). Checked
@@ -393,7 +435,18 @@ pub fn require_able(ctx: &Ctx<'_>, who: &EntityId) -> Result<(), Refusal> {
 pub fn needs_turn(action: &str) -> bool {
     matches!(
         action,
-        "attack" | "move" | "dash" | "auxiliary" | "free_action" | "stabilise" | "pass"
+        "attack"
+            | "move"
+            | "dash"
+            | "auxiliary"
+            | "free_action"
+            | "stabilise"
+            | "pass"
+            | "stand"
+            | "help_up"
+            | "wake"
+            | "extinguish"
+            | "hold_pressure"
     )
 }
 
@@ -513,7 +566,7 @@ pub fn spend_free(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> 
 }
 
 /// Metres the character may move this turn: base + AGL, halved at burnout 2, a crawl at
-/// burnout 3, doubled by a dash.
+/// burnout 3 or knocked down, doubled by a dash.
 pub fn movement_allowance(ctx: &Ctx<'_>, who: &EntityId) -> Result<i64, Refusal> {
     let c = ctx.combatant(who)?;
     let sheet = sheet_of(&c)?;
@@ -525,6 +578,9 @@ pub fn movement_allowance(ctx: &Ctx<'_>, who: &EntityId) -> Result<i64, Refusal>
         2 => m /= 2,
         l if l >= 3 => m = m.min(CRAWL_M),
         _ => {}
+    }
+    if c.has_status(status::KNOCKED_DOWN) {
+        m = m.min(CRAWL_M);
     }
     if c.turn_counter(DASHED) != 0 {
         m *= 2;

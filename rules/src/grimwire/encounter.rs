@@ -16,7 +16,7 @@ use super::damage::dying_tick;
 use super::economy::TURN_COUNTERS;
 use super::options::{self, DYING_TICK, END_SPENT_TURNS, IDLE_TURNS, SAME_SIDE_TIES};
 use super::sheet::Attribute;
-use super::{ACTION_OWED, ACTION_SPENT, DEAD, DYING, OUT_COLD, deciding_seats, economy};
+use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats, economy, status};
 
 pub const STEP_TIE: &str = "grimwire.initiative.tie";
 pub const INITIATIVE: &str = "initiative";
@@ -54,14 +54,14 @@ pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
 }
 
 /// Groups of two or more adjacent characters with the same total and side. Characters who
-/// cannot act (out cold, dead) choose nothing: they are left out, and a tie of one who can
+/// cannot act (out cold, dead, stunned, asleep...) choose nothing: they are left out, and a tie of one who can
 /// act with one who cannot is no tie to ask about.
 fn tie_groups(ctx: &Ctx<'_>, order: &[EntityId]) -> Result<Vec<Vec<EntityId>>, DecideError> {
     let mut groups: Vec<Vec<EntityId>> = Vec::new();
     let mut last: Option<(i64, String)> = None;
     for id in order {
         let c = ctx.combatant(id)?;
-        if c.has_status(OUT_COLD) || c.has_status(DEAD) {
+        if status::unable(&c).is_some() {
             continue;
         }
         let key = (c.resource(INITIATIVE), c.side.clone());
@@ -216,7 +216,9 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
                         rounds_left: Some(1),
                     }),
                 )?;
-                begin_turn(ctx, id)?;
+                // Its turn began once this round already: what strikes at a turn's start
+                // struck then.
+                begin_turn(ctx, id, false)?;
                 return Ok(());
             }
             at = 0;
@@ -231,13 +233,17 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
         }
         let id = order[at].clone();
         if !ctx.combatant(&id)?.has_status(DEAD) {
-            begin_turn(ctx, id.clone())?;
+            begin_turn(ctx, id.clone(), true)?;
             let c = ctx.combatant(&id)?;
             if !c.has_status(DEAD) && !passes_by_itself(ctx, &c) {
                 return Ok(());
             }
             if !c.has_status(DEAD) {
-                ctx.note_about(&id, format!("{id} cannot act, and the turn passes"))?;
+                let why = status::unable(&c).unwrap_or("idle");
+                ctx.note_about(
+                    &id,
+                    format!("{id} is {why} and cannot act: the turn passes"),
+                )?;
                 if options::choice_of(ctx.state.options(), DYING_TICK) == "turn_end" {
                     dying_tick(ctx, &id)?;
                 }
@@ -251,12 +257,12 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
     }))
 }
 
-/// Whether `c`'s turn ends as soon as it begins: it can do nothing with it (dying or out
-/// cold, whose only action would be `end_turn`), the table lets such turns pass, and someone in
+/// Whether `c`'s turn ends as soon as it begins: it can do nothing with it (dying, out
+/// cold, stunned and the like, whose only action would be `end_turn`), the table lets such turns pass, and someone in
 /// the order can act (else rounds would pass by themselves, and the dying tick on to death
 /// with nobody at the table deciding anything).
 fn passes_by_itself(ctx: &Ctx<'_>, c: &crate::state::Combatant) -> bool {
-    let idle = |c: &crate::state::Combatant| c.has_status(DYING) || c.has_status(OUT_COLD);
+    let idle = |c: &crate::state::Combatant| status::unable(c).is_some();
     idle(c)
         && options::choice_of(ctx.state.options(), IDLE_TURNS) == "pass"
         && ctx.state.encounter().order.iter().any(|id| {
@@ -266,17 +272,23 @@ fn passes_by_itself(ctx: &Ctx<'_>, c: &crate::state::Combatant) -> bool {
         })
 }
 
-fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId) -> Result<(), DecideError> {
+/// Gives `id` the turn. `first`: its first turn this round, when the dying tick and the
+/// statuses' turn-start effects come (a character who passed gets a second start, without
+/// them).
+fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId, first: bool) -> Result<(), DecideError> {
     ctx.emit(Event::public(Fact::TurnStarted {
         entity: Some(id.clone()),
     }))?;
     for counter in TURN_COUNTERS {
         ctx.set_turn_counter(&id, counter, 0)?;
     }
+    if !first {
+        return Ok(());
+    }
     if options::choice_of(ctx.state.options(), DYING_TICK) == "turn_start" {
         dying_tick(ctx, &id)?;
     }
-    Ok(())
+    status::turn_starts(ctx, &id)
 }
 
 /// Under the house rule `grimwire.end_spent_turns` (off by default: the book keeps the

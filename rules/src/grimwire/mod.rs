@@ -14,8 +14,10 @@ mod economy;
 mod encounter;
 pub mod gear;
 mod options;
+mod recover;
 mod rest;
 pub mod sheet;
+mod status;
 mod technique;
 mod tell;
 
@@ -154,6 +156,7 @@ impl RuleSystem for Grimwire {
             if economy::needs_turn(action) {
                 economy::require_turn(ctx, &id)?;
             }
+            status::may_take(&ctx.combatant(&id)?, action)?;
             Some(id)
         } else {
             None
@@ -170,6 +173,13 @@ impl RuleSystem for Grimwire {
             ("technique", Some(a)) => technique::use_technique(ctx, &a, args),
             ("stabilise", Some(a)) => check::stabilise(ctx, &a, args),
             ("damage", _) => damage::ruling(ctx, args),
+            ("stand", Some(a)) => recover::stand(ctx, &a),
+            ("help_up", Some(a)) => recover::help_up(ctx, &a, &args.require_entity("target")?),
+            ("wake", Some(a)) => recover::wake(ctx, &a, &args.require_entity("target")?),
+            ("extinguish", Some(a)) => recover::extinguish(ctx, &a),
+            ("hold_pressure", Some(a)) => {
+                recover::hold_pressure(ctx, &a, &args.require_entity("target")?)
+            }
             ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
             ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),

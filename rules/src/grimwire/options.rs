@@ -18,6 +18,7 @@ pub const HALF_ROUNDING: &str = "grimwire.half_rounding";
 pub const HIDE_TNS: &str = "grimwire.hide_tns";
 pub const SAME_SIDE_TIES: &str = "grimwire.same_side_ties";
 pub const STABILISE_TN_BASE: &str = "grimwire.stabilise_tn_base";
+pub const TERROR_TN: &str = "grimwire.terror_tn";
 
 fn choice(key: &'static str, help: &'static str, choices: Vec<&'static str>) -> OptionSpec {
     let default = OptionValue::Choice(choices[0].to_owned());
@@ -84,6 +85,12 @@ pub fn specs() -> Vec<OptionSpec> {
             help: "Stabilising TN when the GM gives none: this base plus how far below 0 the dying character's Condition is.",
             kind: OptionKind::Int { min: 1, max: 40 },
             default: OptionValue::Int(10),
+        },
+        OptionSpec {
+            key: TERROR_TN,
+            help: "TN of the MND roll a terrified character makes at the start of each turn (the text gives none; 11 is its usual fixed TN).",
+            kind: OptionKind::Int { min: 1, max: 40 },
+            default: OptionValue::Int(11),
         },
     ]);
     out

@@ -3,6 +3,8 @@
 //! `decide` and `apply` with scripted dice.
 #![allow(clippy::unwrap_used)]
 
+mod status;
+
 use std::collections::BTreeMap;
 
 use crate::action::{ArgSpec, ArgValue, Args, Command};
@@ -3583,7 +3585,7 @@ fn a_turn_nobody_can_use_passes_by_itself_unless_the_table_waits() {
         );
         assert_eq!(t.res("p", CONDITION), condition, "{case}");
         let said = ev.iter().flat_map(Event::facts).any(
-            |f| matches!(f, Fact::Noted { text } if text == "p cannot act, and the turn passes"),
+            |f| matches!(f, Fact::Noted { text } if text == "p is dying and cannot act: the turn passes"),
         );
         assert_eq!(said, idle == "pass", "{case}");
     }

@@ -1,0 +1,108 @@
+//! The actions that end a status: standing up (the turn's movement) or being helped up (the
+//! helper's auxiliary action), waking a sleeper or someone knocked out (an auxiliary action),
+//! putting out one's flames and holding pressure on a wound (an action each).
+
+use crate::engine::{Ctx, DecideError};
+use crate::ids::EntityId;
+use crate::refusal::Refusal;
+use crate::state::StateView;
+
+use super::economy::{
+    MOVE_CLOSED, MOVED_M, require_reach, require_turn, spend_action, spend_auxiliary,
+};
+use super::status::{ASLEEP, BLEEDING, BURNING, KNOCKED_DOWN, KNOCKED_OUT, REACH_M};
+
+fn lacks(who: &EntityId, what: &str) -> DecideError {
+    Refusal::Rule(format!("{who} is not {what}")).into()
+}
+
+/// Stands up: in a fight it takes the turn's movement, all of it, so none may have been made.
+pub fn stand(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    let c = ctx.combatant(who)?;
+    if !c.has_status(KNOCKED_DOWN) {
+        return Err(lacks(who, "knocked down"));
+    }
+    if ctx.state.encounter().active {
+        if c.turn_counter(MOVED_M) != 0 || c.turn_counter(MOVE_CLOSED) != 0 {
+            return Err(Refusal::NoneLeft {
+                actor: who.clone(),
+                slot: "movement (standing up takes all of it)".into(),
+            }
+            .into());
+        }
+        ctx.set_turn_counter(who, MOVE_CLOSED, 1)?;
+    }
+    ctx.set_status(who, KNOCKED_DOWN, None)?;
+    ctx.note_about(
+        who,
+        format!("{who} gets up, giving up this turn's movement"),
+    )
+}
+
+/// Helps `target` up: the helper's auxiliary action, and the helped keeps their movement.
+pub fn help_up(ctx: &mut Ctx<'_>, who: &EntityId, target: &EntityId) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    if ctx.combatant(who)?.has_status(KNOCKED_DOWN) {
+        return Err(Refusal::Rule(format!("{who} is down too: stand up first")).into());
+    }
+    if !ctx.combatant(target)?.has_status(KNOCKED_DOWN) {
+        return Err(lacks(target, "knocked down"));
+    }
+    require_reach(ctx, who, target, REACH_M)?;
+    spend_auxiliary(ctx, who)?;
+    ctx.set_status(target, KNOCKED_DOWN, None)?;
+    ctx.note_about(target, format!("{who} helps {target} up"))
+}
+
+/// Wakes a sleeper or someone knocked out at once: an auxiliary action. Out cold takes ten
+/// minutes of care, and other unconsciousness ends with its cause, so neither is woken here.
+pub fn wake(ctx: &mut Ctx<'_>, who: &EntityId, target: &EntityId) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    let t = ctx.combatant(target)?;
+    let key = [ASLEEP, KNOCKED_OUT]
+        .into_iter()
+        .find(|k| t.has_status(k))
+        .ok_or_else(|| {
+            lacks(
+                target,
+                "asleep or knocked out (out cold takes 10 minutes of care)",
+            )
+        })?;
+    require_reach(ctx, who, target, REACH_M)?;
+    spend_auxiliary(ctx, who)?;
+    ctx.set_status(target, key, None)?;
+    ctx.note_about(target, format!("{who} wakes {target}"))
+}
+
+/// Puts out the flames on one's body: an action. Whether the character is still in the fire
+/// (and so burns again) is the GM's to say, by setting `burning` again.
+pub fn extinguish(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    if !ctx.combatant(who)?.has_status(BURNING) {
+        return Err(lacks(who, "burning"));
+    }
+    spend_action(ctx, who)?;
+    ctx.set_status(who, BURNING, None)?;
+    ctx.note_about(who, format!("{who} puts out the flames"))
+}
+
+/// Holds pressure on `target`'s wound (one's own or another's within reach): the action, and
+/// the bleeding stops.
+pub fn hold_pressure(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+) -> Result<(), DecideError> {
+    require_turn(ctx, who)?;
+    if !ctx.combatant(target)?.has_status(BLEEDING) {
+        return Err(lacks(target, "bleeding"));
+    }
+    require_reach(ctx, who, target, REACH_M)?;
+    spend_action(ctx, who)?;
+    ctx.set_status(target, BLEEDING, None)?;
+    ctx.note_about(
+        target,
+        format!("{who} holds pressure on {target}'s wound and the bleeding stops"),
+    )
+}
