@@ -17,7 +17,7 @@ use crate::ids::Seat;
 use crate::options::{OptionValue, TableOptions};
 use crate::state::{MemoryState, StateMut};
 use crate::system::RuleSystem;
-use crate::testing::scene::{S, Scene};
+use crate::testing::scene::{Played, S, Scene};
 
 use super::abilities::hero;
 use super::scenes::{goblin, n, play, t};
@@ -430,6 +430,7 @@ fn walk_on_water_costs_1_pp_and_lasts_the_level_in_minutes_run_down_by_time() {
         cast: vec![
             cleric("cleric", "walk_on_water", None),
             cleric("poor", "walk_on_water", Some(0)),
+            cleric("exact", "walk_on_water", Some(1)),
             cleric("other", "wrath", None),
         ],
         steps: vec![
@@ -456,6 +457,9 @@ fn walk_on_water_costs_1_pp_and_lasts_the_level_in_minutes_run_down_by_time() {
                 vec![("name", t("walk_on_water"))],
                 "insufficient_resource",
             ),
+            // Exactly the 1 PP it costs is enough.
+            S::Act("exact", "ability", vec![("name", t("walk_on_water"))], &[]),
+            S::Res("exact", "pp", 0),
             S::Refused(
                 "other",
                 "ability",
@@ -1156,6 +1160,24 @@ fn falls(
                 faces,
             ),
             S::Res("rook", "hp", hp),
+            // The halving is a step of its own, what it took off shown.
+            S::Check(Box::new(move |p: &Played<'_>| {
+                let halving = p
+                    .last
+                    .iter()
+                    .flat_map(crate::event::Event::facts)
+                    .find_map(|f| match f {
+                        crate::event::Fact::DamageResolved { steps, .. } => steps
+                            .iter()
+                            .find(|m| m.label == "cat's paw: halved, rounded down")
+                            .map(|m| m.value),
+                        _ => None,
+                    });
+                let taken = 8 - hp;
+                let rolled = i64::from(faces[0]);
+                let want = (taken != rolled).then_some(taken - rolled);
+                assert_eq!(halving, want, "{}", p.at);
+            })),
         ],
     });
 }
@@ -1250,7 +1272,9 @@ fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
         cast: vec![
             apprentice_wizard("wizard", "p1", None),
             apprentice_wizard("drained", "p1", Some(3)),
+            apprentice_wizard("exact", "p1", Some(4)),
             creature("owl", 5),
+            with(creature("mouse", 4), |v| v["owner"] = json!("p1")),
             creature("rat", 3),
             creature("cat", 4),
         ],
@@ -1283,6 +1307,16 @@ fn apprentice_makes_a_pact_with_a_t5_companion_of_4_to_6_hp_for_4_mp() {
                 "ability",
                 pact("cat"),
                 "insufficient_resource",
+            ),
+            // Exactly the 4 MP it costs is enough.
+            S::GmAct("exact", "ability", pact("cat"), &[]),
+            S::Res("exact", "mp", 0),
+            // A creature of the GM's numbers, even one the player moves, is the GM's to bind.
+            S::Refused(
+                "wizard",
+                "ability",
+                pact("mouse"),
+                "forbidden: a pact binds a willing creature, and whether a creature the GM plays",
             ),
         ],
     });
