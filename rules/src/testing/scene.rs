@@ -25,7 +25,8 @@ pub type Pairs = Vec<(&'static str, ArgValue)>;
 /// A scenario.
 pub struct Scene {
     pub name: &'static str,
-    /// Table options set away from their defaults: (key, choice).
+    /// Table options set away from their defaults: (key, value as text: a choice, a number, a
+    /// flag).
     pub options: &'static [(&'static str, &'static str)],
     /// The sheets of the combatants, as the system reads them.
     pub cast: Vec<Value>,
@@ -119,12 +120,23 @@ pub enum S {
 /// Plays `scene` under `system`; `listener` is the player seat whose copy the hearing steps
 /// read.
 pub fn play(system: &dyn RuleSystem, listener: &str, scene: Scene) {
+    let specs = system.options();
+    // Each value read as its option's kind wants: "15" for a number, "true" for a flag.
+    let read = |key: &str, text: &str| match specs.iter().find(|s| s.key == key).map(|s| &s.kind) {
+        Some(crate::options::OptionKind::Int { .. }) => text
+            .parse()
+            .map_or_else(|_| OptionValue::Choice(text.to_owned()), OptionValue::Int),
+        Some(crate::options::OptionKind::Bool) => text
+            .parse()
+            .map_or_else(|_| OptionValue::Choice(text.to_owned()), OptionValue::Bool),
+        _ => OptionValue::Choice(text.to_owned()),
+    };
     let given: BTreeMap<String, OptionValue> = scene
         .options
         .iter()
-        .map(|(k, v)| ((*k).to_owned(), OptionValue::Choice((*v).to_owned())))
+        .map(|(k, v)| ((*k).to_owned(), read(k, v)))
         .collect();
-    let options = TableOptions::resolve(&system.options(), &given)
+    let options = TableOptions::resolve(&specs, &given)
         .unwrap_or_else(|e| panic!("{}: options: {e}", scene.name));
     let mut table = Table {
         system,

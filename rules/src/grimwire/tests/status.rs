@@ -88,7 +88,12 @@ fn check(who: &'static str, attribute: &'static str, tn: i64, faces: &'static [u
 }
 
 fn end(who: &'static str) -> S {
-    S::Act(who, "end_turn", vec![], &[])
+    end_with(who, &[])
+}
+
+/// `who` ends the turn, and the next one's start draws `faces`.
+fn end_with(who: &'static str, faces: &'static [u32]) -> S {
+    S::Act(who, "end_turn", vec![], faces)
 }
 
 fn knife(target: &'static str, faces: &'static [u32]) -> S {
@@ -145,4 +150,225 @@ fn knocked_down_takes_3_off_agl_makes_a_crawl_and_standing_takes_the_movement() 
         S::Said("mara helps goblin-1 up"),
     ]);
     play("knocked down", &[], steps);
+}
+
+fn said_turn_passes(line: &'static str) -> S {
+    S::Check(Box::new(move |p: &scene::Played<'_>| {
+        let found = p
+            .last
+            .iter()
+            .flat_map(crate::event::Event::facts)
+            .any(|f| matches!(f, crate::event::Fact::Noted { text } if text == line));
+        assert!(found, "{}: no note `{line}`", p.at);
+    }))
+}
+
+#[test]
+fn a_stun_takes_the_turns_it_covers_fails_per_and_eases_the_attacks_on_it() {
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "stunned", 0, Some(1)),
+        // PER fails whatever the die: 15 + 1 against 5.
+        check("goblin-1", "PER", 5, &[15]),
+        S::Said("result: \"failure\""),
+        S::Said("stunned"),
+        // Its -3 AGL makes Aune's 6 + 3 reach its defence 12 (knife 2 + TOG 2: 10 to 6).
+        knife("goblin-1", &[6, 2]),
+        S::Said("goblin-1: stunned"),
+        S::Res("goblin-1", "condition", 6),
+        // Its turn comes and goes: the stun covers it.
+        end("aune"),
+        said_turn_passes("goblin-1 is stunned and cannot act: the turn passes"),
+        S::Turn(Some("mara")),
+        S::Refused("goblin-1", "end_turn", vec![], "not_your_turn"),
+        end("mara"),
+        end("aune"),
+        // The next turn it is itself again.
+        S::Turn(Some("goblin-1")),
+        S::Lacks("goblin-1", "stunned"),
+        S::Said("goblin-1 is no longer stunned"),
+    ]);
+    play("stunned", &[], steps);
+}
+
+#[test]
+fn the_paralysed_and_the_sleeping_are_hit_without_a_roll_and_fail_tog_cor_agl() {
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "asleep", 0, None),
+        // No defence roll, no attack roll: the knife's 3 + TOG 2 = 5, 10 to 5.
+        knife("goblin-1", &[3]),
+        S::Said("goblin-1 is asleep and cannot defend: the attack hits"),
+        S::Res("goblin-1", "condition", 5),
+        S::Refused(
+            "goblin-1",
+            "attack",
+            vec![("target", t("aune"))],
+            "cannot_act",
+        ),
+        set("mara", "paralysed", 0, None),
+        // COR, TOG and AGL fail on a 20; MND does not.
+        check("mara", "COR", 5, &[20]),
+        S::Said("result: \"failure\""),
+        check("mara", "AGL", 5, &[20]),
+        S::Said("result: \"failure\""),
+        check("mara", "MND", 5, &[3]),
+        S::Said("result: \"success\""),
+    ]);
+    play("paralysed and asleep", &[], steps);
+}
+
+#[test]
+fn impaired_senses_take_5_off_per_attacks_and_evasion_and_forbid_aimed_shots() {
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "sensory_impaired", 0, None),
+        // The goblin's -5 evasion: 4 + COR 3 + 5 = 12 reaches its 12; knife 1 + 2: 10 to 7.
+        knife("goblin-1", &[4, 1]),
+        S::Said("goblin-1: senses impaired"),
+        S::Res("goblin-1", "condition", 7),
+        set("aune", "sensory_impaired", 0, None),
+        S::Refused(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+            "rule: aune cannot pick a target for an aimed ranged attack",
+        ),
+        // PER 12 + 2 - 5 = 9 misses 10.
+        check("aune", "PER", 10, &[12]),
+        S::Said("label: \"senses impaired\", value: -5"),
+        S::Said("result: \"failure\""),
+    ]);
+    play("sensory impairment", &[], steps);
+}
+
+#[test]
+fn burning_and_bleeding_strike_at_the_start_of_each_turn_until_put_out_or_stopped() {
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "burning", 0, None),
+        set("aune", "bleeding", 2, None),
+        set("aune", "burning", 0, None),
+        // The goblin's turn: 2d6 heat (1 + 2), doubled by its weakness: 10 to 4.
+        end_with("aune", &[1, 2]),
+        S::Said("goblin-1 burns (2d6 heat)"),
+        S::Res("goblin-1", "condition", 4),
+        S::Act("goblin-1", "extinguish", vec![], &[]),
+        S::Lacks("goblin-1", "burning"),
+        S::Refused(
+            "goblin-1",
+            "extinguish",
+            vec![],
+            "rule: goblin-1 is not burning",
+        ),
+        end("goblin-1"),
+        // Mara is 4 m from Aune: too far to press the wound.
+        S::Refused(
+            "mara",
+            "hold_pressure",
+            vec![("target", t("aune"))],
+            "out_of_range",
+        ),
+        end_with("mara", &[2, 2]),
+    ]);
+    // Round 2, Aune's turn: 2 for the bleeding, then 2d6 heat (2 + 2): 12 to 6.
+    steps.extend([
+        S::Turn(Some("aune")),
+        S::Said("aune bleeds and loses 2 Condition"),
+        S::Res("aune", "condition", 6),
+        // She passes; when her turn comes back at the round's end nothing strikes again.
+        S::Act("aune", "pass", vec![], &[]),
+        end("goblin-1"),
+        S::Act("mara", "move", vec![("to", to(1, 0))], &[]),
+        S::Act("mara", "hold_pressure", vec![("target", t("aune"))], &[]),
+        S::Lacks("aune", "bleeding"),
+        end("mara"),
+        S::Turn(Some("aune")),
+        S::Res("aune", "condition", 6),
+        S::Act("aune", "extinguish", vec![], &[]),
+        S::Lacks("aune", "burning"),
+    ]);
+    play("burning and bleeding", &[], steps);
+}
+
+#[test]
+fn terror_asks_mnd_at_the_turns_start_and_a_failure_leaves_only_cowering_or_fleeing() {
+    let mut steps = start();
+    steps.extend([
+        set("mara", "terror", 0, None),
+        end("aune"),
+        // Mara's MND 5 + 2 = 7 misses 11: this turn she can only cower or flee.
+        end_with("goblin-1", &[5]),
+        S::Said("mara is gripped by terror"),
+        S::Refused(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("sledgehammer"))],
+            "rule: mara is terrified this turn",
+        ),
+        S::Refused("mara", "pass", vec![], "rule: mara is terrified this turn"),
+        S::Act("mara", "move", vec![("to", to(8, 0))], &[]),
+        end("mara"),
+        end("aune"),
+        // The next turn: 9 + 2 = 11 masters it.
+        end_with("goblin-1", &[9]),
+        S::Said("mara masters the terror"),
+        S::Lacks("mara", "terror"),
+    ]);
+    play("terror", &[], steps);
+}
+
+#[test]
+fn drink_helps_against_terror_and_the_table_sets_terrors_tn() {
+    let mut steps = start();
+    steps.extend([
+        set("mara", "terror", 0, None),
+        set("mara", "inebriated", 0, None),
+        end("aune"),
+        // 6 + MND 2 + 3 (drink, against terror) = 11: mastered (6 + 2 - 3 would fail).
+        end_with("goblin-1", &[6]),
+        S::Said("label: \"inebriated\", value: 3"),
+        S::Lacks("mara", "terror"),
+        // Drink otherwise takes 3 off every attribute but TOG, which it raises by 1.
+        check("mara", "MND", 1, &[10]),
+        S::Said("label: \"inebriated\", value: -3"),
+        check("mara", "TOG", 1, &[10]),
+        S::Said("label: \"inebriated\", value: 1"),
+    ]);
+    play("drink and terror", &[], steps);
+    let mut steps = start();
+    steps.extend([
+        set("mara", "terror", 0, None),
+        end("aune"),
+        // At TN 15, 11 + 2 = 13 fails.
+        end_with("goblin-1", &[11]),
+        S::Said("mara is gripped by terror"),
+    ]);
+    play("terror at 15", &[("grimwire.terror_tn", "15")], steps);
+}
+
+#[test]
+fn knocked_out_loses_its_turns_until_woken_by_someone_within_3_m() {
+    let mut steps = start();
+    steps.extend([
+        set("mara", "knocked_out", 0, Some(2)),
+        end("aune"),
+        end("goblin-1"),
+        said_turn_passes("mara is knocked out and cannot act: the turn passes"),
+        S::Turn(Some("aune")),
+        S::Refused(
+            "aune",
+            "wake",
+            vec![("target", t("goblin-1"))],
+            "rule: goblin-1 is not asleep or knocked out",
+        ),
+        S::Refused("aune", "wake", vec![("target", t("mara"))], "out_of_range"),
+        S::Act("aune", "move", vec![("to", to(3, 1))], &[]),
+        S::Act("aune", "wake", vec![("target", t("mara"))], &[]),
+        S::Lacks("mara", "knocked_out"),
+        end("aune"),
+        end("goblin-1"),
+        S::Turn(Some("mara")),
+    ]);
+    play("knocked out", &[], steps);
 }
