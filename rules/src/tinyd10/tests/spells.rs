@@ -140,6 +140,12 @@ fn fear_of_god_takes_1_toughness_and_2_off_attacks_for_1d5_rounds() {
         S::Act("cleric", "cast", cast("fear_of_god", "g1"), &[2]),
         S::Res("cleric", "mp", 8),
         S::Magnitude("g1", "frightened", -2),
+        // What caused it, as the table reads the status: a player's spell is named.
+        S::Check(Box::new(|p: &Played<'_>| {
+            let c = p.state.combatant(&"g1".into()).unwrap();
+            let source = &c.statuses["frightened"].source;
+            assert!(source.starts_with("fear of god"), "{}: {source}", p.at);
+        })),
         S::PlayerHears(
             "g1 is struck with fear of god: -1 toughness and -2 to attacks for 2 rounds",
         ),
@@ -317,6 +323,24 @@ fn dumbstruck(options: &'static [(&'static str, &'static str)], left: u32) {
 }
 
 #[test]
+fn a_dumbstruck_wizards_spell_save_drops_with_its_intellect() {
+    play(Scene {
+        name: "a dumbstruck caster",
+        options: &[],
+        cast: vec![wizard(&["dumbstruck"]), gob("g1", 0)],
+        steps: vec![
+            S::Start(&[]),
+            // Intellect 2 - 2: the spell save 3 + 2 + 3 = 8 is 6.
+            S::Give("wizard", "dumbstruck", -2),
+            // g1's intellect save 6 + 0 reaches 6: half of 1d10 (7) rounds, 3.
+            S::Act("wizard", "cast", cast("dumbstruck", "g1"), &[6, 2, 7]),
+            S::Said("(saved: half the duration)"),
+            rounds("g1", "dumbstruck", 3),
+        ],
+    });
+}
+
+#[test]
 fn dumbstruck_takes_1d5_off_intellect_and_a_save_halves_its_rounds_down() {
     dumbstruck(&[], 3);
 }
@@ -373,13 +397,16 @@ fn turn_undead_hurts_the_undead_within_50_ft_that_fail_and_all_of_them_flee() {
             undead("s1", -1),
             undead("s2", -2),
             undead("s3", -3),
+            brenna(),
         ],
         steps: vec![
             S::Place("cleric", 0, 0),
             S::Place("s1", 5, 0),
+            S::Place("brenna", 6, 0),
             S::Place("s2", 9, 0),
             S::Place("s3", 11, 0),
-            S::Start(&[]),
+            // Brenna and the cleric tie at reflex 1: 2 and 5, the cleric first.
+            S::Start(&[2, 5]),
             // s1 (25 ft) saves 2 + 0 against 9: fails, 1 damage; s2 (45 ft) 9 + 0: saved. s3
             // is 55 ft off. Both flee 1d5 (3) rounds.
             S::Act("cleric", "cast", cast("turn_undead", "s1"), &[2, 9, 3]),
@@ -390,12 +417,16 @@ fn turn_undead_hurts_the_undead_within_50_ft_that_fail_and_all_of_them_flee() {
             S::Lacks("s3", "fleeing"),
             S::PlayerHears("s1, s2 flee cleric for 3 rounds"),
             S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("brenna", "end_turn", vec![], &[]),
             S::Refused(
                 "s1",
                 "attack",
                 vec![("target", t("cleric"))],
                 "rule: flees cleric",
             ),
+            // Fleeing the cleric, it may still strike another: 1 + 2 misses Brenna's T9.
+            S::Act("s1", "attack", vec![("target", t("brenna"))], &[1]),
+            S::Res("brenna", "hp", 10),
         ],
     });
 }
@@ -700,6 +731,59 @@ fn fireball_2_rolls_an_attack_for_each_of_up_to_five_creatures_near_its_target()
 #[test]
 fn option_area_dice_each_rolls_fireball_2_damage_for_each_creature_struck() {
     fireball(&[("tinyd10.area_dice", "each")], &[3, 4, 1, 6, 2], 8);
+}
+
+/// Off the grid a list of the area's creatures is the GM's word (`as_named`); without it the
+/// refusal says how far the area reaches, about whom. A spell with no area takes no list.
+#[test]
+fn off_the_grid_an_areas_list_needs_the_gms_word_and_its_reach_is_said() {
+    let cases: [(&str, &str); 7] = [
+        (
+            "holy_shield",
+            "rule: off the grid the server cannot tell who is within 10 ft",
+        ),
+        (
+            "holy_binds",
+            "rule: off the grid the server cannot tell who is within 50 ft",
+        ),
+        (
+            "turn_undead",
+            "rule: off the grid the server cannot tell who is within 50 ft",
+        ),
+        (
+            "sunburst",
+            "rule: off the grid the server cannot tell who is within 10 ft",
+        ),
+        // 10 ft a level: the cleric is level 3.
+        (
+            "consecrate",
+            "rule: off the grid the server cannot tell who is within 30 ft",
+        ),
+        (
+            "cataclysm",
+            "rule: off the grid the server cannot tell who is within 100 ft",
+        ),
+        (
+            "fear_of_god",
+            "bad_request: argument `targets` this spell names no creatures besides its target",
+        ),
+    ];
+    for (spell, refusal) in cases {
+        let mut args = vec![
+            ("spell", t(spell)),
+            ("target", t("g1")),
+            ("targets", t("g2")),
+        ];
+        if spell == "cataclysm" {
+            args.push(("kind", t("earthquake")));
+        }
+        play(Scene {
+            name: spell,
+            options: &[],
+            cast: vec![cleric(&[spell]), gob("g1", 0), gob("g2", -1)],
+            steps: vec![S::Start(&[]), S::Refused("cleric", "cast", args, refusal)],
+        });
+    }
 }
 
 #[test]
