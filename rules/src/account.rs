@@ -309,3 +309,12 @@ mod tests {
         assert_eq!(open.without_gm_numbers(|_| false), None);
     }
 }
+
+/// "1 round", "3 rounds": a count as a sentence says it.
+pub fn plural(n: i64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

@@ -20,6 +20,7 @@
 //! ([`in_a_fight`]), and what they left goes at its end (`afflict::fight_over`). An area's
 //! effect spares each creature in it that a Ward or Resist magic keeps it off ([`spared`]).
 
+use crate::account::plural;
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::grid::Cell;
@@ -386,8 +387,8 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "{} is struck with fear of god: {FRIGHT_TOUGHNESS} toughness and {FRIGHT_ATTACK} to attacks for {n} rounds",
-                    target.id
+                    "{} is struck with fear of god: {FRIGHT_TOUGHNESS} toughness and {FRIGHT_ATTACK} to attacks for {nr}",
+                    target.id, nr = plural(n, "round")
                 ),
             )?;
         }
@@ -402,8 +403,9 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "{} is wrapped in mage armor: +{level} toughness for {n} rounds",
-                    target.id
+                    "{} is wrapped in mage armor: +{level} toughness for {nr}",
+                    target.id,
+                    nr = plural(n, "round")
                 ),
             )?;
         }
@@ -423,8 +425,9 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "holy shield: +{SHIELD_TOUGHNESS} toughness for {n} rounds to {}",
-                    names(&allies)
+                    "holy shield: +{SHIELD_TOUGHNESS} toughness for {nr} to {}",
+                    names(&allies),
+                    nr = plural(n, "round")
                 ),
             )?;
         }
@@ -453,8 +456,9 @@ pub fn apply(
                 who.say(
                     ctx,
                     format!(
-                        "{} is dumbstruck: -{penalty} intellect for {n} rounds{half}",
-                        target.id
+                        "{} is dumbstruck: -{penalty} intellect for {nr}{half}",
+                        target.id,
+                        nr = plural(n, "round")
                     ),
                 )?;
             }
@@ -478,8 +482,9 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "sunburst blinds {} for {n} rounds: {BLIND_PENALTY} to attacks and reflex",
-                    names(&hit)
+                    "sunburst blinds {} for {nr}: {BLIND_PENALTY} to attacks and reflex",
+                    names(&hit),
+                    nr = plural(n, "round")
                 ),
             )?;
         }
@@ -513,9 +518,10 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "time stops for {n} rounds for all but {}: {} take no turns",
+                    "time stops for {nr} for all but {}: {} take no turns",
                     c.id,
-                    names(&frozen)
+                    names(&frozen),
+                    nr = plural(n, "round")
                 ),
             )?;
         }
@@ -612,10 +618,10 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "a cataclysm ({kind}) rages within {} ft of {} for {n} rounds: each round {} make a power save or take 1 damage; {adds}",
+                    "a cataclysm ({kind}) rages within {} ft of {} for {nr}: each round {} make a power save or take 1 damage; {adds}",
                     super::grounds::CATACLYSM_FT,
                     target.id,
-                    names(&caught)
+                    names(&caught), nr = plural(n, "round")
                 ),
             )?;
         }
@@ -625,8 +631,8 @@ pub fn apply(
             who.say(
                 ctx,
                 format!(
-                    "{}'s weapon writhes into serpents for {n} rounds: held past this round, they bite each round's end (a reflex save, or 1 damage and -1 to attacks for 1d5 rounds); `let_go` drops it",
-                    target.id
+                    "{}'s weapon writhes into serpents for {nr}: held past this round, they bite each round's end (a reflex save, or 1 damage and -1 to attacks for 1d5 rounds); `let_go` drops it",
+                    target.id, nr = plural(n, "round")
                 ),
             )?;
         }
@@ -733,9 +739,10 @@ fn turn_undead(
     who.say(
         ctx,
         format!(
-            "{} flee {} for {n} rounds and may not attack it",
+            "{} flee {} for {nr} and may not attack it",
             names(&fleeing),
-            c.id
+            c.id,
+            nr = plural(n, "round")
         ),
     )
 }

@@ -10,6 +10,7 @@
 //! (an encounter value), so blows before the casting count.
 
 use crate::account::Telling;
+use crate::account::plural;
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Audience, Event, Fact, Modifier, Part};
 use crate::ids::EntityId;
@@ -157,7 +158,7 @@ pub fn bitten(ctx: &mut Ctx<'_>, bites: Vec<Bite>) -> Result<(), DecideError> {
         let how_long = if secret {
             String::new()
         } else {
-            format!(" for {n} rounds")
+            format!(" for {nr}", nr = plural(n, "round"))
         };
         // Told as the caster's spell's lines are: to the table for a player's caster.
         let audience = if secret {

@@ -6,6 +6,7 @@
 //! as one challenge on every roll, action and effect alike; other challenges reach an effect
 //! roll only where their source says so (the off-hand attack does), which the callers decide.
 
+use crate::account::plural;
 use crate::dice::{DiceExpr, DiceTerm, DieKind, Primitive, Roll, STEP_LADDER, Term, TermKind};
 use crate::options::TableOptions;
 
@@ -49,14 +50,6 @@ impl Steps {
             parts.push("wounded".to_owned());
         }
         parts.join(", ")
-    }
-}
-
-fn plural(n: i64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

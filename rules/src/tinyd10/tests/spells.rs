@@ -322,6 +322,33 @@ fn dumbstruck(options: &'static [(&'static str, &'static str)], left: u32) {
     });
 }
 
+/// A 1 on the rounds die: 1 round unsaved; saved, half of it rounds down to none at all.
+#[test]
+fn dumbstruck_for_1_round_lasts_it_and_a_save_halves_it_to_nothing() {
+    for (save, lasts) in [(2, true), (8, false)] {
+        let faces: &'static [u32] = if save == 2 { &[2, 3, 1] } else { &[8, 3, 1] };
+        let mut steps = vec![
+            S::Start(&[]),
+            S::Act("wizard", "cast", cast("dumbstruck", "g1"), faces),
+        ];
+        if lasts {
+            steps.push(rounds("g1", "dumbstruck", 1));
+            steps.push(S::Said("g1 is dumbstruck: -3 intellect for 1 round"));
+        } else {
+            steps.push(S::Lacks("g1", "dumbstruck"));
+            steps.push(S::Said(
+                "g1 shakes off dumbstruck at once (saved: half the duration)",
+            ));
+        }
+        play(Scene {
+            name: "dumbstruck for 1 round",
+            options: &[],
+            cast: vec![wizard(&["dumbstruck"]), gob("g1", 0)],
+            steps,
+        });
+    }
+}
+
 #[test]
 fn a_dumbstruck_wizards_spell_save_drops_with_its_intellect() {
     play(Scene {
