@@ -191,6 +191,15 @@ impl Account {
     }
 }
 
+/// "1 round", "3 rounds": a count as a sentence says it.
+pub fn plural(n: i64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -307,14 +316,5 @@ mod tests {
         let mut open = hit;
         open.effects.clear();
         assert_eq!(open.without_gm_numbers(|_| false), None);
-    }
-}
-
-/// "1 round", "3 rounds": a count as a sentence says it.
-pub fn plural(n: i64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
