@@ -458,6 +458,67 @@ fn turn_undead_hurts_the_undead_within_50_ft_that_fail_and_all_of_them_flee() {
     });
 }
 
+/// Who turn undead turns: on the grid the undead within 50 ft of the cleric, not a goblin
+/// beside them, nor its own target when that stands farther; off it the target and the
+/// undead the GM names.
+#[test]
+fn turn_undead_turns_the_undead_about_the_cleric_and_no_one_else() {
+    let flee = |who: &'static str, yes: bool| {
+        if yes {
+            S::Has(who, "fleeing")
+        } else {
+            S::Lacks(who, "fleeing")
+        }
+    };
+    let cast_list = vec![
+        cleric(&["turn_undead"]),
+        undead("s1", -1),
+        undead("s2", -2),
+        gob("g1", 0),
+    ];
+    // On the grid: s1 at 25 ft saves (9 + 0); the goblin at 15 ft is no undead; s2, the
+    // target, 55 ft away, is out of it: 1d5 (3) rounds of flight for s1 alone.
+    play(Scene {
+        name: "turn undead on the grid",
+        options: &[],
+        cast: cast_list.clone(),
+        steps: vec![
+            S::Place("cleric", 0, 0),
+            S::Place("g1", 3, 0),
+            S::Place("s1", 5, 0),
+            S::Place("s2", 11, 0),
+            S::Start(&[]),
+            S::Act("cleric", "cast", cast("turn_undead", "s2"), &[9, 3]),
+            flee("s1", true),
+            flee("s2", false),
+            flee("g1", false),
+        ],
+    });
+    // Off the grid the GM names s2: s1, the target, and s2 both save and flee.
+    play(Scene {
+        name: "turn undead off the grid",
+        options: &[],
+        cast: cast_list,
+        steps: vec![
+            S::Start(&[]),
+            S::GmAct(
+                "cleric",
+                "cast",
+                vec![
+                    ("spell", t("turn_undead")),
+                    ("target", t("s1")),
+                    ("targets", t("s2")),
+                    ("as_named", yes()),
+                ],
+                &[9, 9, 3],
+            ),
+            flee("s1", true),
+            flee("s2", true),
+            flee("g1", false),
+        ],
+    });
+}
+
 #[test]
 fn holy_binds_take_the_turns_of_the_unholy_within_50_ft_for_the_level_in_rounds() {
     play(Scene {
@@ -1598,6 +1659,9 @@ fn firestorm(
                 "cast",
                 kind_cast("cataclysm", "g1", "firestorm"),
                 &[1],
+            ),
+            S::PlayerHears(
+                "a cataclysm (firestorm) rages within 100 ft of g1 for 4 rounds: each round g1 make a power save or take 1 damage; 1 more damage each round, save or not",
             ),
             // A firestorm burns; it takes nothing off attacks or toughness (T5 stays).
             S::Magnitude("g1", "firestorm", 0),
