@@ -519,6 +519,46 @@ fn turn_undead_turns_the_undead_about_the_cleric_and_no_one_else() {
     });
 }
 
+/// The GM's evil shaman turns two undead of the party's; the one the cleric warded keeps its
+/// ground, the other flees.
+#[test]
+fn a_ward_keeps_its_bearer_from_fleeing_turn_undead_and_not_the_others() {
+    let ally = |id: &str, reflex: i64| with(undead(id, reflex), |v| v["side"] = json!("party"));
+    play(Scene {
+        name: "turn undead warded",
+        options: &[],
+        cast: vec![
+            evil_shaman(&["turn_undead"]),
+            cleric(&["ward_divine"]),
+            ally("z1", -1),
+            ally("z2", -2),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["shaman", "cleric", "z1", "z2"]),
+            S::Act("shaman", "end_turn", vec![], &[]),
+            S::Act("cleric", "cast", cast("ward_divine", "z1"), &[]),
+            S::Act("cleric", "end_turn", vec![], &[]),
+            S::Act("z1", "end_turn", vec![], &[]),
+            S::Act("z2", "end_turn", vec![], &[]),
+            // Both save (9 + 0 against 8); 1d5 (3) rounds of flight, for z2 alone.
+            S::GmAct(
+                "shaman",
+                "cast",
+                vec![
+                    ("spell", t("turn_undead")),
+                    ("target", t("z1")),
+                    ("targets", t("z2")),
+                    ("as_named", yes()),
+                ],
+                &[9, 9, 3],
+            ),
+            S::Lacks("z1", "fleeing"),
+            S::Has("z2", "fleeing"),
+        ],
+    });
+}
+
 #[test]
 fn holy_binds_take_the_turns_of_the_unholy_within_50_ft_for_the_level_in_rounds() {
     play(Scene {
