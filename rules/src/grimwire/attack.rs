@@ -200,6 +200,14 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         .into());
     }
     status::may_aim(&attacker, weapon.class == WeaponClass::Ranged)?;
+    let targeted = args.flag("targeted")?;
+    let nonlethal = args.flag("nonlethal")?;
+    if nonlethal && !is_pc(&attacker) {
+        return Err(Refusal::Rule(
+            "holding back is a player character's choice; the GM rules an NPC's mercy (rule.set-resource, rule.set-status)".into(),
+        )
+        .into());
+    }
     let situation = args.int("modifier")?.unwrap_or(0);
     let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
     ctx.telling = Some(super::tell::attack(who, &target_id, &weapon));
@@ -238,6 +246,10 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         extra.push(Modifier::new("beyond range", range));
     }
     extra.extend(status::fighting(&attacker));
+    let npc_on_pc = is_pc(&target) && !is_pc(&attacker);
+    if targeted && !npc_on_pc {
+        extra.push(Modifier::new("targeted", -TARGETED));
+    }
     let hidden = gm_tn_hidden(&ctx.state, args)?;
     let threshold = misfire_threshold(ctx, tog, &weapon);
 
@@ -249,7 +261,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             natural_20: false,
             tie_half: false,
         }
-    } else if is_pc(&target) && !is_pc(&attacker) {
+    } else if npc_on_pc {
         // The NPC does not roll: the PC evades against the NPC's attack TN. A range penalty on
         // the attacker lowers that TN instead; it goes into the hidden TN rather than a public
         // modifier, since it tells the NPC weapon's range.
@@ -260,6 +272,9 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         let mut evade_extra = vec![Modifier::new("situation", situation)];
         evade_extra.extend(status::fighting(&target));
         evade_extra.extend(not_rolled(&attacker, hit_attr));
+        if targeted {
+            evade_extra.push(Modifier::new(format!("{who}: targeted"), TARGETED));
+        }
         let label = format!("{evade_attr} evade");
         let outcome = check_tn(
             ctx,
@@ -369,7 +384,22 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         Verdict::Hit {
             natural_20,
             tie_half,
-        } => deal(ctx, who, &target_id, &weapon, tog, natural_20, tie_half),
+        } => {
+            if targeted {
+                ctx.note_about(
+                    &target_id,
+                    format!(
+                        "{who}'s targeted attack lands on {target_id}: the GM rules its effect"
+                    ),
+                )?;
+            }
+            let hit = Hit {
+                natural_20,
+                tie_half,
+                nonlethal,
+            };
+            deal(ctx, who, &target_id, &weapon, tog, hit)
+        }
         Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
         Verdict::Miss { misfire: false } => Ok(()),
     }
@@ -471,6 +501,15 @@ fn emit_opposed(
     ctx.emit(event)
 }
 
+/// What a hit's damage depends on beyond the weapon.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hit {
+    natural_20: bool,
+    tie_half: bool,
+    /// The attacker holds back: a blow that would drop the target to 0 or below leaves 1.
+    nonlethal: bool,
+}
+
 /// Rolls the weapon's damage and applies it to `target`.
 fn deal(
     ctx: &mut Ctx<'_>,
@@ -478,9 +517,13 @@ fn deal(
     target: &EntityId,
     weapon: &Weapon,
     tog: i64,
-    natural_20: bool,
-    tie_half: bool,
+    hit: Hit,
 ) -> Result<(), DecideError> {
+    let Hit {
+        natural_20,
+        tie_half,
+        nonlethal,
+    } = hit;
     let dice_total = match &weapon.damage {
         Some(expr) => {
             let expr = DiceExpr::parse(expr)
@@ -506,9 +549,29 @@ fn deal(
     );
     input.tie_half = tie_half;
     input.round_half_up = round_half_up(ctx);
-    let (steps, amount) = damage_steps(&input);
+    let (mut steps, amount) = damage_steps(&input);
+    let before = t.resource(super::CONDITION);
+    if nonlethal && !t.has_status(super::DYING) && before - amount <= 0 {
+        // Held back: the target keeps 1 Condition and is out cold, neither dying nor burnt out.
+        let spared = (before - 1).max(0);
+        steps.push(Modifier::new("held back", spared - amount));
+        take(ctx, target, spared, steps, Some(who))?;
+        let out_cold = crate::state::Status {
+            source: format!("held back by {who}"),
+            magnitude: 0,
+            rounds_left: None,
+        };
+        ctx.set_status(target, super::OUT_COLD, Some(out_cold))?;
+        return ctx.note_about(
+            target,
+            format!("{who} holds back: {target} is left at 1 Condition, out cold"),
+        );
+    }
     take(ctx, target, amount, steps, Some(who))
 }
+
+/// How much harder a targeted attack is.
+pub const TARGETED: i64 = 3;
 
 fn collateral_data(
     who: &EntityId,
@@ -697,7 +760,7 @@ pub fn resume_collateral_spare(
         check_tn(ctx, &picked, evade, &[], &label, tn, hidden)?
     };
     if outcome == Outcome::Failure {
-        deal(ctx, &who, &picked, &weapon, tog, false, false)?;
+        deal(ctx, &who, &picked, &weapon, tog, Hit::default())?;
     }
     Ok(())
 }

@@ -157,6 +157,18 @@ fn build_definitions() -> Vec<ActionDef> {
                 )
                 .range(0, 100_000)
                 .gm_only(),
+                arg(
+                    "targeted",
+                    Flag,
+                    false,
+                    "aim at an effect other than damage (senses, movement, a disarm): 3 harder; the GM rules the effect",
+                ),
+                arg(
+                    "nonlethal",
+                    Flag,
+                    false,
+                    "a player's character holds back: a hit that would drop the target to 0 or below leaves it at 1 Condition, out cold",
+                ),
             ],
         },
         ActionDef {

@@ -3,6 +3,8 @@
 //! `decide` and `apply` with scripted dice.
 #![allow(clippy::unwrap_used)]
 
+mod attacks;
+mod scenes;
 mod status;
 
 use std::collections::BTreeMap;
