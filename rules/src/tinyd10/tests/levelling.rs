@@ -34,8 +34,13 @@ fn offered(who: &'static str, yes: bool) -> S {
 
 /// The warrior's sheet as the table now holds it.
 fn sheet_says(check: fn(&super::super::Sheet)) -> S {
+    sheet_of_says("warrior", check)
+}
+
+/// `who`'s sheet as the table now holds it.
+fn sheet_of_says(who: &'static str, check: fn(&super::super::Sheet)) -> S {
     S::Check(Box::new(move |p: &Played<'_>| {
-        let c = crate::state::StateView::combatant(p.state, &"warrior".into()).expect("warrior");
+        let c = crate::state::StateView::combatant(p.state, &who.into()).expect(who);
         check(
             c.sheet
                 .typed::<super::super::Sheet>("tinyd10")
@@ -105,7 +110,7 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                     ("skill", t("listen")),
                     ("proficiency", t("sword")),
                 ],
-                "bad_request: extra",
+                "bad_request: argument `extra`",
             ),
             // Only magic-users take magic points.
             S::Refused(
@@ -119,7 +124,7 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                     ("skill", t("listen")),
                     ("proficiency", t("sword")),
                 ],
-                "bad_request: points",
+                "bad_request: argument `points`",
             ),
             // A level brings one ability: none named is refused.
             S::Refused(
@@ -178,6 +183,10 @@ fn the_gm_awards_experience_and_a_warrior_advances_to_level_2_between_fights() {
                 assert_eq!(
                     s.proficiency.as_ref().map(|p| p.weapon.as_str()),
                     Some("sword")
+                );
+                assert_eq!(
+                    s.proficiency.as_ref().map(|p| p.bonus),
+                    Some(super::super::sheet::ProficiencyBonus::Damage)
                 );
             }),
             // The weapon type goes with its ability: named with another, refused.
@@ -328,4 +337,47 @@ fn a_level_needs_its_threshold_and_level_5_is_the_last() {
             "level {level} with {xp} XP"
         );
     }
+}
+
+/// A caster's level 2 may bring two spells, named in one comma-separated argument (spaces and
+/// empty entries between commas are nothing).
+#[test]
+fn a_wizard_learns_the_spells_its_level_brings() {
+    play(Scene {
+        name: "a wizard's new spells",
+        options: &[],
+        cast: vec![with(pc("wizard", "human"), |v| v["owner"] = json!("p1"))],
+        steps: vec![
+            S::Gm(
+                "award_xp",
+                vec![("target", t("wizard")), ("xp", n(50))],
+                &[],
+            ),
+            S::Act(
+                "wizard",
+                "level_up",
+                vec![
+                    ("attribute", t("intellect")),
+                    ("points", t("mp")),
+                    ("extra", t("spells")),
+                    ("ability", t("arcane_knowledge")),
+                    ("skill", t("listen")),
+                    ("spells", t("dumbstruck, ,mage_armour")),
+                ],
+                &[],
+            ),
+            sheet_of_says("wizard", |s| {
+                assert_eq!(
+                    s.spells,
+                    [
+                        "fireball_1",
+                        "magic_missile_1",
+                        "heal",
+                        "dumbstruck",
+                        "mage_armour"
+                    ]
+                );
+            }),
+        ],
+    });
 }

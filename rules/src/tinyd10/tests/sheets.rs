@@ -455,3 +455,29 @@ fn prodigious_casting_adds_1_mp_a_level_from_the_one_it_was_taken_at() {
         other => panic!("expected advance[1].ability refused, got {other:?}"),
     }
 }
+
+/// An NPC's own attack keeps what it is through the sheet the table stores: a bladed claw
+/// stays bladed (Bloody slash reads it), a club is not, and the stored sheet says so only
+/// for the claw.
+#[test]
+fn an_npc_attacks_blade_survives_the_stored_sheet() {
+    let c = from_json(&json!({
+        "id": "wolf", "name": "wolf", "kind": "npc",
+        "stats": {"power": 1, "reflex": 1, "toughness": 5, "hp_max": 4},
+        "attacks": [
+            {"id": "claw", "name": "claw", "kind": "melee", "bladed": true},
+            {"id": "club", "name": "club", "kind": "melee"}
+        ]
+    }))
+    .unwrap();
+    let stats = super::super::stats_of(&c).unwrap();
+    let bladed: Vec<(&str, bool)> = stats
+        .attacks
+        .iter()
+        .map(|a| (a.id.as_str(), a.bladed))
+        .collect();
+    assert!(bladed.contains(&("claw", true)), "{bladed:?}");
+    assert!(bladed.contains(&("club", false)), "{bladed:?}");
+    let stored = serde_json::to_string(&c.sheet).unwrap();
+    assert_eq!(stored.matches("bladed").count(), 1, "{stored}");
+}
