@@ -400,14 +400,77 @@ fn an_npc_states_its_numbers_and_may_not_use_creation_fields() {
     let npc =
         json!({"id": "orc", "name": "orc", "kind": "npc", "stats": {"toughness": 8, "hp_max": 7}});
     assert!(from_json(&npc).is_ok());
-    let no_stats = json!({"id": "orc", "name": "orc", "kind": "npc"});
-    assert!(
-        matches!(from_json(&no_stats), Err(SheetError::Invalid { field, .. }) if field == "stats")
-    );
-    let with_race = with(npc, |v| v["race"] = json!("human"));
-    assert!(
-        matches!(from_json(&with_race), Err(SheetError::Invalid { field, .. }) if field == "race")
-    );
+    let caster = |level: i64, spell: &str| {
+        with(npc.clone(), |v| {
+            v["level"] = json!(level);
+            v["stats"]["casting"] = json!("magical");
+            v["stats"]["mp_max"] = json!(10);
+            v["spells"] = json!([spell]);
+        })
+    };
+    let attack = |id: &str| json!({"id": id, "name": "a blow", "kind": "melee"});
+    // Each case breaks one thing: the field the refusal names.
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "no stats",
+            json!({"id": "orc", "name": "orc", "kind": "npc"}),
+            "stats",
+        ),
+        (
+            "creation points",
+            with(npc.clone(), |v| {
+                v["points"] = json!({"power": 2, "reflex": 1, "hp": 5, "pp": 5})
+            }),
+            "points",
+        ),
+        (
+            "a level's advance",
+            with(npc.clone(), |v| {
+                v["advance"] = json!([{"attribute": "power", "points": "pp", "extra": "hp"}]);
+            }),
+            "points",
+        ),
+        (
+            "a race",
+            with(npc.clone(), |v| v["race"] = json!("human")),
+            "race",
+        ),
+        (
+            "a class",
+            with(npc.clone(), |v| v["class"] = json!("warrior")),
+            "race",
+        ),
+        (
+            "an advanced spell below level 3",
+            caster(2, "fireball_2"),
+            "spells[0]",
+        ),
+        (
+            "an attack with no id",
+            with(npc.clone(), |v| v["attacks"] = json!([attack(" ")])),
+            "attacks[0].id",
+        ),
+        (
+            "two attacks of one id",
+            with(npc.clone(), |v| {
+                v["attacks"] = json!([attack("bite"), attack("bite")]);
+            }),
+            "attacks[1].id",
+        ),
+        (
+            "an attack named unarmed",
+            with(npc.clone(), |v| v["attacks"] = json!([attack("unarmed")])),
+            "attacks[0].id",
+        ),
+    ];
+    for (name, sheet, field) in cases {
+        match from_json(&sheet) {
+            Err(SheetError::Invalid { field: got, .. }) => assert_eq!(got, field, "{name}"),
+            other => panic!("{name}: expected `{field}` refused, got {other:?}"),
+        }
+    }
+    // At level 3 the advanced spell is known.
+    assert!(from_json(&caster(3, "fireball_2")).is_ok());
 }
 
 #[test]
