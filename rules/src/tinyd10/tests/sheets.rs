@@ -152,7 +152,7 @@ type Case = (&'static str, fn(&mut Value), &'static str, &'static str);
 
 #[test]
 fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
-    let cases: [Case; 28] = [
+    let cases: [Case; 32] = [
         (
             "unknown race",
             |v| v["race"] = json!("orc"),
@@ -357,7 +357,33 @@ fn broken_sheets_are_refused_naming_the_field_and_the_rule() {
             "owner",
             "names the seat",
         ),
+        (
+            "stated numbers",
+            |v| v["stats"] = json!({"toughness": 9, "hp_max": 9}),
+            "stats",
+            "come from its choices",
+        ),
+        (
+            "attacks of its own",
+            |v| v["attacks"] = json!([{"id": "bite", "name": "bite", "kind": "melee"}]),
+            "stats",
+            "come from its choices",
+        ),
+        // Level 1 holds 0 to 49 XP: 50 is level 2's.
+        (
+            "the next level's XP",
+            |v| v["xp"] = json!(50),
+            "xp",
+            "reaching the next threshold means advancing",
+        ),
+        (
+            "negative XP",
+            |v| v["xp"] = json!(-1),
+            "xp",
+            "XP starts again at 0",
+        ),
     ];
+    assert!(from_json(&with(pc("cleric", "dwarf"), |v| v["xp"] = json!(49))).is_ok());
     for (name, edit, field, rule) in cases {
         let v = with(pc("cleric", "dwarf"), edit);
         match from_json(&v) {
