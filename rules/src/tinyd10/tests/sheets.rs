@@ -147,6 +147,97 @@ fn a_level_three_wizard_is_built_from_its_advances() {
     assert_eq!((stats.toughness, stats.spell_save), (5 + 1 + 1, Some(10)));
 }
 
+/// Mira's numbers moved by one choice at a time: a halfling's PP a level in place of a
+/// dwarf's HP, War mage's +1 HP, PP and toughness in place of Arcane knowledge.
+#[test]
+fn race_and_war_mage_move_the_numbers_they_name() {
+    let mira = |edit: fn(&mut Value)| {
+        let v = with(
+            json!({
+                "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+                "race": "dwarf", "class": "wizard", "level": 3, "xp": 10,
+                "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+                "advance": [
+                    {"attribute": "intellect", "points": "mp", "extra": "spells"},
+                    {"attribute": "reflex", "points": "mp", "extra": "toughness"}
+                ],
+                "skills": ["craft", "spot", "listen"],
+                "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge"],
+                "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"],
+            }),
+            edit,
+        );
+        let s: Sheet = serde_json::from_value(v).unwrap();
+        let st = s.stats().unwrap();
+        (st.hp_max, st.pp_max, st.toughness)
+    };
+    // The dwarf: HP 6 + 2 + 3 (1 a level) = 11, PP 4, T 5 + 1.
+    assert_eq!(mira(|_| {}), (11, 4, 6));
+    // A halfling: no HP a level, 1 PP a level: HP 8, PP 4 + 3.
+    assert_eq!(
+        mira(|v| {
+            v["race"] = json!("halfling");
+            v["skills"] = json!(["hide", "sneak", "spot", "listen"]);
+        }),
+        (8, 7, 6)
+    );
+    assert_eq!(
+        mira(|v| v["abilities"][4] = json!("war_mage")),
+        (11 + 1, 4 + 1, 6 + 1)
+    );
+}
+
+/// Levels 2 to 4 each bring a class ability; level 5 brings none, and one named there is
+/// refused.
+#[test]
+fn a_level_5_advance_takes_no_ability() {
+    let mira = |at: usize| {
+        let mut v = json!({
+            "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+            "race": "dwarf", "class": "wizard", "level": 5, "xp": 10,
+            "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+            "advance": [
+                {"attribute": "intellect", "points": "mp", "extra": "spells"},
+                {"attribute": "reflex", "points": "mp", "extra": "toughness"},
+                {"attribute": "intellect", "extra": "attribute"},
+                {"attribute": "reflex"}
+            ],
+            "skills": ["craft", "spot", "listen", "persuade"],
+            "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge", "war_mage"],
+            "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+        });
+        v["advance"][at]["ability"] = json!("war_mage");
+        v
+    };
+    let load = |v: Value| serde_json::from_value::<Sheet>(v).unwrap().stats();
+    assert!(load(mira(2)).is_ok(), "{:?}", load(mira(2)));
+    match load(mira(3)) {
+        Err(SheetError::Invalid { field, .. }) => assert_eq!(field, "advance[3].ability"),
+        other => panic!("expected advance[3].ability refused, got {other:?}"),
+    }
+}
+
+/// At least 1 HP: 0 from the split is allowed when the class, race or armour give one.
+#[test]
+fn a_character_with_no_hp_points_needs_one_from_elsewhere() {
+    let wizard = |race: &str| {
+        with(pc("wizard", race), |v| {
+            v["points"]["hp"] = json!(0);
+            v["points"]["pp"] = json!(10);
+            if race == "dwarf" {
+                v["skills"] = json!(["craft"]);
+            }
+        })
+    };
+    // A dwarf wizard: 0 + 0 + 1 (dwarf, level 1) = 1.
+    let c = from_json(&wizard("dwarf")).unwrap();
+    assert_eq!(c.resource(HP), 1);
+    match from_json(&wizard("human")) {
+        Err(SheetError::Invalid { field, .. }) => assert_eq!(field, "points.hp"),
+        other => panic!("expected points.hp refused, got {other:?}"),
+    }
+}
+
 /// A broken sheet: what is changed, and the field and a piece of the rule the error names.
 type Case = (&'static str, fn(&mut Value), &'static str, &'static str);
 
