@@ -166,7 +166,12 @@ pub(crate) fn ruling_specs(grid: GridSpec) -> Vec<ActionSpec> {
             "Give a character a status, as a ruling.",
             vec![
                 arg("target", ArgKind::Entity, true, "who"),
-                arg("status", ArgKind::Text, true, "e.g. knocked_down, stun"),
+                arg(
+                    "status",
+                    ArgKind::Text,
+                    true,
+                    "the system's key, e.g. knocked_down",
+                ),
                 arg(
                     "magnitude",
                     ArgKind::Int,

@@ -199,7 +199,10 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         )
         .into());
     }
-    status::may_aim(&attacker, weapon.class == WeaponClass::Ranged)?;
+    status::may_aim(
+        &attacker,
+        matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown),
+    )?;
     let targeted = args.flag("targeted")?;
     let nonlethal = args.flag("nonlethal")?;
     if nonlethal && !is_pc(&attacker) {
@@ -757,7 +760,8 @@ pub fn resume_collateral_spare(
         let label = format!("{evade} avoid a stray attack");
         // Spared by an NPC, the TN tells its COR (or MND): then it is the GM's to see.
         let hidden = lowered != 0 && crate::redact::gm_only_numbers(&attacker);
-        check_tn(ctx, &picked, evade, &[], &label, tn, hidden)?
+        let senses = status::fighting(&ctx.combatant(&picked)?);
+        check_tn(ctx, &picked, evade, &senses, &label, tn, hidden)?
     };
     if outcome == Outcome::Failure {
         deal(ctx, &who, &picked, &weapon, tog, Hit::default())?;

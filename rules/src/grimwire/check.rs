@@ -307,6 +307,9 @@ pub fn stabilise(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), D
     if outcome == Outcome::Success {
         let max = sheet_of(&patient)?.condition_max;
         ctx.set_status(&target, DYING, None)?;
+        // Medical attention stops a bleeding wound too: else it would drop the patient
+        // straight back below 0.
+        super::status::stop_bleeding(ctx, &target)?;
         ctx.set_resource(&target, CONDITION, 1)?;
         ctx.set_resource(&target, FOCUS, 0)?;
         add_level(ctx, &target, "revived from dying", max)?;

@@ -421,7 +421,8 @@ pub fn end_turn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     advance(ctx, next)
 }
 
-/// Ends the encounter. Reaction debts and turn counters do not outlive it.
+/// Ends the encounter. Reaction debts, turn counters and statuses counted in rounds do not
+/// outlive it.
 pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     if !ctx.state.encounter().active {
         return Err(Refusal::NoEncounter.into());
@@ -434,6 +435,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         for counter in TURN_COUNTERS {
             ctx.set_turn_counter(&id, counter, 0)?;
         }
+        status::fight_over(ctx, &id)?;
     }
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

@@ -156,7 +156,12 @@ impl RuleSystem for Grimwire {
             if economy::needs_turn(action) {
                 economy::require_turn(ctx, &id)?;
             }
-            status::may_take(&ctx.combatant(&id)?, action)?;
+            // A failed terror roll bounds what the character does with its own turn; a check
+            // the GM calls, or a reaction off-turn, is not part of it.
+            let current = ctx.state.encounter().current.as_ref() == Some(&id);
+            if current && (economy::needs_turn(action) || action == "technique") {
+                status::may_take(&ctx.combatant(&id)?, action)?;
+            }
             Some(id)
         } else {
             None

@@ -1,16 +1,17 @@
 //! The actions that end a status: standing up (the turn's movement) or being helped up (the
 //! helper's auxiliary action), waking a sleeper or someone knocked out (an auxiliary action),
-//! putting out one's flames and holding pressure on a wound (an action each).
+//! putting out one's flames (an action) and holding pressure on a wound (the holder's turn).
 
 use crate::engine::{Ctx, DecideError};
 use crate::ids::EntityId;
 use crate::refusal::Refusal;
-use crate::state::StateView;
+use crate::state::{StateView, Status};
 
 use super::economy::{
-    MOVE_CLOSED, MOVED_M, require_reach, require_turn, spend_action, spend_auxiliary,
+    AUX_USED, FREE_USED, MOVE_CLOSED, MOVED_M, require_reach, require_turn, spend_action,
+    spend_auxiliary,
 };
-use super::status::{ASLEEP, BLEEDING, BURNING, KNOCKED_DOWN, KNOCKED_OUT, REACH_M};
+use super::status::{ASLEEP, BLEEDING, BURNING, KNOCKED_DOWN, KNOCKED_OUT, PRESSED, REACH_M};
 
 fn lacks(who: &EntityId, what: &str) -> DecideError {
     Refusal::Rule(format!("{who} is not {what}")).into()
@@ -87,8 +88,9 @@ pub fn extinguish(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> 
     ctx.note_about(who, format!("{who} puts out the flames"))
 }
 
-/// Holds pressure on `target`'s wound (one's own or another's within reach): the action, and
-/// the bleeding stops.
+/// Holds pressure on `target`'s wound (one's own or another's within reach): the wound does
+/// not bleed until the holder's next turn begins, and holding it is all the holder does this
+/// turn (the action, and no auxiliary, free action or movement after it).
 pub fn hold_pressure(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
@@ -100,9 +102,22 @@ pub fn hold_pressure(
     }
     require_reach(ctx, who, target, REACH_M)?;
     spend_action(ctx, who)?;
-    ctx.set_status(target, BLEEDING, None)?;
+    if ctx.state.encounter().active {
+        for counter in [AUX_USED, FREE_USED, MOVE_CLOSED] {
+            ctx.set_turn_counter(who, counter, 1)?;
+        }
+    }
+    ctx.set_status(
+        target,
+        PRESSED,
+        Some(Status {
+            source: who.0.clone(),
+            magnitude: 0,
+            rounds_left: None,
+        }),
+    )?;
     ctx.note_about(
         target,
-        format!("{who} holds pressure on {target}'s wound and the bleeding stops"),
+        format!("{who} holds pressure on {target}'s wound: it does not bleed while held"),
     )
 }

@@ -35,8 +35,12 @@ pub const BLEEDING: &str = "bleeding";
 pub const TERROR: &str = "terror";
 pub const UNCONSCIOUS: &str = "unconscious";
 pub const ASLEEP: &str = "asleep";
-/// Wakes by itself after a minute: the GM gives it 10 rounds.
+/// Wakes by itself after a minute: 10 rounds, when the GM gives none.
 pub const KNOCKED_OUT: &str = "knocked_out";
+pub const KNOCKED_OUT_ROUNDS: u32 = 10;
+/// On a bleeding character whose wound someone holds (source: the holder): no bleeding
+/// until the holder's next turn begins.
+pub const PRESSED: &str = "wound_held";
 
 /// The statuses this module counts down.
 const TIMED: [&str; 11] = [
@@ -174,12 +178,15 @@ pub fn may_take(c: &Combatant, action: &str) -> Result<(), Refusal> {
 /// The start of `who`'s turn: timed statuses count down or end, then burning burns, bleeding
 /// bleeds and terror asks for its MND roll, in that order, each only while `who` still lives.
 pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let_go_of_wounds(ctx, who)?;
     count_down(ctx, who)?;
     let alive = |ctx: &Ctx<'_>| ctx.combatant(who).map(|c| !c.has_status(DEAD));
     if alive(ctx)? && ctx.combatant(who)?.has_status(BURNING) {
         burn(ctx, who)?;
     }
+    let held = ctx.combatant(who)?.has_status(PRESSED);
     if alive(ctx)?
+        && !held
         && let Some(s) = ctx.combatant(who)?.statuses.get(BLEEDING).cloned()
     {
         let amount = s.magnitude.max(1);
@@ -198,13 +205,58 @@ pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError>
     Ok(())
 }
 
+/// `who`'s turn begins: the wounds it held are its hands' no more.
+fn let_go_of_wounds(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    for id in ctx.state.combatant_ids() {
+        let held = ctx
+            .state
+            .combatant(&id)
+            .and_then(|c| c.statuses.get(PRESSED))
+            .is_some_and(|s| s.source == who.0);
+        if held {
+            ctx.set_status(&id, PRESSED, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// Bleeding stopped for good (an item, a stabilised patient).
+pub fn stop_bleeding(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    for key in [BLEEDING, PRESSED] {
+        if ctx.combatant(who)?.has_status(key) {
+            ctx.set_status(who, key, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// The fight is over: a status counted in rounds ends with the rounds.
+pub fn fight_over(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let c = ctx.combatant(who)?;
+    for key in TIMED {
+        if c.statuses.get(key).is_some_and(|s| s.rounds_left.is_some()) {
+            ctx.set_status(who, key, None)?;
+            ctx.note_about(who, format!("{who} is no longer {}", key.replace('_', " ")))?;
+        }
+    }
+    if c.has_status(PRESSED) {
+        ctx.set_status(who, PRESSED, None)?;
+    }
+    Ok(())
+}
+
 fn count_down(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let c = ctx.combatant(who)?;
     for key in TIMED {
         let Some(s) = c.statuses.get(key) else {
             continue;
         };
-        match s.rounds_left {
+        // Knocked out without a number of rounds wakes after the text's minute.
+        let rounds = match s.rounds_left {
+            None if key == KNOCKED_OUT => Some(KNOCKED_OUT_ROUNDS),
+            r => r,
+        };
+        match rounds {
             Some(0) => {
                 ctx.set_status(who, key, None)?;
                 ctx.note_about(who, format!("{who} is no longer {}", key.replace('_', " ")))?;

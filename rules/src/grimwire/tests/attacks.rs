@@ -99,4 +99,21 @@ fn holding_back_leaves_a_target_at_1_condition_out_cold_and_not_dying() {
         S::Said("aune holds back: goblin-1 is left at 1 Condition, out cold"),
     ]);
     play("held back", &[], steps);
+    // Exactly to 0 is a blow that would put it down: held back too.
+    let mut steps = start();
+    steps.extend([
+        S::Gm(
+            "rule.set-resource",
+            vec![
+                ("target", t("goblin-1")),
+                ("resource", t("condition")),
+                ("value", n(6)),
+            ],
+            &[],
+        ),
+        held(&[15, 4]),
+        S::Res("goblin-1", "condition", 1),
+        S::Has("goblin-1", "out_cold"),
+    ]);
+    play("held back at 0", &[], steps);
 }

@@ -1602,9 +1602,27 @@ mod random_commands {
             "type" => text(vec!["heat", "edged", "fire"]),
             "kind" => text(vec!["short", "long"]),
             "resource" => text(vec!["condition", "focus", "burnout", "luck"]),
-            "status" => text(vec!["dying", "out_cold", "dead", "stun"]),
+            "status" => text(vec![
+                "dying",
+                "out_cold",
+                "dead",
+                "stun",
+                "stunned",
+                "paralysed",
+                "knocked_down",
+                "burning",
+                "bleeding",
+                "terror",
+                "asleep",
+                "knocked_out",
+                "sensory_impaired",
+                "inebriated",
+                "wound_held",
+            ]),
             "text" | "what" | "reason" => text(vec!["hm", ""]),
-            "push" | "hidden" | "ignore_armour" => any::<bool>().prop_map(ArgValue::Flag).boxed(),
+            "push" | "hidden" | "ignore_armour" | "targeted" | "nonlethal" => {
+                any::<bool>().prop_map(ArgValue::Flag).boxed()
+            }
             "to" => (-12i32..12, -12i32..12)
                 .prop_map(|(x, y)| ArgValue::Cell(Cell::new(x, y)))
                 .boxed(),
@@ -1614,7 +1632,7 @@ mod random_commands {
         prop_oneof![19 => fitting, 1 => value()].boxed()
     }
 
-    const ARG_NAMES: [&str; 20] = [
+    const ARG_NAMES: [&str; 22] = [
         "target",
         "weapon",
         "attribute",
@@ -1635,6 +1653,8 @@ mod random_commands {
         "rounds",
         "text",
         "what",
+        "targeted",
+        "nonlethal",
     ];
 
     fn command() -> impl Strategy<Value = (Seat, Option<&'static str>, &'static str, Args)> {
@@ -1654,6 +1674,12 @@ mod random_commands {
             "damage",
             "damage",
             "rest",
+            "stand",
+            "help_up",
+            "wake",
+            "extinguish",
+            "hold_pressure",
+            "pass",
             "end_turn",
             "end_turn",
             "end_turn",

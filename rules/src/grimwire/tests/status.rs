@@ -107,6 +107,16 @@ fn the_paralysed_and_the_sleeping_are_hit_without_a_roll_and_fail_tog_cor_agl() 
             vec![("target", t("aune"))],
             "cannot_act",
         ),
+        // The knife's second attack, on the goblin paralysed: no AGL to evade with.
+        S::Gm(
+            "rule.clear-status",
+            vec![("target", t("goblin-1")), ("status", t("asleep"))],
+            &[],
+        ),
+        set("goblin-1", "paralysed", 0, None),
+        knife("goblin-1", &[1]),
+        S::Said("goblin-1 is paralysed and cannot defend: the attack hits"),
+        S::Res("goblin-1", "condition", 2),
         set("mara", "paralysed", 0, None),
         // COR, TOG and AGL fail on a 20; MND does not.
         check("mara", "COR", 5, &[20]),
@@ -182,12 +192,26 @@ fn burning_and_bleeding_strike_at_the_start_of_each_turn_until_put_out_or_stoppe
         end("goblin-1"),
         S::Act("mara", "move", vec![("to", to(1, 0))], &[]),
         S::Act("mara", "hold_pressure", vec![("target", t("aune"))], &[]),
-        S::Lacks("aune", "bleeding"),
+        S::Has("aune", "wound_held"),
+        // Holding the wound is all Mara does this turn.
+        S::Refused("mara", "auxiliary", vec![], "none_left"),
         end("mara"),
         S::Turn(Some("aune")),
         S::Res("aune", "condition", 6),
         S::Act("aune", "extinguish", vec![], &[]),
         S::Lacks("aune", "burning"),
+        // Round 3: the wound is held, no bleeding at her turn's start.
+        end("aune"),
+        S::Turn(Some("aune")),
+        S::Res("aune", "condition", 6),
+        end("aune"),
+        end("goblin-1"),
+        // Mara's turn: she lets go (and may hold again).
+        S::Lacks("aune", "wound_held"),
+        end("mara"),
+        // Round 4: held no more, the wound bleeds: 6 to 4.
+        S::Res("aune", "condition", 4),
+        S::Said("aune bleeds and loses 2 Condition"),
     ]);
     play("burning and bleeding", &[], steps);
 }
@@ -208,6 +232,9 @@ fn terror_asks_mnd_at_the_turns_start_and_a_failure_leaves_only_cowering_or_flee
             "rule: mara is terrified this turn",
         ),
         S::Refused("mara", "pass", vec![], "rule: mara is terrified this turn"),
+        // A check the GM calls is no part of her turn's choices: 10 + MND 2 reaches 5.
+        check("mara", "MND", 5, &[10]),
+        S::Said("result: \"success\""),
         S::Act("mara", "move", vec![("to", to(8, 0))], &[]),
         end("mara"),
         end("aune"),
@@ -272,4 +299,25 @@ fn knocked_out_loses_its_turns_until_woken_by_someone_within_3_m() {
         S::Turn(Some("mara")),
     ]);
     play("knocked out", &[], steps);
+}
+
+#[test]
+fn a_knocked_out_character_wakes_when_its_rounds_run_out_and_a_fights_end_ends_a_stun() {
+    let mut steps = start();
+    steps.extend([
+        set("mara", "knocked_out", 0, Some(1)),
+        set("goblin-1", "stunned", 0, Some(3)),
+        end("aune"),
+        // The goblin's turn passes (stunned), then Mara's (knocked out, her 1 round).
+        said_turn_passes("mara is knocked out and cannot act: the turn passes"),
+        end("aune"),
+        // Round 2: the goblin still stunned, Mara awake.
+        S::Turn(Some("mara")),
+        S::Lacks("mara", "knocked_out"),
+        S::Said("mara is no longer knocked out"),
+        S::Has("goblin-1", "stunned"),
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("goblin-1", "stunned"),
+    ]);
+    play("knocked out for a round", &[], steps);
 }
