@@ -661,3 +661,137 @@ fn an_npc_attacks_blade_survives_the_stored_sheet() {
     let stored = serde_json::to_string(&c.sheet).unwrap();
     assert_eq!(stored.matches("bladed").count(), 1, "{stored}");
 }
+
+/// What each level's advance may choose, by class: a case each (the sheet, then the field and
+/// a piece of the rule refused, or the toughness, spells and MP it comes to).
+#[test]
+fn each_levels_advance_gives_what_the_text_lists_and_nothing_else() {
+    // A level 4 human warrior (power 2, reflex 1): levels 2 to 4.
+    let warrior = |edit: fn(&mut Value)| {
+        with(
+            with(pc("warrior", "human"), |v| {
+                v["level"] = json!(4);
+                v["advance"] = json!([
+                    {"attribute": "power", "points": "pp", "extra": "toughness"},
+                    {"attribute": "power", "points": "pp", "extra": "hp"},
+                    {"attribute": "reflex", "extra": "attribute"}
+                ]);
+                v["abilities"] = json!([
+                    "defensive_rush",
+                    "power_strike",
+                    "disarm",
+                    "brawl",
+                    "pummel"
+                ]);
+                v["skills"] = json!(["persuade", "spot", "listen", "craft", "survival"]);
+            }),
+            edit,
+        )
+    };
+    // Mira, a level 5 dwarf wizard: spells at 2, toughness at 3, an attribute at 4.
+    let mira = |edit: fn(&mut Value)| {
+        with(
+            json!({
+                "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+                "race": "dwarf", "class": "wizard", "level": 5, "xp": 10,
+                "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+                "advance": [
+                    {"attribute": "intellect", "points": "mp", "extra": "spells"},
+                    {"attribute": "reflex", "points": "mp", "extra": "toughness"},
+                    {"attribute": "intellect", "extra": "attribute"},
+                    {"attribute": "reflex"}
+                ],
+                "skills": ["craft", "spot", "listen", "persuade"],
+                "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge", "war_mage"],
+                "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+            }),
+            edit,
+        )
+    };
+    type Want = Result<(i64, usize, i64), (&'static str, &'static str)>;
+    let cases: Vec<(&str, Value, Want)> = vec![
+        // T 7 (warrior) + 1 (level 2) + 1 (level 4); no spells.
+        ("the warrior as built", warrior(|_| {}), Ok((9, 0, 0))),
+        (
+            "a warrior's MP",
+            warrior(|v| v["advance"][0]["points"] = json!("mp")),
+            Err(("advance[0].points", "only magic-users take magic points")),
+        ),
+        (
+            "a warrior's spells",
+            warrior(|v| v["advance"][0]["extra"] = json!("spells")),
+            Err(("advance[0].extra", "level 2 gives +1 toughness")),
+        ),
+        (
+            "a warrior's level 4 spell",
+            warrior(|v| v["advance"][2] = json!({"extra": "spell"})),
+            Err(("advance[2].extra", "level 4 gives +1 to an attribute")),
+        ),
+        // Toughness at level 3 too: 7 + 1 + 1 + 1.
+        (
+            "toughness at 2, 3 and 4",
+            warrior(|v| v["advance"][1]["extra"] = json!("toughness")),
+            Ok((10, 0, 0)),
+        ),
+        // T 5 + 1 (level 3) + 1 (level 4) + 1 (War mage); spells 3 + 2 + 1; MP 3 + 6 (a
+        // roll of 10) + 2 + 2.
+        ("Mira as built", mira(|_| {}), Ok((8, 6, 13))),
+        // PP in place of MP at level 2: MP 3 + 6 + 2.
+        (
+            "PP at level 2",
+            mira(|v| v["advance"][0]["points"] = json!("pp")),
+            Ok((8, 6, 11)),
+        ),
+        (
+            "a spell at level 4",
+            mira(|v| {
+                v["advance"][2] = json!({"extra": "spell"});
+                v["spells"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!("dumbstruck"));
+            }),
+            Ok((8, 7, 13)),
+        ),
+        (
+            "level 5's points",
+            mira(|v| v["advance"][3]["points"] = json!("pp")),
+            Err(("advance[3].extra", "level 5 gives +2 to an attribute")),
+        ),
+    ];
+    for (name, v, want) in cases {
+        let got = serde_json::from_value::<Sheet>(v)
+            .unwrap()
+            .stats()
+            .map(|s| (s.toughness, s.spells.len(), s.mp_max));
+        match (got, want) {
+            (Ok(got), Ok(want)) => assert_eq!(got, want, "{name}"),
+            (Err(SheetError::Invalid { field, rule }), Err((f, r))) => {
+                assert_eq!(field, f, "{name}: {rule}");
+                assert!(rule.contains(r), "{name}: `{rule}` lacks `{r}`");
+            }
+            (got, want) => panic!("{name}: got {got:?}, want {want:?}"),
+        }
+    }
+}
+
+/// Wealth is rolled at creation: once a character has earned XP or levels, any sum is its own.
+/// Experience is a player character's: an NPC carries none.
+#[test]
+fn only_a_new_characters_wealth_is_the_roll_and_only_a_pc_counts_xp() {
+    let coins = |xp: i64| {
+        with(pc("cleric", "dwarf"), move |v| {
+            v["xp"] = json!(xp);
+            v["wealth"] = json!({"gp": 15, "sp": 10, "cp": 10});
+        })
+    };
+    assert!(from_json(&coins(0)).is_err());
+    assert!(from_json(&coins(10)).is_ok());
+    let pc = from_json(&coins(10)).unwrap();
+    assert_eq!(pc.resources.get("xp"), Some(&10));
+    let npc = from_json(&json!({
+        "id": "orc", "name": "orc", "kind": "npc", "stats": {"toughness": 8, "hp_max": 7}
+    }))
+    .unwrap();
+    assert_eq!(npc.resources.get("xp"), None);
+}
