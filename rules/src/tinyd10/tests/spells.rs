@@ -1968,6 +1968,19 @@ fn reprisal_turns_a_blow_on_the_foe_that_struck_the_caster_last_before_it() {
             S::Res("wizard", "hp", 9),
             S::Res("g2", "hp", 9),
             S::Res("g1", "hp", 9),
+            S::Act("g1", "end_turn", vec![], &[]),
+            // g1 falls (its side's morale holds: 10); its blow was the last before g2's:
+            // nobody takes g2's next one for the wizard, who is hit (9 to 8).
+            S::Gm(
+                "rule.set-resource",
+                vec![("target", t("g1")), ("resource", t("hp")), ("value", n(0))],
+                &[10, 10],
+            ),
+            S::Has("g1", "dead"),
+            S::Said("morale"),
+            S::Act("wizard", "end_turn", vec![], &[]),
+            hit("g2"),
+            S::Res("wizard", "hp", 8),
             S::Gm("end_encounter", vec![], &[]),
             S::Lacks("wizard", "reprisal"),
         ],
