@@ -164,6 +164,11 @@ fn burning_and_bleeding_strike_at_the_start_of_each_turn_until_put_out_or_stoppe
         end_with("aune", &[1, 2]),
         S::Said("goblin-1 burns (2d6 heat)"),
         S::Res("goblin-1", "condition", 4),
+        // The goblin's numbers are the GM's: the table hears that it burns and is hurt, not
+        // by how much nor that heat is its weakness.
+        S::PlayerHears("goblin-1 takes damage"),
+        S::PlayerNeverHears("weakness"),
+        S::PlayerNeverHears("goblin-1 burns"),
         S::Act("goblin-1", "extinguish", vec![], &[]),
         S::Lacks("goblin-1", "burning"),
         S::Refused(
