@@ -66,7 +66,7 @@ impl DamageInput {
     }
 }
 
-fn half(x: i64, up: bool) -> i64 {
+pub fn half(x: i64, up: bool) -> i64 {
     if up { (x + 1) / 2 } else { x / 2 }
 }
 

@@ -259,6 +259,24 @@ fn build_definitions() -> Vec<ActionDef> {
             ],
         },
         ActionDef {
+            name: "fall",
+            help: "GM: a character falls; an AGL roll may break the fall (half damage, still standing).",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![
+                arg("target", Entity, true, "who falls"),
+                arg("height_m", Int, true, "how far, in metres").range(0, 100_000),
+                arg_choices(
+                    "onto",
+                    false,
+                    "what they land on: ground (default), soft (a bush, loose sand) or water",
+                    &super::fall::ONTO,
+                ),
+                arg("jumped", Flag, false, "they jumped on purpose"),
+            ],
+        },
+        ActionDef {
             name: "stand",
             help: "Get up when knocked down: takes the whole of this turn's movement.",
             needs_actor: true,

@@ -12,6 +12,7 @@ pub mod content;
 mod damage;
 mod economy;
 mod encounter;
+mod fall;
 pub mod gear;
 mod options;
 mod recover;
@@ -188,6 +189,7 @@ impl RuleSystem for Grimwire {
             ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
             ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),
+            ("fall", _) => fall::fall(ctx, args),
             _ => Err(Refusal::UnknownAction {
                 system: ID.into(),
                 action: action.to_owned(),

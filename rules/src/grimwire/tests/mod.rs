@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod attacks;
+mod fall;
 mod scenes;
 mod status;
 
