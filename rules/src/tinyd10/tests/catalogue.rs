@@ -222,3 +222,50 @@ fn each_seat_is_offered_what_its_characters_may_do_now() {
         ],
     });
 }
+
+/// Each ability that is used with `ability` offers it by itself: Call to battle, a boon
+/// (Bless weapon), Healing sacrifice, Enchanted healing.
+#[test]
+fn each_ability_used_in_a_fight_offers_the_ability_action_on_its_own() {
+    let one = |id: &'static str, class: &str, ability: &str, reflex: i64| {
+        super::with(hero(class, "human", "power", ability, &[]), move |v| {
+            v["id"] = serde_json::json!(id);
+            v["points"]["reflex"] = serde_json::json!(reflex);
+            v["points"]["power"] = serde_json::json!(3 - reflex);
+        })
+    };
+    play(Scene {
+        name: "the ability action",
+        options: &[],
+        cast: vec![
+            one("caller", "cleric", "call_to_battle", 3),
+            one("blesser", "cleric", "bless_weapon", 2),
+            one("sacrificer", "cleric", "healing_sacrifice", 1),
+            one("enchanter", "wizard", "enchanted_healing", 0),
+        ],
+        steps: vec![
+            S::Start(&[]),
+            S::Order(&["caller", "blesser", "sacrificer", "enchanter"]),
+            offers_ability("caller"),
+            S::Act("caller", "end_turn", vec![], &[]),
+            offers_ability("blesser"),
+            S::Act("blesser", "end_turn", vec![], &[]),
+            offers_ability("sacrificer"),
+            S::Act("sacrificer", "end_turn", vec![], &[]),
+            offers_ability("enchanter"),
+        ],
+    });
+}
+
+/// `p1` is offered `ability` for `who`.
+fn offers_ability(who: &'static str) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let seat = Seat::Player("p1".into());
+        let names = offered(p, &seat, Some(who));
+        assert!(
+            names.iter().any(|n| n == "ability"),
+            "{}: {who} {names:?}",
+            p.at
+        );
+    }))
+}
