@@ -1580,13 +1580,14 @@ fn exploration_data_that_breaks_what_the_rules_rely_on_is_refused() {
         }
     }
     // At their edges the bounds still hold: 1 to 10 losing faces, a one-minute turn, a
-    // companion of exactly 4 HP.
+    // companion of exactly 4 HP, or of 1 HP at the least.
     for (from, to) in [
         ("most = 5", "most = 10"),
         ("least = 1\nmost = 5", "least = 5\nmost = 5"),
         ("minutes = 10", "minutes = 1"),
         ("hp_most = 6", "hp_most = 4"),
         ("pact_mp = 4", "pact_mp = 1"),
+        ("hp_least = 4", "hp_least = 1"),
     ] {
         assert!(DATA.contains(from), "{from}");
         assert!(parse(&DATA.replacen(from, to, 1)).is_ok(), "{from} -> {to}");
