@@ -238,6 +238,14 @@ pub fn called_check(
     let modifier = args.int("modifier")?.unwrap_or(0);
     let extra = [Modifier::new("situation", modifier)];
     let label = format!("{attribute_name} check");
+    if let Some(text) = args.text("helpers")? {
+        let helpers = super::assist::helpers(ctx, who, attribute, text)?;
+        let tn = match tn {
+            Some(tn) => Some((tn, gm_tn_hidden(&ctx.state, args)?)),
+            None => None,
+        };
+        return super::assist::check(ctx, who, attribute, attribute_name, &helpers, &extra, tn);
+    }
     match tn {
         Some(tn) => {
             let hidden = gm_tn_hidden(&ctx.state, args)?;

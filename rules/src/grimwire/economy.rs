@@ -130,6 +130,13 @@ fn build_definitions() -> Vec<ActionDef> {
                 tn_arg("target number (GM only)"),
                 hidden_arg(),
                 modifier_arg("situational modifier"),
+                arg(
+                    "helpers",
+                    Text,
+                    false,
+                    "who helps (GM only): ids, comma-separated, each with its own attribute as id:ATTR; the highest roll counts, and in a fight each helper gives their action",
+                )
+                .gm_only(),
             ],
         },
         ActionDef {

@@ -4,6 +4,7 @@
 //! the table option that changes it. Submodules own one rule area each; this file wires them to
 //! the [`RuleSystem`] interface.
 
+mod assist;
 mod attack;
 mod burnout;
 mod burnout_levels;
