@@ -266,6 +266,18 @@ fn build_definitions() -> Vec<ActionDef> {
             ],
         },
         ActionDef {
+            name: "heal",
+            help: "GM: an item or technique restores Condition (no higher than burnout allows; a dying character only to 0).",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![
+                arg("target", Entity, true, "who is healed"),
+                arg("amount", Int, true, "Condition restored").range(0, 100_000),
+                arg("by", Text, false, "what heals, for the log (a medkit, a technique)"),
+            ],
+        },
+        ActionDef {
             name: "fall",
             help: "GM: a character falls; an AGL roll may break the fall (half damage, still standing).",
             needs_actor: false,

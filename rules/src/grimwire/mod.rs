@@ -15,6 +15,7 @@ mod economy;
 mod encounter;
 mod fall;
 pub mod gear;
+mod heal;
 mod options;
 mod recover;
 mod rest;
@@ -191,6 +192,7 @@ impl RuleSystem for Grimwire {
             ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),
             ("fall", _) => fall::fall(ctx, args),
+            ("heal", _) => heal::heal(ctx, args),
             _ => Err(Refusal::UnknownAction {
                 system: ID.into(),
                 action: action.to_owned(),

@@ -96,7 +96,7 @@ pub enum S {
     Prompt(bool),
     /// The open prompt's question, as its deciding seat reads it, says this.
     Asked(&'static str),
-    /// Some sentence of the last command (an account, a roll's purpose, a note), as the GM
+    /// Some sentence of the last command (an account, a roll's purpose, a note, a ruling), as the GM
     /// holds it, says this.
     Said(&'static str),
     /// A sentence of the listener's copy of the last command says this.
@@ -234,7 +234,9 @@ impl Table<'_> {
                 match f {
                     Fact::Told(a) => out.push_str(&format!("{a:?}\n")),
                     Fact::Rolled { purpose, .. } => out.push_str(&format!("{purpose}\n")),
-                    Fact::Noted { text } => out.push_str(&format!("{text}\n")),
+                    Fact::Noted { text } | Fact::Ruled { text } => {
+                        out.push_str(&format!("{text}\n"));
+                    }
                     _ => {}
                 }
             }

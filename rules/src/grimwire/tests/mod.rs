@@ -6,6 +6,7 @@
 mod assist;
 mod attacks;
 mod fall;
+mod heal;
 mod scenes;
 mod status;
 
@@ -3006,7 +3007,7 @@ fn a_players_gm_only_argument_is_forbidden_not_unknown() {
         .filter(|a| a.gm_only)
         .map(|a| a.name.as_str())
         .collect();
-    assert_eq!(gm_only, ["tn", "hidden", "modifier"]);
+    assert_eq!(gm_only, ["tn", "hidden", "modifier", "helpers"]);
     for (action, a) in [
         (
             "check",
