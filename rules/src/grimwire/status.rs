@@ -199,7 +199,9 @@ pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError>
             None,
         )?;
     }
-    if alive(ctx)? && ctx.combatant(who)?.has_status(TERROR) {
+    // Terror asks a mind that is awake: one who cannot act this turn makes no roll.
+    let c = ctx.combatant(who)?;
+    if c.has_status(TERROR) && unable(&c).is_none() {
         face_terror(ctx, who)?;
     }
     Ok(())

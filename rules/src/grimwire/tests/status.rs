@@ -278,6 +278,16 @@ fn drink_helps_against_terror_and_the_table_sets_terrors_tn() {
         S::Said("mara is gripped by terror"),
     ]);
     play("terror at 15", &[("grimwire.terror_tn", "15")], steps);
+    // Asleep, a terrified character makes no roll (no die drawn) and stays terrified.
+    let mut steps = start();
+    steps.extend([
+        set("mara", "terror", 0, None),
+        set("mara", "asleep", 0, None),
+        end("aune"),
+        end("goblin-1"),
+        S::Has("mara", "terror"),
+    ]);
+    play("terror asleep", &[], steps);
 }
 
 #[test]
