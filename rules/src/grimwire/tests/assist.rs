@@ -17,6 +17,17 @@ fn assisted(helpers: &'static str, tn: i64, faces: &'static [u32]) -> S {
     )
 }
 
+/// The last command holds a check of `who` labelled `label`.
+fn rolled_by(who: &'static str, label: &'static str) -> S {
+    S::Check(Box::new(move |p: &crate::testing::scene::Played<'_>| {
+        let found = p.last.iter().flat_map(crate::event::Event::facts).any(|f| {
+            matches!(f, crate::event::Fact::Checked(c)
+                if c.label == label && c.actor.as_ref().is_some_and(|a| a.0 == who))
+        });
+        assert!(found, "{}: no `{label}` by {who}", p.at);
+    }))
+}
+
 fn assist_args(helpers: &'static str) -> Vec<(&'static str, crate::action::ArgValue)> {
     vec![
         ("attribute", t("AGL")),
@@ -34,7 +45,11 @@ fn helpers_roll_with_their_own_numbers_and_the_highest_counts() {
             // Aune 10 + AGL 3 = 13 misses 15; Mara 14 + AGL 2 = 16 makes it.
             assisted("mara", 15, &[10, 14]),
             S::Said("mara's 16 is the highest and counts for aune's check: a success"),
-            S::Said("label: \"AGL check, helping aune\""),
+            rolled_by("mara", "AGL check, helping aune"),
+            rolled_by("aune", "AGL check"),
+            // A tie goes to the one whose check it is: 10 + 3 and 11 + 2.
+            assisted("mara", 15, &[10, 11]),
+            S::Said("aune's 13 is the highest and counts for aune's check: a failure"),
             // Mara lifts with TOG: 9 + 4 = 13 against Aune's 12 + 3 = 15: Aune's counts.
             assisted("mara:TOG", 16, &[12, 9]),
             S::Said("aune's 15 is the highest and counts for aune's check: a failure"),

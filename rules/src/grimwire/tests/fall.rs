@@ -80,6 +80,15 @@ fn a_fall_deals_the_tables_dice_and_a_broken_one_half_without_knocking_down() {
             ],
         );
     }
+    // The halving is a step of its own: 11, less 6.
+    play(
+        "a broken fall's steps",
+        &[],
+        vec![
+            fall(10, "ground", false, &[10, 5, 6]),
+            S::Damage(&[("dice", 11), ("broken fall: half", -6)], 5),
+        ],
+    );
     play(
         "refused falls",
         &[],

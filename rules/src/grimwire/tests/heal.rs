@@ -43,6 +43,11 @@ fn healing_stops_at_the_burnout_cap_and_a_dying_character_at_0() {
             heal("aune", 10),
             S::Res("aune", "condition", 12),
             S::PlayerHears("no higher than burnout allows"),
+            // Exactly to the top is no cap at work.
+            condition("aune", 5),
+            heal("aune", 7),
+            S::Res("aune", "condition", 12),
+            S::PlayerNeverHears("no higher"),
             // Burnout 2 caps her at 12 x 0.8 = 9.
             S::Gm(
                 "rule.set-resource",
@@ -63,6 +68,14 @@ fn healing_stops_at_the_burnout_cap_and_a_dying_character_at_0() {
             S::Res("aune", "condition", 0),
             S::Has("aune", "dying"),
             S::PlayerHears("dying, healing stops at 0 until stabilised"),
+            // Healing that falls short of 0, or reaches it exactly, stops at nothing.
+            condition("aune", -5),
+            heal("aune", 2),
+            S::Res("aune", "condition", -3),
+            S::PlayerNeverHears("stops at 0"),
+            heal("aune", 3),
+            S::Res("aune", "condition", 0),
+            S::PlayerNeverHears("stops at 0"),
             // The goblin's Condition is the GM's: the table hears only that the GM ruled.
             heal("goblin-1", 3),
             S::PlayerHears("the GM rules on goblin-1"),

@@ -64,6 +64,19 @@ fn said_turn_passes(line: &'static str) -> S {
     }))
 }
 
+/// Standing takes the whole movement: after a crawl, there is none left to stand with.
+#[test]
+fn standing_after_crawling_is_refused() {
+    let mut steps = start();
+    steps.extend([
+        set("aune", "knocked_down", 0, None),
+        S::Act("aune", "move", vec![("to", to(0, 1))], &[]),
+        S::Refused("aune", "stand", vec![], "none_left"),
+        S::Has("aune", "knocked_down"),
+    ]);
+    play("standing after a crawl", &[], steps);
+}
+
 #[test]
 fn a_stun_takes_the_turns_it_covers_fails_per_and_eases_the_attacks_on_it() {
     let mut steps = start();
