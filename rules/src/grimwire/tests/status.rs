@@ -4,7 +4,7 @@
 
 use crate::testing::scene::{self, S};
 
-use super::scenes::{check, end, end_with, knife, play, set, start, t, to};
+use super::scenes::{check, end, end_with, knife, n, play, set, start, t, to};
 
 #[test]
 fn knocked_down_takes_3_off_agl_makes_a_crawl_and_standing_takes_the_movement() {
@@ -348,4 +348,53 @@ fn a_knocked_out_character_wakes_when_its_rounds_run_out_and_a_fights_end_ends_a
         S::Lacks("goblin-1", "stunned"),
     ]);
     play("knocked out for a round", &[], steps);
+}
+
+/// Knocked out with no rounds given: the book's minute, 10 of her turns lost; the 11th is hers.
+#[test]
+fn knocked_out_without_rounds_wakes_after_a_minute() {
+    let mut steps = start();
+    steps.push(set("mara", "knocked_out", 0, None));
+    for _ in 0..10 {
+        steps.extend([end("aune"), end("goblin-1"), S::Turn(Some("aune"))]);
+    }
+    steps.extend([
+        end("aune"),
+        end("goblin-1"),
+        S::Turn(Some("mara")),
+        S::Lacks("mara", "knocked_out"),
+    ]);
+    play("knocked out for a minute", &[], steps);
+}
+
+/// A successful stabilisation stops the bleeding too.
+#[test]
+fn stabilising_a_bleeding_character_stops_the_bleeding() {
+    let mut steps = start();
+    steps.extend([
+        set("aune", "bleeding", 1, None),
+        S::Gm(
+            "rule.set-resource",
+            vec![
+                ("target", t("aune")),
+                ("resource", t("condition")),
+                ("value", n(-2)),
+            ],
+            &[],
+        ),
+        S::Has("aune", "dying"),
+        end("aune"),
+        end("goblin-1"),
+        S::Act("mara", "move", vec![("to", to(1, 0))], &[]),
+        // COR 15 + 1 reaches 10 + 2 (below 0) with a medkit.
+        S::Act(
+            "mara",
+            "stabilise",
+            vec![("target", t("aune")), ("method", t("medkit"))],
+            &[15],
+        ),
+        S::Lacks("aune", "dying"),
+        S::Lacks("aune", "bleeding"),
+    ]);
+    play("stabilised and bleeding", &[], steps);
 }
