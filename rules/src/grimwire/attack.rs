@@ -427,7 +427,7 @@ fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
         }
     } else if misfire {
         Verdict::Miss { misfire: true }
-    } else if d.natural == 1 || d.fails.is_some() || a.total > d.total {
+    } else if d.natural == 1 || a.total > d.total {
         Verdict::Hit {
             natural_20: false,
             tie_half: false,

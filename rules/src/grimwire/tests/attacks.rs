@@ -3,7 +3,7 @@
 
 use crate::testing::scene::S;
 
-use super::scenes::{end, n, play, start, t};
+use super::scenes::{end, n, play, play_cast, set, sheet, start, t, to};
 
 /// Aune's knife on `target`, with `flag` set (`targeted`, `nonlethal`).
 fn knife_with(flag: &'static str, target: &'static str, faces: &'static [u32]) -> S {
@@ -116,4 +116,65 @@ fn holding_back_leaves_a_target_at_1_condition_out_cold_and_not_dying() {
         S::Has("goblin-1", "out_cold"),
     ]);
     play("held back at 0", &[], steps);
+}
+
+/// An NPC shooting beyond its range makes no roll: the penalty eases the PC's evasion instead.
+/// The crossbow reaches 18 m; at 25 m, -5: the attack TN 12 is 7, and Aune's 4 + AGL 3
+/// evades (it would not against 12).
+#[test]
+fn an_npc_shooting_beyond_range_is_easier_to_evade() {
+    play_cast(
+        "beyond range",
+        vec![
+            sheet(include_str!("../../../../docs/examples/grimwire/aune.toml")),
+            sheet(include_str!(
+                "../../../../docs/examples/grimwire/goblin-2.toml"
+            )),
+        ],
+        vec![
+            S::Place("aune", 0, 0),
+            S::Place("goblin-2", 25, 0),
+            S::Start(&[10, 5]),
+            end("aune"),
+            S::Act(
+                "goblin-2",
+                "attack",
+                vec![("target", t("aune")), ("weapon", t("crossbow"))],
+                &[4],
+            ),
+            S::Res("aune", "condition", 12),
+        ],
+    );
+}
+
+/// Player against player: a defender who rolls a natural 1 is hit whatever the totals, and a
+/// paralysed one cannot evade at all. Mara's sledgehammer: 2 + COR 1 = 3.
+#[test]
+fn a_defender_on_a_natural_1_or_paralysed_is_hit_whatever_the_totals() {
+    let swing = |faces: &'static [u32]| {
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("aune")), ("weapon", t("sledgehammer"))],
+            faces,
+        )
+    };
+    for (paralysed, faces, hurt) in [
+        // Aune's natural 1 + AGL 3 = 4 beats 3, and loses: 2d6 1 + 1, + TOG 4: 12 to 6.
+        (false, &[2u32, 1, 1, 1][..], 6),
+        // Paralysed, she cannot evade: no roll at all, hit for the same 6.
+        (true, &[1, 1][..], 6),
+    ] {
+        let mut steps = start();
+        steps.extend([end("aune"), end("goblin-1")]);
+        if paralysed {
+            steps.push(set("aune", "paralysed", 0, None));
+        }
+        steps.extend([
+            S::Act("mara", "move", vec![("to", to(1, 0))], &[]),
+            swing(faces),
+            S::Res("aune", "condition", hurt),
+        ]);
+        play("player against player", &[], steps);
+    }
 }

@@ -45,6 +45,20 @@ pub(super) fn play(
     );
 }
 
+/// A scene with its own cast.
+pub(super) fn play_cast(name: &'static str, cast: Vec<Value>, steps: Vec<S>) {
+    scene::play(
+        &Grimwire,
+        "ines",
+        Scene {
+            name,
+            options: &[],
+            cast,
+            steps,
+        },
+    );
+}
+
 pub(super) fn t(s: &str) -> ArgValue {
     ArgValue::Text(s.into())
 }

@@ -29,6 +29,9 @@ fn knocked_down_takes_3_off_agl_makes_a_crawl_and_standing_takes_the_movement() 
         knife("goblin-1", &[6, 2]),
         S::Said("goblin-1: knocked down"),
         S::Res("goblin-1", "condition", 6),
+        // The knife's second attack: 2 + 3 + 3 = 8 misses 12.
+        knife("goblin-1", &[2]),
+        S::Res("goblin-1", "condition", 6),
         end("aune"),
         // Knocked down, the goblin cannot help anyone up; Mara, 2 m from it, can, but not
         // Aune 4 m away.
