@@ -178,3 +178,41 @@ fn a_defender_on_a_natural_1_or_paralysed_is_hit_whatever_the_totals() {
         play("player against player", &[], steps);
     }
 }
+
+/// A GM's creature that misfires and does not spare: the stray attack's avoid TN, 11, is no
+/// secret (only a TN lowered by an NPC's COR would tell its numbers).
+#[test]
+fn an_npcs_unspared_stray_attack_shows_its_avoid_tn() {
+    play_cast(
+        "an NPC's stray attack",
+        vec![
+            sheet(include_str!("../../../../docs/examples/grimwire/aune.toml")),
+            sheet(include_str!(
+                "../../../../docs/examples/grimwire/goblin-1.toml"
+            )),
+            sheet(include_str!(
+                "../../../../docs/examples/grimwire/goblin-2.toml"
+            )),
+        ],
+        vec![
+            S::Place("aune", 0, 0),
+            S::Place("goblin-1", 2, 0),
+            S::Place("goblin-2", 1, 0),
+            S::Start(&[10, 5, 1]),
+            end("aune"),
+            // TOG 15 + 1 lifts the cleaver; a natural 2 misfires (4 or less, below its TOG).
+            S::Act(
+                "goblin-1",
+                "attack",
+                vec![("target", t("goblin-2")), ("weapon", t("cleaver"))],
+                &[15, 2],
+            ),
+            // The GM says it strays; the pick among those within 3 m of goblin-2 falls on Aune.
+            S::Answer("yes", &[1]),
+            // Not spared: AGL 5 + 3 misses 11, seen by her seat; 2d6 1 + 1 + TOG 1, 12 to 9.
+            S::Answer("no", &[5, 1, 1]),
+            S::TargetSeen(true),
+            S::Res("aune", "condition", 9),
+        ],
+    );
+}
