@@ -970,7 +970,7 @@ fn a_misspelt_action_or_argument_or_command_gets_what_would_work() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.trim_end()
-            .ends_with("has no argument `taget`; its arguments: target (entity), weapon (text), modifier (int), tn (int), hidden (flag), distance_m (int); did you mean `target=goblin-1`?"),
+            .ends_with("has no argument `taget`; its arguments: target (entity), weapon (text), modifier (int), tn (int), hidden (flag), distance_m (int), targeted (flag), nonlethal (flag); did you mean `target=goblin-1`?"),
         "{err}"
     );
     // Nothing close: no guess, the list as before.
