@@ -3,7 +3,7 @@
 
 use crate::testing::scene::S;
 
-use super::scenes::{end, n, play, play_cast, set, sheet, start, t, to};
+use super::scenes::{condition, end, play, play_cast, set, sheet, start, t, to};
 
 /// Aune's knife on `target`, with `flag` set (`targeted`, `nonlethal`).
 fn knife_with(flag: &'static str, target: &'static str, faces: &'static [u32]) -> S {
@@ -80,15 +80,7 @@ fn holding_back_leaves_a_target_at_1_condition_out_cold_and_not_dying() {
     play("holding back", &[], steps);
     let mut steps = start();
     steps.extend([
-        S::Gm(
-            "rule.set-resource",
-            vec![
-                ("target", t("goblin-1")),
-                ("resource", t("condition")),
-                ("value", n(3)),
-            ],
-            &[],
-        ),
+        condition("goblin-1", 3),
         // 4 + 2 = 6 would drop it to -3: held back, it keeps 1.
         held(&[15, 4]),
         S::Damage(&[("dice", 4), ("+ TOG", 2), ("held back", -4)], 2),
@@ -102,15 +94,7 @@ fn holding_back_leaves_a_target_at_1_condition_out_cold_and_not_dying() {
     // Exactly to 0 is a blow that would put it down: held back too.
     let mut steps = start();
     steps.extend([
-        S::Gm(
-            "rule.set-resource",
-            vec![
-                ("target", t("goblin-1")),
-                ("resource", t("condition")),
-                ("value", n(6)),
-            ],
-            &[],
-        ),
+        condition("goblin-1", 6),
         held(&[15, 4]),
         S::Res("goblin-1", "condition", 1),
         S::Has("goblin-1", "out_cold"),

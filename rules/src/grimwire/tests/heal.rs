@@ -3,7 +3,7 @@
 
 use crate::testing::scene::S;
 
-use super::scenes::{n, play, t};
+use super::scenes::{condition, n, play, t};
 
 fn heal(who: &'static str, amount: i64) -> S {
     S::Gm(
@@ -12,18 +12,6 @@ fn heal(who: &'static str, amount: i64) -> S {
             ("target", t(who)),
             ("amount", n(amount)),
             ("by", t("a medkit")),
-        ],
-        &[],
-    )
-}
-
-fn condition(who: &'static str, value: i64) -> S {
-    S::Gm(
-        "rule.set-resource",
-        vec![
-            ("target", t(who)),
-            ("resource", t("condition")),
-            ("value", n(value)),
         ],
         &[],
     )

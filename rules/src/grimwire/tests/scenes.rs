@@ -131,3 +131,16 @@ pub(super) fn knife(target: &'static str, faces: &'static [u32]) -> S {
         faces,
     )
 }
+
+/// The GM rules `who`'s Condition to `value`.
+pub(super) fn condition(who: &'static str, value: i64) -> S {
+    S::Gm(
+        "rule.set-resource",
+        vec![
+            ("target", t(who)),
+            ("resource", t("condition")),
+            ("value", n(value)),
+        ],
+        &[],
+    )
+}

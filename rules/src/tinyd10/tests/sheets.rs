@@ -187,25 +187,31 @@ fn race_and_war_mage_move_the_numbers_they_name() {
     );
 }
 
+/// Mira, a level 5 dwarf wizard: spells at level 2, toughness at 3, an attribute at 4, and
+/// War mage among her abilities.
+fn mira_level_5() -> Value {
+    json!({
+        "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
+        "race": "dwarf", "class": "wizard", "level": 5, "xp": 10,
+        "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
+        "advance": [
+            {"attribute": "intellect", "points": "mp", "extra": "spells"},
+            {"attribute": "reflex", "points": "mp", "extra": "toughness"},
+            {"attribute": "intellect", "extra": "attribute"},
+            {"attribute": "reflex"}
+        ],
+        "skills": ["craft", "spot", "listen", "persuade"],
+        "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge", "war_mage"],
+        "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
+    })
+}
+
 /// Levels 2 to 4 each bring a class ability; level 5 brings none, and one named there is
 /// refused.
 #[test]
 fn a_level_5_advance_takes_no_ability() {
     let mira = |at: usize| {
-        let mut v = json!({
-            "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
-            "race": "dwarf", "class": "wizard", "level": 5, "xp": 10,
-            "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
-            "advance": [
-                {"attribute": "intellect", "points": "mp", "extra": "spells"},
-                {"attribute": "reflex", "points": "mp", "extra": "toughness"},
-                {"attribute": "intellect", "extra": "attribute"},
-                {"attribute": "reflex"}
-            ],
-            "skills": ["craft", "spot", "listen", "persuade"],
-            "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge", "war_mage"],
-            "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
-        });
+        let mut v = mira_level_5();
         v["advance"][at]["ability"] = json!("war_mage");
         v
     };
@@ -698,25 +704,7 @@ fn each_levels_advance_gives_what_the_text_lists_and_nothing_else() {
         )
     };
     // Mira, a level 5 dwarf wizard: spells at 2, toughness at 3, an attribute at 4.
-    let mira = |edit: fn(&mut Value)| {
-        with(
-            json!({
-                "id": "mira", "name": "Mira", "kind": "pc", "owner": "p1",
-                "race": "dwarf", "class": "wizard", "level": 5, "xp": 10,
-                "points": {"intellect": 3, "hp": 6, "pp": 4, "mp_roll": 10},
-                "advance": [
-                    {"attribute": "intellect", "points": "mp", "extra": "spells"},
-                    {"attribute": "reflex", "points": "mp", "extra": "toughness"},
-                    {"attribute": "intellect", "extra": "attribute"},
-                    {"attribute": "reflex"}
-                ],
-                "skills": ["craft", "spot", "listen", "persuade"],
-                "abilities": ["prestidigitation", "spell_casting_magical", "splash_effect", "swift", "arcane_knowledge", "war_mage"],
-                "spells": ["fireball_1", "magic_missile_1", "heal", "charm", "teleport", "ray_of_death"]
-            }),
-            edit,
-        )
-    };
+    let mira = |edit: fn(&mut Value)| with(mira_level_5(), edit);
     type Want = Result<(i64, usize, i64), (&'static str, &'static str)>;
     let cases: Vec<(&str, Value, Want)> = vec![
         // T 7 (warrior) + 1 (level 2) + 1 (level 4); no spells.
