@@ -299,7 +299,9 @@ fn generic_ruling(
                 "{target}: {status} {} ({reason})",
                 if to.is_some() { "set" } else { "cleared" }
             )))?;
-            ctx.set_status(&target, &status, to)?;
+            let from = ctx.combatant(&target)?.statuses.get(&status).cloned();
+            ctx.set_status(&target, &status, to.clone())?;
+            system.status_ruled(ctx, &target, &status, from, to)?;
         }
         "move" => {
             let target = args.require_entity("target")?;

@@ -9,7 +9,7 @@ use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::refusal::Refusal;
 use crate::sheet::SheetError;
-use crate::state::{Combatant, StateView};
+use crate::state::{Combatant, StateView, Status};
 
 /// One rule system. Implementations hold no state: everything lives in the table state.
 pub trait RuleSystem: Sync {
@@ -37,6 +37,22 @@ pub trait RuleSystem: Sync {
         _resource: &str,
         _from: i64,
         _to: i64,
+    ) -> Result<(), DecideError> {
+        Ok(())
+    }
+
+    /// Follows a GM ruling that set (`to` is some) or cleared a status of `target`, as
+    /// [`RuleSystem::resource_ruled`] follows a resource: a status some rule ties a resource to
+    /// (a level of burnout that goes when the status does) keeps the two together. Called after
+    /// the ruling's status is in the scratch state, with what it replaced (`from`); an error
+    /// refuses the whole ruling. The default ties nothing to any status.
+    fn status_ruled(
+        &self,
+        _ctx: &mut Ctx<'_>,
+        _target: &EntityId,
+        _status: &str,
+        _from: Option<Status>,
+        _to: Option<Status>,
     ) -> Result<(), DecideError> {
         Ok(())
     }

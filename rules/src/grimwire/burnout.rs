@@ -7,6 +7,7 @@ use crate::ids::EntityId;
 
 use crate::state::Status;
 
+use super::agony::AGONY;
 use super::burnout_levels::condition_cap;
 use super::{BURNOUT, CONDITION, DEAD, DEAD_BELOW, DYING, OUT_COLD};
 
@@ -39,15 +40,33 @@ pub fn add_level(
 
 /// What being at burnout `level` does to a character at once, however the level came about
 /// (a cause in play or a GM ruling): Condition no higher than the level's cap, and at level 4
-/// Condition at 0 at most and dying. Levels going down give nothing back: Condition climbs
-/// only by rest or ruling.
+/// Condition at 0 at most and dying (out cold instead, Condition untouched, when any of the
+/// levels is agony's). Levels going down give nothing back: Condition climbs only by rest or
+/// ruling.
 pub fn follow_level(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
     level: i64,
     max_condition: i64,
 ) -> Result<(), DecideError> {
-    let condition = ctx.combatant(who)?.resource(CONDITION);
+    let c = ctx.combatant(who)?;
+    if level >= 4 && c.has_status(AGONY) {
+        // Agony cannot kill: its last level leaves Condition alone and the character out cold.
+        if !c.has_status(OUT_COLD) && !c.has_status(DEAD) {
+            let status = Status {
+                source: "agony at the last level of burnout".into(),
+                magnitude: 0,
+                rounds_left: None,
+            };
+            ctx.set_status(who, OUT_COLD, Some(status))?;
+            ctx.note_about(
+                who,
+                format!("{who} passes out from the pain: out cold, not dying"),
+            )?;
+        }
+        return Ok(());
+    }
+    let condition = c.resource(CONDITION);
     let capped = if level >= 4 {
         condition.min(0)
     } else {

@@ -4,6 +4,7 @@
 //! the table option that changes it. Submodules own one rule area each; this file wires them to
 //! the [`RuleSystem`] interface.
 
+mod agony;
 mod assist;
 mod attack;
 mod burnout;
@@ -39,7 +40,7 @@ use crate::ids::{EntityId, Seat};
 use crate::options::OptionSpec;
 use crate::refusal::Refusal;
 use crate::sheet::SheetError;
-use crate::state::{Combatant, Kind, StateView};
+use crate::state::{Combatant, Kind, StateView, Status};
 use crate::system::{ResourceSpec, RuleSystem};
 
 pub const ID: &str = "grimwire";
@@ -115,6 +116,31 @@ impl RuleSystem for Grimwire {
             FOCUS if from >= 0 && to < 0 => {
                 burnout::add_level(ctx, target, "Focus went below 0 by ruling", max)
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// Agony is a level of burnout while it lasts: a ruling that sets it inflicts it (one
+    /// level, whatever magnitude it names), one that clears it takes its levels away; a
+    /// ruling that sets someone burning causes its agony.
+    fn status_ruled(
+        &self,
+        ctx: &mut Ctx<'_>,
+        target: &EntityId,
+        status: &str,
+        from: Option<Status>,
+        to: Option<Status>,
+    ) -> Result<(), DecideError> {
+        match (status, to) {
+            (agony::AGONY, to) => {
+                ctx.set_status(target, agony::AGONY, from.clone())?;
+                match (to, from) {
+                    (Some(to), _) => agony::inflict(ctx, target, "GM ruling", to.rounds_left),
+                    (None, Some(from)) => agony::pass(ctx, target, from.magnitude),
+                    (None, None) => Ok(()),
+                }
+            }
+            (status::BURNING, Some(_)) => agony::renew(ctx, target, "burning"),
             _ => Ok(()),
         }
     }

@@ -17,6 +17,7 @@ use crate::ids::EntityId;
 use crate::refusal::Refusal;
 use crate::state::{Combatant, StateView, Status};
 
+use super::agony;
 use super::check::{Target, judge, record, roll_d20_resisting};
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
 use super::options::{self, TERROR_TN};
@@ -179,6 +180,7 @@ pub fn may_take(c: &Combatant, action: &str) -> Result<(), Refusal> {
 /// bleeds and terror asks for its MND roll, in that order, each only while `who` still lives.
 pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let_go_of_wounds(ctx, who)?;
+    agony::count_down(ctx, who)?;
     count_down(ctx, who)?;
     let alive = |ctx: &Ctx<'_>| ctx.combatant(who).map(|c| !c.has_status(DEAD));
     if alive(ctx)? && ctx.combatant(who)?.has_status(BURNING) {
@@ -244,6 +246,9 @@ pub fn fight_over(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> 
     if c.has_status(PRESSED) {
         ctx.set_status(who, PRESSED, None)?;
     }
+    if let Some(s) = c.statuses.get(agony::AGONY) {
+        agony::pass(ctx, who, s.magnitude)?;
+    }
     Ok(())
 }
 
@@ -292,7 +297,11 @@ fn burn(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
         purpose: format!("{who} burns ({BURN_DICE} heat)"),
         roll,
     }))?;
-    take(ctx, who, total, steps, None)
+    take(ctx, who, total, steps, None)?;
+    if !ctx.combatant(who)?.has_status(DEAD) {
+        agony::renew(ctx, who, "burning")?;
+    }
+    Ok(())
 }
 
 /// Terror's MND roll: made, the terror goes; failed, this turn is only for cowering or

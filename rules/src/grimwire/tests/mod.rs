@@ -3,6 +3,7 @@
 //! `decide` and `apply` with scripted dice.
 #![allow(clippy::unwrap_used)]
 
+mod agony;
 mod assist;
 mod attacks;
 mod fall;
