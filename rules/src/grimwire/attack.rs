@@ -167,7 +167,7 @@ fn misfire_threshold(ctx: &Ctx<'_>, tog: i64, weapon: &Weapon) -> i64 {
     }
 }
 
-enum Verdict {
+pub(super) enum Verdict {
     Hit { natural_20: bool, tie_half: bool },
     Miss { misfire: bool },
 }
@@ -216,9 +216,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     ctx.telling = Some(super::tell::attack(who, &target_id, &weapon));
     pay_for_attack(ctx, who, &weapon)?;
 
-    let a_sheet = sheet_of(&attacker)?.clone();
-    let t_sheet = sheet_of(&target)?.clone();
-    let tog = a_sheet.attribute(Attribute::TOG);
+    let tog = sheet_of(&attacker)?.attribute(Attribute::TOG);
     let supernatural = weapon.class == WeaponClass::Supernatural;
 
     if weapon.tog_req > 0 && weapon.tog_req > tog {
@@ -254,7 +252,80 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         extra.push(Modifier::new("targeted", -TARGETED));
     }
     let hidden = gm_tn_hidden(&ctx.state, args)?;
-    let threshold = misfire_threshold(ctx, tog, &weapon);
+    let swing = Swing {
+        who,
+        target: &target_id,
+        hit_attr,
+        evade_attr,
+        what: "attack",
+        extra,
+        situation,
+        range,
+        targeted,
+        tn_override,
+        hidden,
+        threshold: misfire_threshold(ctx, tog, &weapon),
+    };
+    let verdict = land(ctx, &swing)?;
+
+    match verdict {
+        Verdict::Hit {
+            natural_20,
+            tie_half,
+        } => {
+            if targeted {
+                ctx.note_about(
+                    &target_id,
+                    format!(
+                        "{who}'s targeted attack lands on {target_id}: the GM rules its effect"
+                    ),
+                )?;
+            }
+            let hit = Hit {
+                natural_20,
+                tie_half,
+                nonlethal,
+            };
+            deal(ctx, who, &target_id, &weapon, tog, hit)
+        }
+        Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
+        Verdict::Miss { misfire: false } => Ok(()),
+    }
+}
+
+/// One blow's attempt to land by the attack procedure (an attack, or the COR roll that opens a
+/// shove or a grab): who rolls against what, as the module's head says.
+pub(super) struct Swing<'a> {
+    pub who: &'a EntityId,
+    pub target: &'a EntityId,
+    pub hit_attr: Attribute,
+    pub evade_attr: Attribute,
+    /// The roll's word after the attribute: `COR attack`, `COR shove`.
+    pub what: &'a str,
+    /// The attacker's modifiers (situation, range, senses, targeted).
+    pub extra: Vec<Modifier>,
+    pub situation: i64,
+    pub range: i64,
+    pub targeted: bool,
+    pub tn_override: Option<i64>,
+    pub hidden: bool,
+    /// The highest natural face that goes astray.
+    pub threshold: i64,
+}
+
+pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideError> {
+    let who = s.who;
+    let target_id = s.target.clone();
+    let (hit_attr, evade_attr) = (s.hit_attr, s.evade_attr);
+    let (situation, range, targeted) = (s.situation, s.range, s.targeted);
+    let (tn_override, hidden, threshold) = (s.tn_override, s.hidden, s.threshold);
+    let extra = &s.extra;
+    let attacker = ctx.combatant(who)?;
+    let target = ctx.combatant(&target_id)?;
+    let a_sheet = sheet_of(&attacker)?.clone();
+    let t_sheet = sheet_of(&target)?.clone();
+    let supernatural = hit_attr == Attribute::RSN;
+    let npc_on_pc = is_pc(&target) && !is_pc(&attacker);
 
     let verdict = if let Some(why) = status::defenceless(&target, evade_attr) {
         ctx.emit(Event::public(Fact::Noted {
@@ -297,7 +368,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             }
         }
     } else {
-        let r = roll_d20(ctx, who, hit_attr, &extra)?;
+        let r = roll_d20(ctx, who, hit_attr, extra)?;
         let misfire = r.natural <= threshold;
         if is_pc(&target) {
             // PC against PC: opposed; the defender evades; ties halve the damage.
@@ -318,7 +389,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
                 ctx,
                 who,
                 &target_id,
-                &format!("{hit_attr} attack"),
+                &format!("{hit_attr} {}", s.what),
                 &format!("{evade_attr} evade"),
                 &r,
                 &d,
@@ -373,7 +444,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             record(
                 ctx,
                 who,
-                &format!("{hit_attr} attack"),
+                &format!("{hit_attr} {}", s.what),
                 &r,
                 Target::Tn { tn, hidden },
                 outcome,
@@ -383,29 +454,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         }
     };
 
-    match verdict {
-        Verdict::Hit {
-            natural_20,
-            tie_half,
-        } => {
-            if targeted {
-                ctx.note_about(
-                    &target_id,
-                    format!(
-                        "{who}'s targeted attack lands on {target_id}: the GM rules its effect"
-                    ),
-                )?;
-            }
-            let hit = Hit {
-                natural_20,
-                tie_half,
-                nonlethal,
-            };
-            deal(ctx, who, &target_id, &weapon, tog, hit)
-        }
-        Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
-        Verdict::Miss { misfire: false } => Ok(()),
-    }
+    Ok(verdict)
 }
 
 /// What `c`'s statuses would have taken off a roll of `attribute` in a fight that it does not
@@ -443,7 +492,7 @@ fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit_opposed(
+pub(super) fn emit_opposed(
     ctx: &mut Ctx<'_>,
     attacker: &EntityId,
     defender: &EntityId,

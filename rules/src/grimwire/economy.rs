@@ -304,6 +304,35 @@ fn build_definitions() -> Vec<ActionDef> {
             args: vec![],
         },
         ActionDef {
+            name: "shove",
+            help: "Shove a character within 3 m: COR to land it, TOG to push them back up to 3 m; they roll AGL to stay standing.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![
+                arg("target", Entity, true, "who is shoved"),
+                arg("metres", Int, false, "how far at most (up to 3 m, the default; the GM judges)")
+                    .range(0, 3),
+                modifier_arg("situational modifier to the COR roll"),
+                tn_arg("GM override of the target number for the COR roll"),
+                arg("agl_tn", Int, false, "TN of the target's AGL roll to stay standing, by the shove's force and the ground (default grimwire.keep_feet_tn)")
+                    .range(TN.0, TN.1)
+                    .gm_only(),
+                hidden_arg(),
+            ],
+        },
+        ActionDef {
+            name: "trip",
+            help: "Trip a character within 3 m: AGL against their AGL; beat it and they are knocked down.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![
+                arg("target", Entity, true, "who is tripped"),
+                modifier_arg("situational modifier to the AGL roll"),
+            ],
+        },
+        ActionDef {
             name: "help_up",
             help: "Help a knocked-down character within 3 m up; they keep their movement.",
             needs_actor: true,
@@ -496,6 +525,8 @@ pub fn needs_turn(action: &str) -> bool {
             | "wake"
             | "extinguish"
             | "hold_pressure"
+            | "shove"
+            | "trip"
     )
 }
 

@@ -21,6 +21,7 @@ mod options;
 mod recover;
 mod rest;
 pub mod sheet;
+mod shove;
 mod status;
 mod technique;
 mod tell;
@@ -218,6 +219,8 @@ impl RuleSystem for Grimwire {
             ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),
             ("fall", _) => fall::fall(ctx, args),
+            ("shove", Some(a)) => shove::shove(ctx, &a, args),
+            ("trip", Some(a)) => shove::trip(ctx, &a, args),
             ("heal", _) => heal::heal(ctx, args),
             _ => Err(Refusal::UnknownAction {
                 system: ID.into(),

@@ -19,6 +19,8 @@ pub const HIDE_TNS: &str = "grimwire.hide_tns";
 pub const SAME_SIDE_TIES: &str = "grimwire.same_side_ties";
 pub const STABILISE_TN_BASE: &str = "grimwire.stabilise_tn_base";
 pub const TERROR_TN: &str = "grimwire.terror_tn";
+pub const SHOVE_TOG_TN: &str = "grimwire.shove_tog_tn";
+pub const KEEP_FEET_TN: &str = "grimwire.keep_feet_tn";
 
 fn choice(key: &'static str, help: &'static str, choices: Vec<&'static str>) -> OptionSpec {
     let default = OptionValue::Choice(choices[0].to_owned());
@@ -92,8 +94,20 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Int { min: 1, max: 40 },
             default: OptionValue::Int(11),
         },
+        tn_option(SHOVE_TOG_TN, "TN of the TOG roll that pushes a shoved character back, once the shove has landed (the text gives none)."),
+        tn_option(KEEP_FEET_TN, "TN of the AGL roll a shoved character makes to stay on their feet, when the GM gives none for the shove's force and the ground (the text gives none)."),
     ]);
     out
+}
+
+/// A target number the text leaves unsaid: 11, its usual fixed TN, unless the table says.
+fn tn_option(key: &'static str, help: &'static str) -> OptionSpec {
+    OptionSpec {
+        key,
+        help,
+        kind: OptionKind::Int { min: 1, max: 40 },
+        default: OptionValue::Int(11),
+    }
 }
 
 /// Reads a choice option, falling back to the spec's default.

@@ -412,7 +412,10 @@ impl Table<'_> {
                 };
                 let (player, gm) = (json(&self.listener), json(&Seat::Gm));
                 for w in words {
-                    assert!(gm.contains(w), "{at}: the GM sees `{w}`");
+                    assert!(
+                        gm.contains(w),
+                        "{at}: the GM sees `{w}`\nGM {gm}\nPLAYER {player}"
+                    );
                     assert!(
                         !player.contains(w),
                         "{at}: `{w}` reaches the player: {player}"

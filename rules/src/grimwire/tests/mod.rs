@@ -9,6 +9,7 @@ mod attacks;
 mod fall;
 mod heal;
 mod scenes;
+mod shove;
 mod status;
 
 use std::collections::BTreeMap;
