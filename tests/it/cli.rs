@@ -679,7 +679,7 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     let err = t.fails("ines", &["act", "fly", "to=3,4"]);
     assert!(err.starts_with("error: unknown_action: "), "{err}");
     assert!(
-        err.contains("actions your seat may take now: attack, auxiliary, check, dash"),
+        err.contains("actions your seat may take now: attack, auxiliary, break_free, check, choke, dash"),
         "{err}"
     );
     // Arguments checked against the catalogue: a bad kind, an unknown name, a GM-only one.

@@ -289,7 +289,20 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             deal(ctx, who, &target_id, &weapon, tog, hit)
         }
         Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
-        Verdict::Miss { misfire: false } => Ok(()),
+        Verdict::Miss { misfire: false } => {
+            // A miss at someone held may strike whoever holds them.
+            let holders: Vec<EntityId> = super::grapple::grapplers(ctx, &target_id)?
+                .into_iter()
+                .filter(|g| g != who)
+                .collect();
+            if holders.is_empty() {
+                return Ok(());
+            }
+            ctx.emit(Event::public(Fact::Noted {
+                text: format!("the attack misses {target_id} and may strike whoever holds them"),
+            }))?;
+            stray_at(ctx, who, &target_id, &weapon, &holders)
+        }
     }
 }
 
@@ -326,6 +339,8 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     let t_sheet = sheet_of(&target)?.clone();
     let supernatural = hit_attr == Attribute::RSN;
     let npc_on_pc = is_pc(&target) && !is_pc(&attacker);
+    // A grappler's blow at whom it holds is COR against their AGL, both rolled.
+    let in_hold = !supernatural && super::grapple::holds(&attacker, &target_id);
 
     let verdict = if let Some(why) = status::defenceless(&target, evade_attr) {
         ctx.emit(Event::public(Fact::Noted {
@@ -335,7 +350,7 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
             natural_20: false,
             tie_half: false,
         }
-    } else if npc_on_pc {
+    } else if npc_on_pc && !in_hold {
         // The NPC does not roll: the PC evades against the NPC's attack TN. A range penalty on
         // the attacker lowers that TN instead; it goes into the hidden TN rather than a public
         // modifier, since it tells the NPC weapon's range.
@@ -370,9 +385,9 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     } else {
         let r = roll_d20(ctx, who, hit_attr, extra)?;
         let misfire = r.natural <= threshold;
-        if is_pc(&target) {
-            // PC against PC: opposed; the defender evades; ties halve the damage.
-
+        if is_pc(&target) || in_hold {
+            // PC against PC, or a blow in a hold: opposed; the defender evades; ties halve
+            // the damage.
             let d = roll_d20(ctx, &target_id, evade_attr, &status::fighting(&target))?;
             let verdict = opposed(&r, &d, misfire);
             let (a_out, a_why) = match &verdict {
@@ -718,6 +733,18 @@ fn pick_collateral(
             candidates.push(id);
         }
     }
+    stray_at(ctx, who, target, weapon, &candidates)
+}
+
+/// A stray attack lands on one of `candidates` (a fair pick when there are several), who may
+/// avoid it with AGL (RSN) 11, eased by the attacker's COR (MND) if the attacker so wishes.
+fn stray_at(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+    candidates: &[EntityId],
+) -> Result<(), DecideError> {
     let picked = match candidates.len() {
         0 => {
             return ctx.emit(Event::public(Fact::Noted {
@@ -735,7 +762,7 @@ fn pick_collateral(
             let picked = candidates[i.min(candidates.len() - 1)].clone();
             ctx.emit(Event::public(Fact::Picked {
                 purpose: "collateral target".into(),
-                candidates: candidates.clone(),
+                candidates: candidates.to_vec(),
                 face,
                 picked: picked.clone(),
                 die: Some(die),

@@ -13,8 +13,8 @@ use crate::state::{Kind, StateView};
 
 use super::options::{self, MOVE_BASE_M};
 use super::sheet::Attribute;
-use super::status;
 use super::{ACTION_OWED, ACTION_SPENT, BURNOUT, DEAD, sheet_of};
+use super::{grapple, status};
 
 pub const MOVED_M: &str = "moved_m";
 pub const MOVE_CLOSED: &str = "move_closed";
@@ -27,7 +27,7 @@ pub const SINGLE_ATTACK: &str = "single_attack";
 /// 1 once the character moved after attacking: the action is over, so no further attacks.
 pub const ACTION_OVER: &str = "action_over";
 /// Every turn counter, reset at the start of the character's turn.
-pub const TURN_COUNTERS: [&str; 9] = [
+pub const TURN_COUNTERS: [&str; 11] = [
     MOVED_M,
     MOVE_CLOSED,
     AUX_USED,
@@ -37,6 +37,8 @@ pub const TURN_COUNTERS: [&str; 9] = [
     SINGLE_ATTACK,
     ACTION_OVER,
     status::COWERING,
+    grapple::WON_ACT,
+    grapple::WON_MOVE,
 ];
 
 /// How far a character crawls per turn knocked down, and at burnout level 3 (the text gives
@@ -333,6 +335,52 @@ fn build_definitions() -> Vec<ActionDef> {
             ],
         },
         ActionDef {
+            name: "grapple",
+            help: "Grapple a character within 3 m: COR to grab, then TOG or COR to hold.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![
+                arg("target", Entity, true, "who is grabbed"),
+                arg_choices("hold", false, "the attribute that holds (default: the better of TOG and COR)", &["TOG", "COR"]),
+                modifier_arg("situational modifier to the COR roll"),
+                tn_arg("GM override of the target number for the COR roll"),
+                hidden_arg(),
+            ],
+        },
+        ActionDef {
+            name: "break_free",
+            help: "Break out of every hold on you: STR or COR, beating each grappler's roll.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![],
+        },
+        ActionDef {
+            name: "release",
+            help: "Let go of someone you hold (everyone, when no target is named).",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["free action"],
+            args: vec![arg("target", Entity, false, "whom to let go of")],
+        },
+        ActionDef {
+            name: "takedown",
+            help: "Take down someone you hold: STR or COR against their AGL; made, they are knocked down.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![arg("target", Entity, true, "whom you hold")],
+        },
+        ActionDef {
+            name: "choke",
+            help: "Choke someone you hold: STR or COR against theirs; made, they suffocate while you hold them.",
+            needs_actor: true,
+            gm_only: false,
+            costs: &["action"],
+            args: vec![arg("target", Entity, true, "whom you hold")],
+        },
+        ActionDef {
             name: "help_up",
             help: "Help a knocked-down character within 3 m up; they keep their movement.",
             needs_actor: true,
@@ -527,6 +575,11 @@ pub fn needs_turn(action: &str) -> bool {
             | "hold_pressure"
             | "shove"
             | "trip"
+            | "grapple"
+            | "break_free"
+            | "release"
+            | "takedown"
+            | "choke"
     )
 }
 
@@ -662,6 +715,9 @@ pub fn movement_allowance(ctx: &Ctx<'_>, who: &EntityId) -> Result<i64, Refusal>
     if c.has_status(status::KNOCKED_DOWN) {
         m = m.min(CRAWL_M);
     }
+    if grapple::is_held(&c) || grapple::is_holding(&c) {
+        m /= 2;
+    }
     if c.turn_counter(DASHED) != 0 {
         m *= 2;
     }
@@ -701,16 +757,23 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
             }
             .into());
         }
+        // A hold on either side asks for a roll before the turn's first move; lost, the
+        // movement is gone and the character stays.
+        if !grapple::may_move(ctx, who)? {
+            return Ok(());
+        }
         ctx.set_turn_counter(who, MOVED_M, used + d)?;
         if c.turn_counter(ATTACKS) > 0 {
             ctx.set_turn_counter(who, ACTION_OVER, 1)?;
         }
     }
+    let carried = grapple::carried(ctx, who)?;
     ctx.emit(Event::public(Fact::Moved {
         entity: who.clone(),
         from: Some(from),
         to: Some(to),
-    }))
+    }))?;
+    grapple::carry(ctx, carried, from, to)
 }
 
 pub fn dash(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {

@@ -11,11 +11,13 @@ mod burnout;
 mod burnout_levels;
 mod check;
 pub mod content;
+mod contest;
 mod damage;
 mod economy;
 mod encounter;
 mod fall;
 pub mod gear;
+mod grapple;
 mod heal;
 mod options;
 mod recover;
@@ -191,6 +193,11 @@ impl RuleSystem for Grimwire {
             let current = ctx.state.encounter().current.as_ref() == Some(&id);
             if current && (economy::needs_turn(action) || action == "technique") {
                 status::may_take(&ctx.combatant(&id)?, action)?;
+                // Held, the character first wins a roll against its grapplers, or loses the
+                // action to them.
+                if ctx.state.encounter().active && !grapple::may_act(ctx, &id, action, args)? {
+                    return Ok(());
+                }
             }
             Some(id)
         } else {
@@ -221,6 +228,11 @@ impl RuleSystem for Grimwire {
             ("fall", _) => fall::fall(ctx, args),
             ("shove", Some(a)) => shove::shove(ctx, &a, args),
             ("trip", Some(a)) => shove::trip(ctx, &a, args),
+            ("grapple", Some(a)) => grapple::grapple(ctx, &a, args),
+            ("break_free", Some(a)) => grapple::break_free(ctx, &a),
+            ("release", Some(a)) => grapple::release(ctx, &a, args),
+            ("takedown", Some(a)) => grapple::takedown(ctx, &a, args),
+            ("choke", Some(a)) => grapple::choke(ctx, &a, args),
             ("heal", _) => heal::heal(ctx, args),
             _ => Err(Refusal::UnknownAction {
                 system: ID.into(),

@@ -17,8 +17,9 @@ use crate::refusal::Refusal;
 use crate::state::{StateView, Status};
 
 use super::DEAD;
-use super::attack::{MELEE_M, Swing, Verdict, emit_opposed, land};
-use super::check::{check_tn, gm_tn_hidden, roll_d20};
+use super::attack::{MELEE_M, Swing, Verdict, land};
+use super::check::{check_tn, gm_tn_hidden};
+use super::contest::{Side, contest};
 use super::economy::{require_reach, require_turn, spend_action};
 use super::options::{self, KEEP_FEET_TN, SHOVE_TOG_TN};
 use super::sheet::Attribute;
@@ -28,7 +29,11 @@ use super::status::{self, KNOCKED_DOWN};
 pub const PUSH_M: i64 = 3;
 
 /// Who is manoeuvred against: another character, alive, within melee reach.
-fn target_in_reach(ctx: &Ctx<'_>, who: &EntityId, args: &Args) -> Result<EntityId, DecideError> {
+pub(super) fn target_in_reach(
+    ctx: &Ctx<'_>,
+    who: &EntityId,
+    args: &Args,
+) -> Result<EntityId, DecideError> {
     let target = args.require_entity("target")?;
     if target == *who {
         return Err(Refusal::Rule(format!("{who} cannot do that to themselves")).into());
@@ -72,6 +77,8 @@ pub fn shove(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
         return say(ctx, format!("{target} holds their ground against {who}"));
     }
     push(ctx, who, &target, metres)?;
+    // A hold does not reach past 3 m.
+    super::grapple::tidy(ctx)?;
     if ctx.combatant(&target)?.has_status(KNOCKED_DOWN) {
         return Ok(());
     }
@@ -165,43 +172,22 @@ pub fn trip(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decide
     if ctx.combatant(&target)?.has_status(KNOCKED_DOWN) {
         return Err(Refusal::Rule(format!("{target} is already down")).into());
     }
-    let situation = args.int("modifier")?.unwrap_or(0);
+    let situation = [Modifier::new(
+        "situation",
+        args.int("modifier")?.unwrap_or(0),
+    )];
     spend_action(ctx, who)?;
-    let a = roll_d20(
-        ctx,
-        who,
-        Attribute::AGL,
-        &[Modifier::new("situation", situation)],
-    )?;
-    let d = roll_d20(ctx, &target, Attribute::AGL, &[])?;
-    // A natural 1 fails, the tripper's first; a tie leaves the target standing.
-    let (outcome, why) = if a.natural == 1 || a.fails.is_some() {
-        (
-            Outcome::Failure,
-            Some(a.fails.map_or("natural 1".to_owned(), str::to_owned)),
-        )
-    } else if d.natural == 1 || d.fails.is_some() {
-        let why = d.fails.map_or(format!("{target} rolled a natural 1"), |f| {
-            format!("{target} is {f}")
-        });
-        (Outcome::Success, Some(why))
-    } else if a.total > d.total {
-        (Outcome::Success, None)
-    } else {
-        (Outcome::Failure, None)
+    let mine = Side {
+        attrs: &[Attribute::AGL],
+        label: "trip",
+        extra: &situation,
     };
-    emit_opposed(
-        ctx,
-        who,
-        &target,
-        "AGL trip",
-        "AGL keep footing",
-        &a,
-        &d,
-        outcome,
-        why,
-    )?;
-    if outcome == Outcome::Success {
+    let theirs = Side {
+        attrs: &[Attribute::AGL],
+        label: "keep footing",
+        extra: &[],
+    };
+    if contest(ctx, who, &mine, std::slice::from_ref(&target), &theirs)? {
         knock_down(ctx, &target, &format!("tripped by {who}"))
     } else {
         say(

@@ -127,6 +127,7 @@ pub fn modifiers(c: &Combatant, attribute: Attribute, against_terror: bool) -> V
         };
         out.push(Modifier::new("inebriated", value));
     }
+    out.extend(super::grapple::modifiers(c, attribute));
     out
 }
 
@@ -180,6 +181,7 @@ pub fn may_take(c: &Combatant, action: &str) -> Result<(), Refusal> {
 /// bleeds and terror asks for its MND roll, in that order, each only while `who` still lives.
 pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let_go_of_wounds(ctx, who)?;
+    super::grapple::turn_starts(ctx, who)?;
     agony::count_down(ctx, who)?;
     count_down(ctx, who)?;
     let alive = |ctx: &Ctx<'_>| ctx.combatant(who).map(|c| !c.has_status(DEAD));

@@ -7,6 +7,7 @@ mod agony;
 mod assist;
 mod attacks;
 mod fall;
+mod grapple;
 mod heal;
 mod scenes;
 mod shove;

@@ -1,0 +1,333 @@
+//! Grappling, as scenes. Aune (TOG 2, AGL 3, COR 3, MND 1) grapples the goblin (TOG 1,
+//! AGL 2, COR 1, MND -1, defence TN 12, attack TN 11, movement 6 + 2); Mara (TOG 4, COR 1)
+//! stands 2 m beyond it. STR reads as TOG (`grimwire.alias_str`); the TNs the text leaves
+//! open are 11.
+
+use crate::testing::scene::{Played, S};
+
+use super::scenes::{check, end, play, set, start, t, to};
+
+fn at(who: &'static str, x: i32, y: i32) -> S {
+    S::Check(Box::new(move |p: &Played<'_>| {
+        let pos = p.state.combatants[&crate::ids::EntityId::from(who)].position;
+        assert_eq!(pos, Some(crate::grid::Cell::new(x, y)), "{}: {who}", p.at);
+    }))
+}
+
+fn grab(faces: &'static [u32]) -> S {
+    S::Act("aune", "grapple", vec![("target", t("goblin-1"))], faces)
+}
+
+/// Aune holds the goblin: COR 10 + 3 = 13 reaches its defence 12, COR 8 + 3 = 11 holds.
+fn held() -> Vec<S> {
+    let mut steps = start();
+    steps.extend([
+        grab(&[10, 8]),
+        S::Has("goblin-1", "grappled:aune"),
+        S::Has("aune", "grappling:goblin-1"),
+    ]);
+    steps
+}
+
+#[test]
+fn a_grab_lands_by_cor_and_holds_by_the_better_of_tog_and_cor() {
+    struct Case {
+        name: &'static str,
+        hold: Option<&'static str>,
+        faces: &'static [u32],
+        said: &'static str,
+        holds: bool,
+    }
+    let cases = [
+        Case {
+            name: "held with COR",
+            hold: None,
+            faces: &[10, 8],
+            said: "COR to hold goblin-1",
+            holds: true,
+        },
+        // COR 7 + 3 = 10 misses 11.
+        Case {
+            name: "slips out",
+            hold: None,
+            faces: &[10, 7],
+            said: "goblin-1 slips out of aune's hold",
+            holds: false,
+        },
+        // TOG named: 9 + 2 = 11 holds; 8 + 2 = 10 would not.
+        Case {
+            name: "held with TOG",
+            hold: Some("TOG"),
+            faces: &[10, 9],
+            said: "TOG to hold goblin-1",
+            holds: true,
+        },
+        Case {
+            name: "TOG too weak",
+            hold: Some("TOG"),
+            faces: &[10, 8],
+            said: "goblin-1 slips out of aune's hold",
+            holds: false,
+        },
+        // COR 8 + 3 = 11 misses the defence 12: no hold roll.
+        Case {
+            name: "grab missed",
+            hold: None,
+            faces: &[8],
+            said: "aune fails to grab goblin-1",
+            holds: false,
+        },
+    ];
+    for c in cases {
+        let mut args = vec![("target", t("goblin-1"))];
+        if let Some(h) = c.hold {
+            args.push(("hold", t(h)));
+        }
+        let mut steps = start();
+        steps.extend([S::Act("aune", "grapple", args, c.faces), S::Said(c.said)]);
+        steps.push(if c.holds {
+            S::Has("goblin-1", "grappled:aune")
+        } else {
+            S::Lacks("goblin-1", "grappled:aune")
+        });
+        steps.push(S::Res("aune", "action_spent", 1));
+        play(c.name, &[], steps);
+    }
+}
+
+#[test]
+fn the_held_has_5_off_agl_and_must_win_a_roll_to_act_or_lose_the_action() {
+    let mut steps = held();
+    steps.extend([
+        // 12 + AGL 2 - 5 = 9 misses 10.
+        check("goblin-1", "AGL", 10, &[12]),
+        S::Said("label: \"grappled\", value: -5"),
+        S::Said("result: \"failure\""),
+        // Knocked down too: both penalties, 15 + 2 - 3 - 5 = 9.
+        set("goblin-1", "knocked_down", 0, None),
+        check("goblin-1", "AGL", 10, &[15]),
+        S::Said("result: \"failure\""),
+        end("aune"),
+        // Its attack needs a roll first: TOG 10 + 1 = 11 against Aune's COR 9 + 3 = 12.
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[10, 9]),
+        S::Said("goblin-1 is held fast and loses this turn's action (attack)"),
+        S::Res("goblin-1", "action_spent", 1),
+    ]);
+    play("held and losing the action", &[], steps);
+
+    // Winning it (12 + 1 = 13 against 12), the attack goes ahead: Aune evades 15 + 3 = 18
+    // against its attack TN 11. The roll is made once a turn.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act(
+            "goblin-1",
+            "attack",
+            vec![("target", t("aune"))],
+            &[12, 9, 15],
+        ),
+        S::Res("goblin-1", "action_spent", 1),
+    ]);
+    play("held and winning the action", &[], steps);
+}
+
+#[test]
+fn moving_in_a_hold_takes_a_roll_and_half_the_movement_and_the_grappler_carries_the_held() {
+    // The goblin, held: STR (TOG) 10 + 1 = 11 loses to Aune's 10 + 2 = 12; it stays, and its
+    // movement is gone.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "move", vec![("to", to(4, 2))], &[10, 10]),
+        at("goblin-1", 2, 0),
+        S::Said("goblin-1 is held in place and cannot move this turn"),
+        S::Refused("goblin-1", "move", vec![("to", to(3, 0))], "none_left"),
+    ]);
+    play("held in place", &[], steps);
+
+    // Winning (15 + 1 = 16 against 12) it moves at half speed: 8 / 2 = 4 m; five is refused
+    // before any roll. Beyond Aune's reach, the hold ends at once.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Refused("goblin-1", "move", vec![("to", to(7, 0))], "out_of_range"),
+        S::Act("goblin-1", "move", vec![("to", to(6, 0))], &[15, 10]),
+        at("goblin-1", 6, 0),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Lacks("aune", "grappling:goblin-1"),
+        S::Said("aune no longer holds goblin-1 (more than 3 m away)"),
+    ]);
+    play("pulling away", &[], steps);
+
+    // Aune, holding, moves at half of 6 + 3 after AGL 8 + 3 = 11: the goblin comes along.
+    let mut steps = held();
+    steps.extend([
+        S::Refused("aune", "move", vec![("to", to(-5, 0))], "out_of_range"),
+        S::Act("aune", "move", vec![("to", to(-2, 0))], &[8]),
+        S::Said("AGL to move carrying goblin-1"),
+        at("aune", -2, 0),
+        at("goblin-1", 0, 0),
+    ]);
+    play("carrying", &[], steps);
+
+    // AGL 7 + 3 = 10 misses 11: Aune stays, and so does the goblin.
+    let mut steps = held();
+    steps.extend([
+        S::Act("aune", "move", vec![("to", to(-2, 0))], &[7]),
+        at("aune", 0, 0),
+        S::Said("aune cannot move this turn with goblin-1 in their hold"),
+    ]);
+    play("too heavy", &[("grimwire.grapple_move_tn", "11")], steps);
+}
+
+#[test]
+fn the_grapplers_blow_is_opposed_by_agl_and_a_miss_at_the_held_may_strike_the_grappler() {
+    // Aune's next knife attack: COR 10 + 3 = 13 against the goblin's AGL 12 + 2 - 5 = 9;
+    // knife 2 + TOG 2 = 4 takes Condition 10 to 6.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[10, 12, 2],
+        ),
+        S::Said("AGL evade"),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    play("a blow in the hold", &[], steps);
+
+    // Mara swings her sledgehammer at the held goblin and misses (COR 5 + 1 = 6 against 12):
+    // the blow may strike Aune. Mara spares her (AGL 11 - COR 1 = 10); Aune's 6 + 3 = 9 fails
+    // and takes 2d6 = 3 + 4 = 7 + TOG 4 = 11, from 12 to 1.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("sledgehammer"))],
+            &[5],
+        ),
+        S::Said("the attack misses goblin-1 and may strike whoever holds them"),
+        S::Answer("spare", &[6, 3, 4]),
+        S::Said("AGL avoid a stray attack"),
+        S::Res("aune", "condition", 1),
+    ]);
+    play("a stray blow", &[], steps);
+}
+
+#[test]
+fn breaking_free_must_beat_every_grappler_and_ends_every_hold() {
+    // Goblin TOG 15 + 1 = 16 against Aune's COR 10 + 3 = 13: free.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "break_free", vec![], &[15, 10]),
+        S::Said("goblin-1 breaks free"),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Lacks("aune", "grappling:goblin-1"),
+    ]);
+    play("breaking free", &[], steps);
+
+    // Mara holds it too (COR 12 + 1 = 13 against 12; TOG 7 + 4 = 11): the goblin's 16 beats
+    // Aune's 13 but not Mara's TOG 14 + 4 = 18.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        S::Act("mara", "grapple", vec![("target", t("goblin-1"))], &[12, 7]),
+        S::Has("goblin-1", "grappled:mara"),
+        end("mara"),
+        end("aune"),
+        S::Act("goblin-1", "break_free", vec![], &[15, 10, 14]),
+        S::Said("goblin-1 cannot break free"),
+        S::Has("goblin-1", "grappled:aune"),
+        S::Has("goblin-1", "grappled:mara"),
+        // The -5 counts once for two holds: 12 + 2 - 5 = 9 misses 10.
+        check("goblin-1", "AGL", 9, &[12]),
+        S::Said("result: \"success\""),
+    ]);
+    play("two grapplers", &[], steps);
+
+    // Grappling one's own grappler needs no roll to act first: it is the escape the text
+    // allows. The goblin's grab is Aune's evasion (a PC evades an NPC): AGL 5 + 3 = 8 misses
+    // its attack TN 11; its hold, TOG 10 + 1 = 11, holds. Each now holds the other.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "grapple", vec![("target", t("aune"))], &[5, 10]),
+        S::Has("aune", "grappled:goblin-1"),
+        S::Has("goblin-1", "grappled:aune"),
+    ]);
+    play("a double grapple", &[], steps);
+}
+
+#[test]
+fn a_grappler_takes_down_or_chokes_whom_it_holds_and_letting_go_ends_the_choke() {
+    // COR 5 + 3 = 8 against the goblin's AGL 10 + 2 - 5 = 7: down.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act(
+            "aune",
+            "takedown",
+            vec![("target", t("goblin-1"))],
+            &[5, 10],
+        ),
+        S::Has("goblin-1", "knocked_down"),
+        S::Refused(
+            "mara",
+            "takedown",
+            vec![("target", t("goblin-1"))],
+            "not_your_turn",
+        ),
+    ]);
+    play("a takedown", &[], steps);
+
+    // Choked (COR 5 + 3 = 8 against TOG 6 + 1 = 7), the goblin rolls MND 10 - 1 = 9 against
+    // 11 at its turn's start and passes out; letting go ends the choke.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act("aune", "choke", vec![("target", t("goblin-1"))], &[5, 6]),
+        S::Has("goblin-1", "suffocating"),
+        S::Act("aune", "end_turn", vec![], &[10]),
+        S::Said("MND to stay conscious"),
+        S::Has("goblin-1", "knocked_out"),
+        S::Turn(Some("mara")),
+    ]);
+    play("a choke", &[], steps);
+
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act("aune", "choke", vec![("target", t("goblin-1"))], &[5, 6]),
+        S::Act("aune", "release", vec![], &[]),
+        S::Lacks("goblin-1", "suffocating"),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Said("aune lets go of goblin-1"),
+        S::Refused("aune", "release", vec![], "rule: aune holds no one"),
+    ]);
+    play("letting go", &[], steps);
+
+    // Stunned, Aune can hold no one: the hold ends at the next turn's start.
+    let mut steps = held();
+    steps.extend([
+        set("aune", "stunned", 0, Some(1)),
+        end("aune"),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Said("aune no longer holds goblin-1 (stunned)"),
+    ]);
+    play("a stunned grappler", &[], steps);
+}
