@@ -679,7 +679,9 @@ fn bad_input_through_the_binary_exits_1_with_the_servers_code() {
     let err = t.fails("ines", &["act", "fly", "to=3,4"]);
     assert!(err.starts_with("error: unknown_action: "), "{err}");
     assert!(
-        err.contains("actions your seat may take now: attack, auxiliary, break_free, check, choke, dash"),
+        err.contains(
+            "actions your seat may take now: attack, auxiliary, break_free, check, choke, dash"
+        ),
         "{err}"
     );
     // Arguments checked against the catalogue: a bad kind, an unknown name, a GM-only one.
@@ -970,7 +972,7 @@ fn a_misspelt_action_or_argument_or_command_gets_what_would_work() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.trim_end()
-            .ends_with("has no argument `taget`; its arguments: target (entity), weapon (text), modifier (int), tn (int), hidden (flag), distance_m (int), targeted (flag), nonlethal (flag); did you mean `target=goblin-1`?"),
+            .ends_with("has no argument `taget`; its arguments: target (entity), weapon (text), modifier (int), tn (int), hidden (flag), distance_m (int), cover (flag), targeted (flag), nonlethal (flag); did you mean `target=goblin-1`?"),
         "{err}"
     );
     // Nothing close: no guess, the list as before.

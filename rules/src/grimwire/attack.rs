@@ -22,7 +22,7 @@ use super::check::{Rolled, Target, check_tn, gm_tn_hidden, record, roll_d20};
 use super::content::tables;
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
 use super::economy::{self, ACTION_OVER, ATTACKS, SINGLE_ATTACK};
-use super::options::{self, COLLATERAL, COLLATERAL_POOL, HEAVY_MISFIRE, HEAVY_TOG_TN};
+use super::options::{self, COLLATERAL, COLLATERAL_POOL, COVER_BONUS, HEAVY_MISFIRE, HEAVY_TOG_TN};
 use super::sheet::{Attribute, DamageType, Weapon, WeaponClass};
 use super::{DEAD, ID, deciding_seats, is_pc, sheet_of, status};
 
@@ -252,12 +252,19 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         extra.push(Modifier::new("targeted", -TARGETED));
     }
     let hidden = gm_tn_hidden(&ctx.state, args)?;
+    let ranged = matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown);
+    let cover = if ranged && (args.flag("cover")? || in_cover(ctx, who, &target_id)?) {
+        options::int_of(ctx.state.options(), COVER_BONUS)
+    } else {
+        0
+    };
     let swing = Swing {
         who,
         target: &target_id,
         hit_attr,
         evade_attr,
         what: "attack",
+        cover,
         extra,
         situation,
         range,
@@ -324,6 +331,8 @@ pub(super) struct Swing<'a> {
     pub hidden: bool,
     /// The highest natural face that goes astray.
     pub threshold: i64,
+    /// What cover adds to the target's evasion (ranged attacks only).
+    pub cover: i64,
 }
 
 pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideError> {
@@ -360,6 +369,7 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
         // The NPC's own state, which its roll would have carried, eases the evasion instead.
         let mut evade_extra = vec![Modifier::new("situation", situation)];
         evade_extra.extend(status::fighting(&target));
+        evade_extra.push(Modifier::new("cover", s.cover));
         evade_extra.extend(not_rolled(&attacker, hit_attr));
         if targeted {
             evade_extra.push(Modifier::new(format!("{who}: targeted"), TARGETED));
@@ -388,7 +398,9 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
         if is_pc(&target) || in_hold {
             // PC against PC, or a blow in a hold: opposed; the defender evades; ties halve
             // the damage.
-            let d = roll_d20(ctx, &target_id, evade_attr, &status::fighting(&target))?;
+            let mut d_extra = status::fighting(&target);
+            d_extra.push(Modifier::new("cover", s.cover));
+            let d = roll_d20(ctx, &target_id, evade_attr, &d_extra)?;
             let verdict = opposed(&r, &d, misfire);
             let (a_out, a_why) = match &verdict {
                 Verdict::Hit {
@@ -416,7 +428,9 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
             // The NPC target makes no roll: its state, which would have weighed on its
             // evasion, shows on the attack instead.
             let mut r = r;
-            for m in not_rolled(&target, evade_attr) {
+            let cover =
+                (s.cover != 0).then(|| Modifier::new(format!("{target_id}: cover"), -s.cover));
+            for m in not_rolled(&target, evade_attr).into_iter().chain(cover) {
                 r.total += m.value;
                 r.modifiers.push(m);
             }
@@ -470,6 +484,23 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     };
 
     Ok(verdict)
+}
+
+/// Whether cover stands between `who` and `target`: a cell the GM marked as cover that the
+/// line from one to the other passes through (their own cells never count). Off the grid,
+/// only the GM's `cover` says so.
+fn in_cover(ctx: &Ctx<'_>, who: &EntityId, target: &EntityId) -> Result<bool, DecideError> {
+    let (a, b) = (
+        ctx.combatant(who)?.position,
+        ctx.combatant(target)?.position,
+    );
+    let (Some(a), Some(b)) = (a, b) else {
+        return Ok(false);
+    };
+    let terrain = &ctx.state.encounter().terrain;
+    Ok(!crate::grid::path_clear(a, b, terrain, |t| {
+        t.cover.is_some()
+    }))
 }
 
 /// What `c`'s statuses would have taken off a roll of `attribute` in a fight that it does not

@@ -167,6 +167,13 @@ fn build_definitions() -> Vec<ActionDef> {
                 .range(0, 100_000)
                 .gm_only(),
                 arg(
+                    "cover",
+                    Flag,
+                    false,
+                    "the target is partly behind cover (a ranged or thrown attack only; on the grid, cover cells between the two count by themselves)",
+                )
+                .gm_only(),
+                arg(
                     "targeted",
                     Flag,
                     false,

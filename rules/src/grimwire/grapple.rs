@@ -149,6 +149,7 @@ pub fn grapple(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         tn_override: args.int("tn")?,
         hidden,
         threshold: 1,
+        cover: 0,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who} fails to grab {target}"));

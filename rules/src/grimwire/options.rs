@@ -21,6 +21,7 @@ pub const STABILISE_TN_BASE: &str = "grimwire.stabilise_tn_base";
 pub const TERROR_TN: &str = "grimwire.terror_tn";
 pub const SHOVE_TOG_TN: &str = "grimwire.shove_tog_tn";
 pub const KEEP_FEET_TN: &str = "grimwire.keep_feet_tn";
+pub const COVER_BONUS: &str = "grimwire.cover_bonus";
 pub const GRAPPLE_HOLD_TN: &str = "grimwire.grapple_hold_tn";
 pub const GRAPPLE_MOVE_TN: &str = "grimwire.grapple_move_tn";
 
@@ -97,6 +98,12 @@ pub fn specs() -> Vec<OptionSpec> {
             default: OptionValue::Int(11),
         },
         tn_option(SHOVE_TOG_TN, "TN of the TOG roll that pushes a shoved character back, once the shove has landed (the text gives none)."),
+        OptionSpec {
+            key: COVER_BONUS,
+            help: "What cover adds to AGL against ranged and thrown attacks (the text gives no number).",
+            kind: OptionKind::Int { min: 0, max: 20 },
+            default: OptionValue::Int(2),
+        },
         tn_option(GRAPPLE_HOLD_TN, "TN of the TOG or COR roll that holds a grabbed character (the text gives none)."),
         tn_option(GRAPPLE_MOVE_TN, "TN of the TOG or AGL roll a grappler makes once a turn to move, carrying whom they hold, when the GM gives none for the weight (the text gives none)."),
         tn_option(KEEP_FEET_TN, "TN of the AGL roll a shoved character makes to stay on their feet, when the GM gives none for the shove's force and the ground (the text gives none)."),

@@ -67,6 +67,7 @@ pub fn shove(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
         tn_override: args.int("tn")?,
         hidden,
         threshold: 1,
+        cover: 0,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who}'s shove does not reach {target}"));

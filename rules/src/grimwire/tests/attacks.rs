@@ -200,3 +200,162 @@ fn an_npcs_unspared_stray_attack_shows_its_avoid_tn() {
         ],
     );
 }
+
+/// A cell of cover on the line between a ranged attacker and its target adds
+/// `grimwire.cover_bonus` (2) to the target's evasion, whoever rolls; a melee blow and a
+/// supernatural one ignore it.
+#[test]
+fn cover_between_a_shooter_and_the_target_eases_the_evasion_of_ranged_attacks_only() {
+    let cover_at = |x, y| {
+        S::Gm(
+            "rule.terrain",
+            vec![
+                (
+                    "cell",
+                    crate::action::ArgValue::Cell(crate::grid::Cell::new(x, y)),
+                ),
+                ("cover", t("cover")),
+            ],
+            &[],
+        )
+    };
+    let shoot = |target: &'static str, faces: &'static [u32]| {
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t(target)), ("weapon", t("pistol"))],
+            faces,
+        )
+    };
+    struct Case {
+        name: &'static str,
+        cover: bool,
+        options: &'static [(&'static str, &'static str)],
+        step: fn() -> S,
+        condition: (&'static str, i64),
+    }
+    let cases = [
+        // 10 + COR 3 = 13 reaches the goblin's 12: 2d4 = 1 + 1.
+        Case {
+            name: "in the open",
+            cover: false,
+            options: &[],
+            step: || {
+                S::Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+                    &[10, 1, 1],
+                )
+            },
+            condition: ("goblin-1", 8),
+        },
+        // Behind cover, 13 - 2 = 11 misses it.
+        Case {
+            name: "behind cover",
+            cover: true,
+            options: &[],
+            step: || {
+                S::Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+                    &[10],
+                )
+            },
+            condition: ("goblin-1", 10),
+        },
+        // 12 + 3 - 2 = 13 still hits.
+        Case {
+            name: "behind cover, a better shot",
+            cover: true,
+            options: &[],
+            step: || {
+                S::Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+                    &[11, 1, 1],
+                )
+            },
+            condition: ("goblin-1", 8),
+        },
+        // The table's bonus of 4: 12 + 3 - 4 = 11 misses.
+        Case {
+            name: "deep cover",
+            cover: true,
+            options: &[("grimwire.cover_bonus", "4")],
+            step: || {
+                S::Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+                    &[12],
+                )
+            },
+            condition: ("goblin-1", 10),
+        },
+        // The knife ignores it: 9 + 3 = 12 hits, 2 + TOG 2 = 4.
+        Case {
+            name: "a blade behind cover",
+            cover: true,
+            options: &[],
+            step: || {
+                S::Act(
+                    "aune",
+                    "attack",
+                    vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+                    &[9, 2],
+                )
+            },
+            condition: ("goblin-1", 6),
+        },
+    ];
+    for c in cases {
+        let mut steps = start();
+        if c.cover {
+            steps.push(cover_at(1, 0));
+        }
+        steps.extend([
+            (c.step)(),
+            S::Res(c.condition.0, "condition", c.condition.1),
+        ]);
+        if c.cover && c.name != "a blade behind cover" {
+            steps.push(S::Said("goblin-1: cover"));
+        }
+        play(c.name, c.options, steps);
+    }
+
+    // Mara, a PC, evades with the +2 herself: 10 + AGL 2 + 2 = 14 beats 10 + 3 = 13. The cover
+    // stands at (3, 0), between Aune at (0, 0) and Mara at (4, 0), and the goblin moves away.
+    let mut steps = start();
+    steps.extend([
+        S::Place("goblin-1", 0, 6),
+        cover_at(3, 0),
+        shoot("mara", &[10, 10]),
+        S::Res("mara", "condition", 14),
+    ]);
+    play("a PC behind cover", &[], steps);
+    // In the open her 12 loses to 13: 2d4 = 2 + 2, less her armour 1.
+    let mut steps = start();
+    steps.extend([
+        S::Place("goblin-1", 0, 6),
+        shoot("mara", &[10, 10, 2, 2]),
+        S::Res("mara", "condition", 11),
+    ]);
+    play("a PC in the open", &[], steps);
+
+    // Off the grid only the GM says so.
+    let mut steps = start();
+    steps.push(S::Refused(
+        "aune",
+        "attack",
+        vec![
+            ("target", t("goblin-1")),
+            ("weapon", t("pistol")),
+            ("cover", crate::action::ArgValue::Flag(true)),
+        ],
+        "forbidden",
+    ));
+    play("cover is the GM's to say", &[], steps);
+}
