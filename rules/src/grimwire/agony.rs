@@ -5,10 +5,11 @@
 //! A fourth level of burnout with agony among the levels leaves the character out cold instead
 //! of dying (`burnout::follow_level`).
 //!
-//! Burning causes agony once: while it burns, the same level stays and its minute starts again
-//! at each turn's flames. Every other infliction (a GM ruling, a technique) adds a level.
+//! Burning causes agony once, a level when it starts: while it burns, the agony's minute starts
+//! again at each turn's flames. Every other infliction (a GM ruling, a technique) adds a level.
 
 use crate::engine::{Ctx, DecideError};
+use crate::event::Audience;
 use crate::ids::EntityId;
 use crate::state::Status;
 
@@ -54,8 +55,9 @@ pub fn inflict(
     follow_level(ctx, who, from + 1, max)
 }
 
-/// Pain that goes on (a burning body): the agony it caused lasts another minute from now, and
-/// adds no level. Pain with no agony yet is a new infliction.
+/// Pain that goes on (a burning body): the agony lasts another minute from now, and adds no
+/// level. Pain with no agony yet is a new infliction. All the levels of agony pass together,
+/// a minute after the last pain.
 pub fn renew(ctx: &mut Ctx<'_>, who: &EntityId, cause: &str) -> Result<(), DecideError> {
     match ctx.combatant(who)?.statuses.get(AGONY).cloned() {
         Some(s) => set(ctx, who, &s.source, s.magnitude, None),
@@ -63,6 +65,8 @@ pub fn renew(ctx: &mut Ctx<'_>, who: &EntityId, cause: &str) -> Result<(), Decid
     }
 }
 
+/// The agony status holds its levels, which are burnout levels: of a combatant whose numbers
+/// are the GM's, it is the GM's too (the table learns of the pain from the GM).
 fn set(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
@@ -75,14 +79,42 @@ fn set(
         magnitude: levels,
         rounds_left: Some(rounds.unwrap_or(AGONY_ROUNDS)),
     };
-    ctx.set_status(who, AGONY, Some(status))
+    ctx.set_status_for(audience(ctx, who)?, who, AGONY, Some(status))
+}
+
+fn audience(ctx: &Ctx<'_>, who: &EntityId) -> Result<Audience, DecideError> {
+    Ok(if crate::redact::gm_only_numbers(&ctx.combatant(who)?) {
+        Audience::GmOnly
+    } else {
+        Audience::Everyone
+    })
+}
+
+/// The levels of burnout agony holds on `c`: none when it holds none.
+pub fn levels(c: &crate::state::Combatant) -> i64 {
+    c.statuses.get(AGONY).map_or(0, |s| s.magnitude.max(0))
+}
+
+/// Burnout ruled down to `level`: agony holds no more levels than there are.
+pub fn follow_ruling(ctx: &mut Ctx<'_>, who: &EntityId, level: i64) -> Result<(), DecideError> {
+    let Some(s) = ctx.combatant(who)?.statuses.get(AGONY).cloned() else {
+        return Ok(());
+    };
+    if s.magnitude <= level {
+        return Ok(());
+    }
+    let to = (level > 0).then_some(Status {
+        magnitude: level,
+        ..s
+    });
+    ctx.set_status_for(audience(ctx, who)?, who, AGONY, to)
 }
 
 /// The agony passes: its levels of burnout go with it. What the lowered cap took from
 /// Condition does not come back, and out cold stays out cold (it wakes as out cold does).
 pub fn pass(ctx: &mut Ctx<'_>, who: &EntityId, levels: i64) -> Result<(), DecideError> {
     if ctx.combatant(who)?.has_status(AGONY) {
-        ctx.set_status(who, AGONY, None)?;
+        ctx.set_status_for(audience(ctx, who)?, who, AGONY, None)?;
     }
     let from = ctx.combatant(who)?.resource(BURNOUT);
     let to = (from - levels).max(0);
@@ -104,13 +136,12 @@ pub fn count_down(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> 
     };
     match s.rounds_left {
         Some(0) | None => pass(ctx, who, s.magnitude),
-        Some(n) => ctx.set_status(
-            who,
-            AGONY,
-            Some(Status {
+        Some(n) => {
+            let counted = Status {
                 rounds_left: Some(n - 1),
                 ..s
-            }),
-        ),
+            };
+            ctx.set_status_for(audience(ctx, who)?, who, AGONY, Some(counted))
+        }
     }
 }

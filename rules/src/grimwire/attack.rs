@@ -111,16 +111,19 @@ pub fn supernatural_range(rsn: i64) -> i64 {
 }
 
 /// Spends what the attack costs: the action, or, for a further light-weapon attack in the
-/// same action, one of the attacks COR allows.
-fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<(), DecideError> {
+/// same action, one of the attacks COR allows. Whether the attack goes ahead: a held
+/// attacker may lose the action to its grapplers.
+fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<bool, DecideError> {
     economy::require_turn(ctx, who)?;
     if !ctx.state.encounter().active {
-        return Ok(());
+        return Ok(true);
     }
     let c = ctx.combatant(who)?;
     let made = c.turn_counter(ATTACKS);
     if made == 0 {
-        economy::spend_action(ctx, who)?;
+        if !super::grapple::spend_action_held(ctx, who, "attack")? {
+            return Ok(false);
+        }
     } else {
         let allowed = if weapon.class.is_light() {
             tables().light_attacks(sheet_of(&c)?.attribute(Attribute::COR))
@@ -152,7 +155,8 @@ fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<
     if !weapon.class.is_light() {
         ctx.set_turn_counter(who, SINGLE_ATTACK, 1)?;
     }
-    ctx.set_turn_counter(who, ATTACKS, made + 1)
+    ctx.set_turn_counter(who, ATTACKS, made + 1)?;
+    Ok(true)
 }
 
 /// The highest natural face that risks hitting someone else: 1, or more with a heavy weapon
@@ -214,7 +218,9 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     let situation = args.int("modifier")?.unwrap_or(0);
     let range = range_modifier(ctx, &attacker, &target, &weapon, args.int("distance_m")?)?;
     ctx.telling = Some(super::tell::attack(who, &target_id, &weapon));
-    pay_for_attack(ctx, who, &weapon)?;
+    if !pay_for_attack(ctx, who, &weapon)? {
+        return Ok(());
+    }
 
     let tog = sheet_of(&attacker)?.attribute(Attribute::TOG);
     let supernatural = weapon.class == WeaponClass::Supernatural;
@@ -247,10 +253,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         extra.push(Modifier::new("beyond range", range));
     }
     extra.extend(status::fighting(&attacker));
-    let npc_on_pc = is_pc(&target) && !is_pc(&attacker);
-    if targeted && !npc_on_pc {
-        extra.push(Modifier::new("targeted", -TARGETED));
-    }
+    let surprise = super::surprise::first_strike(ctx, who)?;
     let hidden = gm_tn_hidden(&ctx.state, args)?;
     let ranged = matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown);
     let cover = if ranged && (args.flag("cover")? || in_cover(ctx, who, &target_id)?) {
@@ -265,6 +268,7 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         evade_attr,
         what: "attack",
         cover,
+        surprise,
         extra,
         situation,
         range,
@@ -302,7 +306,8 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
                 .into_iter()
                 .filter(|g| g != who)
                 .collect();
-            if holders.is_empty() {
+            if holders.is_empty() || options::choice_of(ctx.state.options(), COLLATERAL) == "never"
+            {
                 return Ok(());
             }
             ctx.emit(Event::public(Fact::Noted {
@@ -333,6 +338,8 @@ pub(super) struct Swing<'a> {
     pub threshold: i64,
     /// What cover adds to the target's evasion (ranged attacks only).
     pub cover: i64,
+    /// What surprise adds to the attack (its side's first).
+    pub surprise: i64,
 }
 
 pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideError> {
@@ -341,7 +348,13 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     let (hit_attr, evade_attr) = (s.hit_attr, s.evade_attr);
     let (situation, range, targeted) = (s.situation, s.range, s.targeted);
     let (tn_override, hidden, threshold) = (s.tn_override, s.hidden, s.threshold);
-    let extra = &s.extra;
+    // The attacker's roll: what the caller gave, and what aiming and surprise add to it.
+    let mut extra = s.extra.clone();
+    if targeted {
+        extra.push(Modifier::new("targeted", -TARGETED));
+    }
+    extra.push(Modifier::new("surprise", s.surprise));
+    let extra = &extra;
     let attacker = ctx.combatant(who)?;
     let target = ctx.combatant(&target_id)?;
     let a_sheet = sheet_of(&attacker)?.clone();
@@ -349,7 +362,8 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     let supernatural = hit_attr == Attribute::RSN;
     let npc_on_pc = is_pc(&target) && !is_pc(&attacker);
     // A grappler's blow at whom it holds is COR against their AGL, both rolled.
-    let in_hold = !supernatural && super::grapple::holds(&attacker, &target_id);
+    let in_hold =
+        s.what == "attack" && !supernatural && super::grapple::holds(&attacker, &target_id);
 
     let verdict = if let Some(why) = status::defenceless(&target, evade_attr) {
         ctx.emit(Event::public(Fact::Noted {
@@ -374,6 +388,7 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
         if targeted {
             evade_extra.push(Modifier::new(format!("{who}: targeted"), TARGETED));
         }
+        evade_extra.push(Modifier::new(format!("{who}: surprise"), -s.surprise));
         let label = format!("{evade_attr} evade");
         let outcome = check_tn(
             ctx,
@@ -537,6 +552,9 @@ fn opposed(a: &Rolled, d: &Rolled, misfire: bool) -> Verdict {
     }
 }
 
+/// Writes an opposed roll, `attacker`'s against `defender`'s, as one event with the attacker's
+/// account. A total of a combatant whose numbers are the GM's stays the GM's: the other side's
+/// record reaches the table compared with a hidden number, as a hidden TN does.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit_opposed(
     ctx: &mut Ctx<'_>,
@@ -554,29 +572,16 @@ pub(super) fn emit_opposed(
     } else {
         Outcome::Success
     };
-    let rec =
-        |who: &EntityId, label: &str, r: &Rolled, other: &EntityId, other_total, outcome, why| {
-            Fact::Checked(CheckRecord {
-                actor: Some(who.clone()),
-                label: label.to_owned(),
-                roll: r.roll.clone(),
-                modifiers: r.modifiers.clone(),
-                total: r.total,
-                against: Against::Opposed {
-                    entity: other.clone(),
-                    total: other_total,
-                },
-                outcome,
-                overridden_by: why,
-                margin: Some(r.total.saturating_sub(other_total)),
-            })
-        };
+    let d_hidden = ctx
+        .state
+        .combatant(defender)
+        .is_some_and(crate::redact::gm_only_numbers);
     let rolled = super::tell::Rolled {
         roll: &a.roll,
         modifiers: &a.modifiers,
         total: a.total,
     };
-    let account = super::tell::opposed(
+    let mut account = super::tell::opposed(
         ctx,
         attacker,
         a_label,
@@ -587,16 +592,79 @@ pub(super) fn emit_opposed(
         a_out,
         a_why.clone(),
     );
-    let event = Event::public(rec(attacker, a_label, a, defender, d.total, a_out, a_why))
-        .with(
-            crate::event::Audience::Everyone,
-            rec(defender, d_label, d, attacker, a.total, d_out, None),
-        )
-        .with(
-            crate::event::Audience::Everyone,
-            Fact::Told(Box::new(account)),
-        );
-    ctx.emit(event)
+    if d_hidden && let Some(against) = account.roll.as_mut().and_then(|r| r.against.as_mut()) {
+        // Which attribute the GM's side rolled tells its sheet too.
+        against.name = format!("{defender}'s roll");
+        against.hidden = true;
+    }
+    let mut parts = opposed_record(ctx, attacker, a_label, a, defender, d.total, a_out, a_why);
+    parts.extend(opposed_record(
+        ctx, defender, d_label, d, attacker, a.total, d_out, None,
+    ));
+    parts.push(crate::event::Part {
+        audience: crate::event::Audience::Everyone,
+        fact: Fact::Told(Box::new(account)),
+    });
+    ctx.emit(Event { parts })
+}
+
+/// `who`'s side of an opposed roll against `other`'s total: compared openly, or, when
+/// `other`'s numbers are the GM's, with that total in a part for the GM alone.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn opposed_record(
+    ctx: &Ctx<'_>,
+    who: &EntityId,
+    label: &str,
+    r: &Rolled,
+    other: &EntityId,
+    other_total: i64,
+    outcome: Outcome,
+    why: Option<String>,
+) -> Vec<crate::event::Part> {
+    use crate::event::{Audience, Part};
+    let hidden = ctx
+        .state
+        .combatant(other)
+        .is_some_and(crate::redact::gm_only_numbers);
+    let margin = r.total.saturating_sub(other_total);
+    let record = |against, margin| {
+        Fact::Checked(CheckRecord {
+            actor: Some(who.clone()),
+            label: label.to_owned(),
+            roll: r.roll.clone(),
+            modifiers: r.modifiers.clone(),
+            total: r.total,
+            against,
+            outcome,
+            overridden_by: why.clone(),
+            margin,
+        })
+    };
+    if !hidden {
+        let against = Against::Opposed {
+            entity: other.clone(),
+            total: other_total,
+        };
+        return vec![Part {
+            audience: Audience::Everyone,
+            fact: record(against, Some(margin)),
+        }];
+    }
+    vec![
+        Part {
+            audience: Audience::Everyone,
+            fact: record(Against::Hidden, None),
+        },
+        Part {
+            audience: Audience::GmOnly,
+            fact: Fact::HiddenTarget {
+                label: format!("{label} (against {other})"),
+                target: other_total,
+                direction: crate::direction::Direction::Exceed,
+                margin: Some(margin),
+            },
+        },
+    ]
 }
 
 /// What a hit's damage depends on beyond the weapon.

@@ -7,7 +7,6 @@ use crate::ids::EntityId;
 
 use crate::state::Status;
 
-use super::agony::AGONY;
 use super::burnout_levels::condition_cap;
 use super::{BURNOUT, CONDITION, DEAD, DEAD_BELOW, DYING, OUT_COLD};
 
@@ -50,11 +49,11 @@ pub fn follow_level(
     max_condition: i64,
 ) -> Result<(), DecideError> {
     let c = ctx.combatant(who)?;
-    if level >= 4 && c.has_status(AGONY) {
+    if level >= 4 && super::agony::levels(&c) > 0 {
         // Agony cannot kill: its last level leaves Condition alone and the character out cold.
         if !c.has_status(OUT_COLD) && !c.has_status(DEAD) {
             let status = Status {
-                source: "agony at the last level of burnout".into(),
+                source: "pain".into(),
                 magnitude: 0,
                 rounds_left: None,
             };
@@ -104,6 +103,7 @@ pub fn begin_dying(
 }
 
 pub fn die(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    super::grapple::died(ctx, who)?;
     ctx.set_status(who, DYING, None)?;
     ctx.set_status(who, OUT_COLD, None)?;
     let status = Status {

@@ -268,7 +268,9 @@ pub fn stabilise(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), D
         return Err(Refusal::Rule(format!("{target} is not dying")).into());
     }
     economy::require_reach(ctx, who, &target, 3)?;
-    economy::spend_action(ctx, who)?;
+    if !super::grapple::spend_action_held(ctx, who, "stabilising")? {
+        return Ok(());
+    }
     let given = args.int("tn")?;
     let tn = given.unwrap_or_else(|| {
         options::int_of(ctx.state.options(), STABILISE_TN_BASE)

@@ -5,10 +5,10 @@
 //! or a roll the roller's state fails (paralysed), loses: the trier's first.
 
 use crate::engine::{Ctx, DecideError};
-use crate::event::{Against, CheckRecord, Event, Fact, Modifier, Outcome};
+use crate::event::{Event, Modifier, Outcome};
 use crate::ids::EntityId;
 
-use super::attack::emit_opposed;
+use super::attack::{emit_opposed, opposed_record};
 use super::check::{Rolled, roll_d20};
 use super::sheet::Attribute;
 use super::sheet_of;
@@ -104,18 +104,6 @@ fn also_rolled(
     } else {
         Outcome::Success
     };
-    ctx.emit(Event::public(Fact::Checked(CheckRecord {
-        actor: Some(who.clone()),
-        label: label.to_owned(),
-        roll: r.roll.clone(),
-        modifiers: r.modifiers.clone(),
-        total: r.total,
-        against: Against::Opposed {
-            entity: against.clone(),
-            total: their_total,
-        },
-        outcome,
-        overridden_by: lost(r),
-        margin: Some(r.total.saturating_sub(their_total)),
-    })))
+    let parts = opposed_record(ctx, who, label, r, against, their_total, outcome, lost(r));
+    ctx.emit(Event { parts })
 }

@@ -107,11 +107,15 @@ fn build_definitions() -> Vec<ActionDef> {
     vec![
         ActionDef {
             name: "start_encounter",
-            help: "Start the encounter: everyone rolls d20 + PER for initiative.",
+            help: "Start the encounter: everyone rolls d20 + PER for initiative; a side may surprise the others.",
             needs_actor: false,
             gm_only: true,
             costs: &[],
-            args: vec![],
+            args: vec![
+                arg_choices("surprise", false, "the others are unaware (the surprising side takes round 1 alone; first attack +5) or on alert (one opener takes round 1; first attack +2)", &["unaware", "alert"]),
+                arg("by", Text, false, "the surprising side (players, enemies, or a sheet's side)"),
+                arg("opener", Entity, false, "against an alert side: who opens (the first of the side in initiative order by default)"),
+            ],
         },
         ActionDef {
             name: "end_encounter",
@@ -764,8 +768,9 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
             }
             .into());
         }
-        // A hold on either side asks for a roll before the turn's first move; lost, the
-        // movement is gone and the character stays.
+        // A hold on either side bounds the move, then asks for a roll before the turn's
+        // first move; lost, the movement is gone and the character stays.
+        grapple::may_go(ctx, who, from, to)?;
         if !grapple::may_move(ctx, who)? {
             return Ok(());
         }

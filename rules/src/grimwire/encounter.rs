@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 
+use crate::action::Args;
 use crate::decision::{PendingStep, StepValue};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact};
@@ -16,16 +17,17 @@ use super::damage::dying_tick;
 use super::economy::TURN_COUNTERS;
 use super::options::{self, DYING_TICK, END_SPENT_TURNS, IDLE_TURNS, SAME_SIDE_TIES};
 use super::sheet::Attribute;
-use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats, economy, status};
+use super::{ACTION_OWED, ACTION_SPENT, DEAD, deciding_seats, economy, status, surprise};
 
 pub const STEP_TIE: &str = "grimwire.initiative.tie";
 pub const INITIATIVE: &str = "initiative";
 /// The side whose members count as "the players" for "ties go to the enemies".
 pub const PLAYERS: &str = "players";
 
-pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+pub fn start(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     // The dead do not fight.
     let ids = crate::toolkit::start_encounter(ctx, |c| !c.has_status(DEAD))?;
+    let surprise = surprise::plan(ctx, args, &ids)?;
     // Initiative dice are drawn in canonical id order, so the draw order is checkable.
     let mut rolled = Vec::new();
     for id in &ids {
@@ -50,6 +52,9 @@ pub fn start(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     ctx.emit(Event::public(Fact::OrderSet {
         order: order.clone(),
     }))?;
+    if let Some(plan) = &surprise {
+        surprise::declare(ctx, plan, &order)?;
+    }
     settle_ties_or_begin(ctx, order)
 }
 
@@ -222,6 +227,13 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
                 return Ok(());
             }
             at = 0;
+            if surprise::running(ctx) {
+                surprise::over(ctx)?;
+                ctx.emit(Event::public(Fact::Noted {
+                    text: "the surprise is over: from now on everyone acts in initiative order"
+                        .into(),
+                }))?;
+            }
             let round = ctx.state.encounter().round + 1;
             start_round(ctx, round)?;
             // The text lets tied characters of one side choose again every round.
@@ -232,6 +244,11 @@ fn advance(ctx: &mut Ctx<'_>, mut at: usize) -> Result<(), DecideError> {
             }
         }
         let id = order[at].clone();
+        // Caught unaware: no turn in the surprise round.
+        if surprise::running(ctx) && !surprise::acts(ctx, &id) {
+            at += 1;
+            continue;
+        }
         if !ctx.combatant(&id)?.has_status(DEAD) {
             begin_turn(ctx, id.clone(), true)?;
             let c = ctx.combatant(&id)?;
@@ -437,5 +454,7 @@ pub fn end(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         }
         status::fight_over(ctx, &id)?;
     }
+    surprise::over(ctx)?;
+    super::grapple::fight_over(ctx)?;
     ctx.emit(Event::public(Fact::EncounterEnded))
 }

@@ -51,20 +51,6 @@ pub const GRAPPLED_AGL: i64 = -5;
 pub const WON_ACT: &str = "grapple_act_won";
 pub const WON_MOVE: &str = "grapple_move_won";
 
-/// The actions a held character must win a roll to take: those that take the turn's action,
-/// but breaking out (which is that roll).
-const BOUND: [&str; 9] = [
-    "attack",
-    "technique",
-    "shove",
-    "trip",
-    "grapple",
-    "takedown",
-    "choke",
-    "stabilise",
-    "extinguish",
-];
-
 fn others(c: &Combatant, prefix: &str) -> Vec<EntityId> {
     c.statuses
         .keys()
@@ -133,7 +119,12 @@ pub fn grapple(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     };
     let situation = args.int("modifier")?.unwrap_or(0);
     let hidden = gm_tn_hidden(&ctx.state, args)?;
-    spend_action(ctx, who)?;
+    // Grappling one's own grappler is the escape the text allows as the action: no roll first.
+    if grapplers(ctx, who)?.contains(&target) {
+        spend_action(ctx, who)?;
+    } else if !spend_action_held(ctx, who, "grapple")? {
+        return Ok(());
+    }
     let mut extra = vec![Modifier::new("situation", situation)];
     extra.extend(status::fighting(&ctx.combatant(who)?));
     let swing = Swing {
@@ -150,6 +141,7 @@ pub fn grapple(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         hidden,
         threshold: 1,
         cover: 0,
+        surprise: 0,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who} fails to grab {target}"));
@@ -164,17 +156,59 @@ pub fn grapple(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     say(ctx, format!("{who} grapples {target}"))
 }
 
+/// The fight is over, and every hold and choke in it.
+pub fn fight_over(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    for id in ctx.state.combatant_ids() {
+        let c = ctx.combatant(&id)?;
+        for held in others(&c, GRAPPLING) {
+            let_go(ctx, &id, &held)?;
+        }
+        for g in others(&c, GRAPPLED) {
+            let_go(ctx, &g, &id)?;
+        }
+    }
+    Ok(())
+}
+
+/// `who` is dead: whoever they held, and whoever held them, is let go.
+pub fn died(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    let c = ctx.combatant(who)?;
+    for held in others(&c, GRAPPLING) {
+        let_go(ctx, who, &held)?;
+    }
+    for g in others(&c, GRAPPLED) {
+        let_go(ctx, &g, who)?;
+    }
+    Ok(())
+}
+
 /// Ends `grappler`'s hold on `held`, and the choke that came with it.
 fn let_go(ctx: &mut Ctx<'_>, grappler: &EntityId, held: &EntityId) -> Result<(), DecideError> {
-    ctx.set_status(held, &format!("{GRAPPLED}{grappler}"), None)?;
-    ctx.set_status(grappler, &format!("{GRAPPLING}{held}"), None)?;
-    let choked = ctx
-        .combatant(held)?
-        .statuses
-        .get(SUFFOCATING)
-        .is_some_and(|s| s.source == grappler.0);
-    if choked {
-        ctx.set_status(held, SUFFOCATING, None)?;
+    let (g_key, h_key) = (
+        format!("{GRAPPLING}{held}"),
+        format!("{GRAPPLED}{grappler}"),
+    );
+    if ctx
+        .state
+        .combatant(held)
+        .is_some_and(|c| c.has_status(&h_key))
+    {
+        ctx.set_status(held, &h_key, None)?;
+        let choked = ctx
+            .combatant(held)?
+            .statuses
+            .get(SUFFOCATING)
+            .is_some_and(|s| s.source == grappler.0);
+        if choked {
+            ctx.set_status(held, SUFFOCATING, None)?;
+        }
+    }
+    if ctx
+        .state
+        .combatant(grappler)
+        .is_some_and(|c| c.has_status(&g_key))
+    {
+        ctx.set_status(grappler, &g_key, None)?;
     }
     Ok(())
 }
@@ -272,7 +306,9 @@ pub fn takedown(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
     if ctx.combatant(&target)?.has_status(KNOCKED_DOWN) {
         return Err(Refusal::Rule(format!("{target} is already down")).into());
     }
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "takedown")? {
+        return Ok(());
+    }
     let attrs = str_or(ctx, Some(Attribute::COR));
     let mine = Side {
         attrs: &attrs,
@@ -308,7 +344,9 @@ pub fn choke(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
     if ctx.combatant(&target)?.has_status(SUFFOCATING) {
         return Err(Refusal::Rule(format!("{target} is already suffocating")).into());
     }
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "choke")? {
+        return Ok(());
+    }
     let attrs = str_or(ctx, Some(Attribute::COR));
     let mine = Side {
         attrs: &attrs,
@@ -331,31 +369,26 @@ pub fn choke(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
     }
 }
 
-/// Before an action of a held character on its own turn: the roll against every grappler,
-/// once a turn. Whether the action goes ahead; a lost roll costs the action.
-pub fn may_act(
+/// Spends `who`'s action on `what`. A held character, on its turn in a fight, first rolls
+/// against every grappler (once a turn: a won roll holds for the turn's further attacks);
+/// lost, the action goes on the struggle. Whether the action goes ahead. Called by each
+/// action that takes the turn's action, after its own checks, so a command that would be
+/// refused is refused before any die is drawn.
+pub fn spend_action_held(
     ctx: &mut Ctx<'_>,
     who: &EntityId,
-    action: &str,
-    args: &Args,
+    what: &str,
 ) -> Result<bool, DecideError> {
-    let c = ctx.combatant(who)?;
-    if !BOUND.contains(&action) || !is_held(&c) || c.turn_counter(WON_ACT) != 0 {
+    spend_action(ctx, who)?;
+    let enc = ctx.state.encounter();
+    if !enc.active || enc.current.as_ref() != Some(who) {
         return Ok(true);
     }
-    // The action already spent: the action's own refusal says so, before any roll.
-    if c.resource(super::ACTION_SPENT) != 0 || c.turn_counter(super::economy::ATTACKS) != 0 {
+    if ctx.combatant(who)?.turn_counter(WON_ACT) != 0 {
         return Ok(true);
     }
     let holding = grapplers(ctx, who)?;
     if holding.is_empty() {
-        return Ok(true);
-    }
-    // Grappling one's own grappler is the escape the text allows as the action.
-    if action == "grapple"
-        && let Some(t) = args.entity("target")?
-        && holding.contains(&t)
-    {
         return Ok(true);
     }
     let attrs = str_or(ctx, Some(Attribute::COR));
@@ -373,10 +406,9 @@ pub fn may_act(
         ctx.set_turn_counter(who, WON_ACT, 1)?;
         return Ok(true);
     }
-    spend_action(ctx, who)?;
     say(
         ctx,
-        format!("{who} is held fast and loses this turn's action ({action})"),
+        format!("{who} is held fast and loses this turn's action ({what})"),
     )?;
     Ok(false)
 }
@@ -442,6 +474,54 @@ pub fn carried(ctx: &Ctx<'_>, who: &EntityId) -> Result<Vec<EntityId>, DecideErr
         .collect())
 }
 
+/// Whether a move of `who` from `from` to `to` is one a hold allows, before any roll: a held
+/// character stays within reach of every grappler (breaking out is the action), and a grappler
+/// carries whom it holds only where there is room for them.
+pub fn may_go(ctx: &Ctx<'_>, who: &EntityId, from: Cell, to: Cell) -> Result<(), DecideError> {
+    let diagonal = ctx.state.options().diagonal();
+    for g in grapplers(ctx, who)? {
+        let Some(at) = ctx.combatant(&g)?.position else {
+            continue;
+        };
+        if i64::try_from(distance(at, to, diagonal)).unwrap_or(i64::MAX) > MELEE_M {
+            return Err(Refusal::Rule(format!(
+                "{who} is held by {g} and can move only within {MELEE_M} m of them (break_free first)"
+            ))
+            .into());
+        }
+    }
+    let carried = carried(ctx, who)?;
+    let (dx, dy) = (
+        i64::from(to.x) - i64::from(from.x),
+        i64::from(to.y) - i64::from(from.y),
+    );
+    for held in &carried {
+        let Some(at) = ctx.combatant(held)?.position else {
+            continue;
+        };
+        let cell = match (
+            i32::try_from(i64::from(at.x) + dx),
+            i32::try_from(i64::from(at.y) + dy),
+        ) {
+            (Ok(x), Ok(y)) => Cell::new(x, y),
+            _ => {
+                return Err(
+                    Refusal::bad_argument("to", "is off the grid for whom it carries").into(),
+                );
+            }
+        };
+        let moving = |id: &EntityId| id == who || carried.contains(id);
+        if let Some(what) = super::shove::obstacle(ctx, &moving, cell) {
+            return Err(Refusal::Rule(format!(
+                "{who} cannot carry {held} there: {what} is in the way at ({}, {})",
+                cell.x, cell.y
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// After a grappler moved from `from` to `to`: `carried` come along, by the same step.
 pub fn carry(
     ctx: &mut Ctx<'_>,
@@ -475,12 +555,20 @@ pub fn carry(
 pub fn tidy(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
     let mut ended = Vec::new();
     for id in ctx.state.combatant_ids() {
-        let Some(g) = ctx.state.combatant(&id) else {
+        let Some(c) = ctx.state.combatant(&id) else {
             continue;
         };
-        for held in others(g, GRAPPLING) {
+        for held in others(c, GRAPPLING) {
             if let Some(why) = broken(ctx, &id, &held) {
                 ended.push((id.clone(), held, why));
+            }
+        }
+        // A hold needs both halves: a `grappled:` whose grappler holds no one (a ruling's)
+        // is no hold.
+        for g in others(c, GRAPPLED) {
+            let held_there = ctx.state.combatant(&g).is_some_and(|g| holds(g, &id));
+            if !held_there && !ended.iter().any(|(eg, eh, _)| *eg == g && *eh == id) {
+                ended.push((g, id.clone(), "no hold".to_owned()));
             }
         }
     }

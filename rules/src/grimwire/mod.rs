@@ -25,6 +25,7 @@ mod rest;
 pub mod sheet;
 mod shove;
 mod status;
+mod surprise;
 mod technique;
 mod tell;
 
@@ -114,7 +115,10 @@ impl RuleSystem for Grimwire {
         let c = ctx.combatant(target)?;
         let max = sheet_of(&c)?.condition_max;
         match resource {
-            BURNOUT => burnout::follow_level(ctx, target, to, max),
+            BURNOUT => {
+                agony::follow_ruling(ctx, target, to)?;
+                burnout::follow_level(ctx, target, to, max)
+            }
             CONDITION => damage::follow_condition(ctx, target, max, c.has_status(DYING)),
             FOCUS if from >= 0 && to < 0 => {
                 burnout::add_level(ctx, target, "Focus went below 0 by ruling", max)
@@ -142,6 +146,10 @@ impl RuleSystem for Grimwire {
                     (None, Some(from)) => agony::pass(ctx, target, from.magnitude),
                     (None, None) => Ok(()),
                 }
+            }
+            // Catching fire is a new pain; being set burning again is the same fire.
+            (status::BURNING, Some(_)) if from.is_none() => {
+                agony::inflict(ctx, target, "burning", None)
             }
             (status::BURNING, Some(_)) => agony::renew(ctx, target, "burning"),
             _ => Ok(()),
@@ -193,18 +201,13 @@ impl RuleSystem for Grimwire {
             let current = ctx.state.encounter().current.as_ref() == Some(&id);
             if current && (economy::needs_turn(action) || action == "technique") {
                 status::may_take(&ctx.combatant(&id)?, action)?;
-                // Held, the character first wins a roll against its grapplers, or loses the
-                // action to them.
-                if ctx.state.encounter().active && !grapple::may_act(ctx, &id, action, args)? {
-                    return Ok(());
-                }
             }
             Some(id)
         } else {
             None
         };
         match (action, actor) {
-            ("start_encounter", _) => encounter::start(ctx),
+            ("start_encounter", _) => encounter::start(ctx, args),
             ("end_encounter", _) => encounter::end(ctx),
             ("check", Some(a)) => check::called_check(ctx, seat, &a, args),
             ("attack", Some(a)) => attack::attack(ctx, &a, args),

@@ -105,7 +105,7 @@ pub fn specs() -> Vec<OptionSpec> {
             default: OptionValue::Int(2),
         },
         tn_option(GRAPPLE_HOLD_TN, "TN of the TOG or COR roll that holds a grabbed character (the text gives none)."),
-        tn_option(GRAPPLE_MOVE_TN, "TN of the TOG or AGL roll a grappler makes once a turn to move, carrying whom they hold, when the GM gives none for the weight (the text gives none)."),
+        tn_option(GRAPPLE_MOVE_TN, "TN of the TOG or AGL roll a grappler makes once a turn to move, carrying whom they hold (the text sets it by the weight and gives no number)."),
         tn_option(KEEP_FEET_TN, "TN of the AGL roll a shoved character makes to stay on their feet, when the GM gives none for the shove's force and the ground (the text gives none)."),
     ]);
     out

@@ -8,9 +8,9 @@ use crate::refusal::Refusal;
 use crate::state::{StateView, Status};
 
 use super::economy::{
-    AUX_USED, FREE_USED, MOVE_CLOSED, MOVED_M, require_reach, require_turn, spend_action,
-    spend_auxiliary,
+    AUX_USED, FREE_USED, MOVE_CLOSED, MOVED_M, require_reach, require_turn, spend_auxiliary,
 };
+use super::grapple::spend_action_held;
 use super::status::{ASLEEP, BLEEDING, BURNING, KNOCKED_DOWN, KNOCKED_OUT, PRESSED, REACH_M};
 
 fn lacks(who: &EntityId, what: &str) -> DecideError {
@@ -83,7 +83,9 @@ pub fn extinguish(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> 
     if !ctx.combatant(who)?.has_status(BURNING) {
         return Err(lacks(who, "burning"));
     }
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "putting out the flames")? {
+        return Ok(());
+    }
     ctx.set_status(who, BURNING, None)?;
     ctx.note_about(who, format!("{who} puts out the flames"))
 }
@@ -101,7 +103,9 @@ pub fn hold_pressure(
         return Err(lacks(target, "bleeding"));
     }
     require_reach(ctx, who, target, REACH_M)?;
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "holding pressure")? {
+        return Ok(());
+    }
     if ctx.state.encounter().active {
         for counter in [AUX_USED, FREE_USED, MOVE_CLOSED] {
             ctx.set_turn_counter(who, counter, 1)?;

@@ -39,6 +39,11 @@ pub fn rest(ctx: &mut Ctx<'_>, args: &Args) -> Result<(), DecideError> {
     if c.has_status(DYING) || c.has_status(DEAD) {
         return Err(Refusal::Rule(format!("{who} cannot rest while dying or dead")).into());
     }
+    // Any rest outlasts agony's minute: its levels go before the rest counts burnout.
+    if let Some(s) = c.statuses.get(super::agony::AGONY) {
+        super::agony::pass(ctx, &who, s.magnitude)?;
+    }
+    let c = ctx.combatant(&who)?;
     let sheet = sheet_of(&c)?;
     let (dc, df) = gains(long, sheet.condition_max, sheet.focus_max);
     let burnout = if long {

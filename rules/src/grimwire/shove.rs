@@ -20,7 +20,8 @@ use super::DEAD;
 use super::attack::{MELEE_M, Swing, Verdict, land};
 use super::check::{check_tn, gm_tn_hidden};
 use super::contest::{Side, contest};
-use super::economy::{require_reach, require_turn, spend_action};
+use super::economy::{require_reach, require_turn};
+use super::grapple::spend_action_held;
 use super::options::{self, KEEP_FEET_TN, SHOVE_TOG_TN};
 use super::sheet::Attribute;
 use super::status::{self, KNOCKED_DOWN};
@@ -51,7 +52,9 @@ pub fn shove(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
     let metres = args.int("metres")?.unwrap_or(PUSH_M);
     let situation = args.int("modifier")?.unwrap_or(0);
     let hidden = gm_tn_hidden(&ctx.state, args)?;
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "shove")? {
+        return Ok(());
+    }
     let mut extra = vec![Modifier::new("situation", situation)];
     extra.extend(status::fighting(&ctx.combatant(who)?));
     let swing = Swing {
@@ -68,6 +71,7 @@ pub fn shove(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
         hidden,
         threshold: 1,
         cover: 0,
+        surprise: 0,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who}'s shove does not reach {target}"));
@@ -117,7 +121,7 @@ fn push(
         if step == Cell::new(0, 0) || far > metres {
             break;
         }
-        if let Some(what) = obstacle(ctx, target, next) {
+        if let Some(what) = obstacle(ctx, &|id: &EntityId| id == target, next) {
             stopped_by = Some(what);
             break;
         }
@@ -144,8 +148,13 @@ fn push(
     say(ctx, text)
 }
 
-/// What stands in `cell` and stops a body pushed into it, if anything.
-fn obstacle(ctx: &Ctx<'_>, pushed: &EntityId, cell: Cell) -> Option<String> {
+/// What stands in `cell` and stops a body moved into it, if anything: a wall, or a character
+/// other than those `moving`.
+pub(super) fn obstacle(
+    ctx: &Ctx<'_>,
+    moving: &dyn Fn(&EntityId) -> bool,
+    cell: Cell,
+) -> Option<String> {
     if ctx
         .state
         .encounter()
@@ -158,7 +167,7 @@ fn obstacle(ctx: &Ctx<'_>, pushed: &EntityId, cell: Cell) -> Option<String> {
     ctx.state
         .combatant_ids()
         .into_iter()
-        .filter(|id| id != pushed)
+        .filter(|id| !moving(id))
         .find(|id| {
             ctx.state
                 .combatant(id)
@@ -177,7 +186,13 @@ pub fn trip(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decide
         "situation",
         args.int("modifier")?.unwrap_or(0),
     )];
-    spend_action(ctx, who)?;
+    if !spend_action_held(ctx, who, "trip")? {
+        return Ok(());
+    }
+    // One who cannot defend (asleep, out cold, paralysed) goes down without a roll.
+    if let Some(why) = status::defenceless(&ctx.combatant(&target)?, Attribute::AGL) {
+        return knock_down(ctx, &target, &format!("tripped by {who} while {why}"));
+    }
     let mine = Side {
         attrs: &[Attribute::AGL],
         label: "trip",

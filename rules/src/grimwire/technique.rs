@@ -60,7 +60,11 @@ pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(
         .into());
     }
     match technique.timing {
-        Timing::Action => economy::spend_action(ctx, who)?,
+        Timing::Action => {
+            if !super::grapple::spend_action_held(ctx, who, "a technique")? {
+                return Ok(());
+            }
+        }
         Timing::Reaction => economy::spend_reaction(ctx, who)?,
         Timing::AuxReaction => economy::spend_auxiliary(ctx, who)?,
         Timing::Free => economy::spend_free(ctx, who)?,

@@ -156,3 +156,49 @@ fn agony_ends_with_the_fight() {
     ]);
     play("agony ends with the fight", &[], steps);
 }
+
+#[test]
+fn agony_outside_a_fight_passes_with_a_rest_and_burning_adds_its_own_level() {
+    // Outside a fight, the next rest outlasts the minute: the agony level goes first, and the
+    // long rest lowers burnout from 1, her own level, to 0.
+    let steps = vec![
+        burnout("aune", 1),
+        set("aune", "agony", 0, None),
+        S::Res("aune", "burnout", 2),
+        S::Gm(
+            "rest",
+            vec![("target", t("aune")), ("kind", t("long"))],
+            &[],
+        ),
+        S::Lacks("aune", "agony"),
+        S::Res("aune", "burnout", 0),
+    ];
+    play("agony and a rest", &[], steps);
+
+    // Catching fire while already in agony is a new pain: one more level; set burning again,
+    // it is the same fire.
+    let mut steps = start();
+    steps.extend([
+        set("aune", "agony", 0, None),
+        set("aune", "burning", 0, None),
+        S::Res("aune", "burnout", 2),
+        S::Magnitude("aune", "agony", 2),
+        set("aune", "burning", 0, None),
+        S::Res("aune", "burnout", 2),
+        // A ruling that lowers burnout leaves agony no more levels than there are.
+        burnout("aune", 1),
+        S::Magnitude("aune", "agony", 1),
+        burnout("aune", 0),
+        S::Lacks("aune", "agony"),
+    ]);
+    play("burning in agony", &[], steps);
+
+    // The goblin's agony, like its burnout, is the GM's.
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "agony", 0, None),
+        S::Res("goblin-1", "burnout", 1),
+        S::GmOnly(&["\"source\":\"GM ruling\"", "\"resource\":\"burnout\""]),
+    ]);
+    play("an NPC's agony", &[], steps);
+}

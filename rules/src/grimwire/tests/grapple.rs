@@ -138,26 +138,33 @@ fn moving_in_a_hold_takes_a_roll_and_half_the_movement_and_the_grappler_carries_
     let mut steps = held();
     steps.extend([
         end("aune"),
-        S::Act("goblin-1", "move", vec![("to", to(4, 2))], &[10, 10]),
+        S::Act("goblin-1", "move", vec![("to", to(3, 0))], &[10, 10]),
         at("goblin-1", 2, 0),
         S::Said("goblin-1 is held in place and cannot move this turn"),
         S::Refused("goblin-1", "move", vec![("to", to(3, 0))], "none_left"),
     ]);
     play("held in place", &[], steps);
 
-    // Winning (15 + 1 = 16 against 12) it moves at half speed: 8 / 2 = 4 m; five is refused
-    // before any roll. Beyond Aune's reach, the hold ends at once.
+    // Winning (15 + 1 = 16 against 12) it moves at half speed, 8 / 2 = 4 m, and only within
+    // Aune's reach: both refusals come before any roll. Getting away is `break_free`.
     let mut steps = held();
     steps.extend([
         end("aune"),
         S::Refused("goblin-1", "move", vec![("to", to(7, 0))], "out_of_range"),
-        S::Act("goblin-1", "move", vec![("to", to(6, 0))], &[15, 10]),
-        at("goblin-1", 6, 0),
-        S::Lacks("goblin-1", "grappled:aune"),
-        S::Lacks("aune", "grappling:goblin-1"),
-        S::Said("aune no longer holds goblin-1 (more than 3 m away)"),
+        S::Refused(
+            "goblin-1",
+            "move",
+            vec![("to", to(6, 0))],
+            "rule: goblin-1 is held by aune and can move only within 3 m of them (break_free first)",
+        ),
+        S::Act("goblin-1", "move", vec![("to", to(3, 0))], &[15, 10]),
+        at("goblin-1", 3, 0),
+        S::Has("goblin-1", "grappled:aune"),
+        // The roll is made once a turn.
+        S::Act("goblin-1", "move", vec![("to", to(2, 0))], &[]),
+        at("goblin-1", 2, 0),
     ]);
-    play("pulling away", &[], steps);
+    play("moving in the hold", &[], steps);
 
     // Aune, holding, moves at half of 6 + 3 after AGL 8 + 3 = 11: the goblin comes along.
     let mut steps = held();
@@ -195,7 +202,9 @@ fn the_grapplers_blow_is_opposed_by_agl_and_a_miss_at_the_held_may_strike_the_gr
             vec![("target", t("goblin-1")), ("weapon", t("knife"))],
             &[10, 12, 2],
         ),
-        S::Said("AGL evade"),
+        // The goblin's total is the GM's: the table reads Aune's 13 against a hidden roll.
+        S::Said("name: \"goblin-1's roll\", value: Some(9), hidden: true"),
+        S::GmOnly(&["\"target\":9", "\"label\":\"AGL\",\"value\":2"]),
         S::Res("goblin-1", "condition", 6),
     ]);
     play("a blow in the hold", &[], steps);
@@ -248,7 +257,7 @@ fn breaking_free_must_beat_every_grappler_and_ends_every_hold() {
         S::Said("goblin-1 cannot break free"),
         S::Has("goblin-1", "grappled:aune"),
         S::Has("goblin-1", "grappled:mara"),
-        // The -5 counts once for two holds: 12 + 2 - 5 = 9 misses 10.
+        // The -5 counts once for two holds: 12 + 2 - 5 = 9 reaches 9 (twice, 4 would not).
         check("goblin-1", "AGL", 9, &[12]),
         S::Said("result: \"success\""),
     ]);
@@ -330,4 +339,60 @@ fn a_grappler_takes_down_or_chokes_whom_it_holds_and_letting_go_ends_the_choke()
         S::Said("aune no longer holds goblin-1 (stunned)"),
     ]);
     play("a stunned grappler", &[], steps);
+}
+
+#[test]
+fn the_held_rolls_once_a_turn_after_the_actions_own_checks_and_holds_end_with_the_fight() {
+    // The goblin grabs Aune (her AGL 5 + 3 = 8 misses its attack TN 11) and holds her (TOG
+    // 10 + 1 = 11).
+    let mut steps = start();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "grapple", vec![("target", t("aune"))], &[5, 10]),
+        S::Has("aune", "grappled:goblin-1"),
+        end("goblin-1"),
+        end("mara"),
+        // Out of reach, her attack is refused before any die: no roll against the hold.
+        S::Refused(
+            "aune",
+            "attack",
+            vec![("target", t("mara")), ("weapon", t("knife"))],
+            "out_of_range",
+        ),
+        // COR 10 + 3 = 13 against its TOG 5 + 1 = 6: her action is hers; the knife's 10 + 3
+        // reaches its defence 12, 2 + TOG 2 = 4.
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[10, 5, 10, 2],
+        ),
+        S::Res("goblin-1", "condition", 6),
+        // The knife's second attack needs no second roll against the hold.
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[10, 2],
+        ),
+        S::Res("goblin-1", "condition", 2),
+        end("aune"),
+        end("goblin-1"),
+        end("mara"),
+        // A new turn, a new roll: 5 + 3 = 8 loses to 10 + 1 = 11.
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[5, 10],
+        ),
+        S::Said("aune is held fast and loses this turn's action (attack)"),
+        S::Res("goblin-1", "condition", 2),
+        // The goblin's roll stays the GM's: Aune's 8 is compared with a hidden number.
+        S::GmOnly(&["\"target\":11", "act while held (against goblin-1)"]),
+        S::Gm("end_encounter", vec![], &[]),
+        S::Lacks("aune", "grappled:goblin-1"),
+        S::Lacks("goblin-1", "grappling:aune"),
+    ]);
+    play("once a turn", &[], steps);
 }

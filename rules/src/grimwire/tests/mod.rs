@@ -12,6 +12,7 @@ mod heal;
 mod scenes;
 mod shove;
 mod status;
+mod surprise;
 
 use std::collections::BTreeMap;
 

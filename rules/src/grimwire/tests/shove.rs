@@ -221,11 +221,11 @@ fn a_trip_must_beat_the_targets_agl_and_knocks_it_down() {
             faces: &[2, 1],
             down: true,
         },
-        // Paralysed, it fails every AGL roll: 20 + 2 loses to 2 + 3.
+        // Paralysed, it cannot resist: down without a roll.
         Case {
             name: "paralysed target",
             setup: Some("paralysed"),
-            faces: &[2, 20],
+            faces: &[],
             down: true,
         },
         // Stunned, -3 AGL: 9 + 3 = 12 beats 12 + 2 - 3 = 11.
@@ -252,8 +252,13 @@ fn a_trip_must_beat_the_targets_agl_and_knocks_it_down() {
         } else {
             S::Lacks("goblin-1", "knocked_down")
         });
-        // The goblin's AGL is the GM's to know.
-        steps.push(S::GmOnly(&["\"label\":\"AGL\",\"value\":2"]));
+        // The goblin's AGL and its total are the GM's to know.
+        if !c.faces.is_empty() {
+            steps.push(S::GmOnly(&[
+                "\"label\":\"AGL\",\"value\":2",
+                "against goblin-1",
+            ]));
+        }
         steps.push(S::Refused(
             "aune",
             "trip",
