@@ -18,7 +18,7 @@ use crate::refusal::Refusal;
 use crate::state::Combatant;
 use crate::state::StateView;
 
-use super::check::{Rolled, Target, check_tn, gm_tn_hidden, record, roll_d20};
+use super::check::{Rolled, Target, check_tn, gm_tn_hidden, judge, record, roll_d20};
 use super::content::tables;
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
 use super::economy::{self, ACTION_OVER, ATTACKS, SINGLE_ATTACK};
@@ -45,12 +45,17 @@ fn unarmed() -> Weapon {
         damage_type: DamageType::Blunt,
         tog_req: 0,
         range_m: None,
+        shielding: 0,
+        instability: None,
     }
 }
 
 fn weapon_of(c: &Combatant, id: Option<&str>) -> Result<Weapon, Refusal> {
     match id {
         None | Some("unarmed") => Ok(unarmed()),
+        Some(id) if super::shield::broken(c, id) => {
+            Err(Refusal::Rule(format!("{}'s {id} is broken", c.id)))
+        }
         Some(id) => sheet_of(c)?
             .weapon(id)
             .cloned()
@@ -172,8 +177,21 @@ fn misfire_threshold(ctx: &Ctx<'_>, tog: i64, weapon: &Weapon) -> i64 {
 }
 
 pub(super) enum Verdict {
-    Hit { natural_20: bool, tie_half: bool },
-    Miss { misfire: bool },
+    Hit {
+        natural_20: bool,
+        tie_half: bool,
+    },
+    Miss {
+        misfire: bool,
+    },
+    /// A hit the target failed to evade with AGL while holding a shield: raising it is theirs
+    /// to choose. `total` against `against` (beaten, when `exceed`).
+    Shieldable {
+        total: i64,
+        against: i64,
+        exceed: bool,
+        tie_half: bool,
+    },
 }
 
 pub fn attack(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), DecideError> {
@@ -284,20 +302,35 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
             natural_20,
             tie_half,
         } => {
-            if targeted {
-                ctx.note_about(
-                    &target_id,
-                    format!(
-                        "{who}'s targeted attack lands on {target_id}: the GM rules its effect"
-                    ),
-                )?;
-            }
             let hit = Hit {
                 natural_20,
                 tie_half,
                 nonlethal,
             };
-            deal(ctx, who, &target_id, &weapon, tog, hit)
+            strike(ctx, who, &target_id, &weapon, hit, targeted)
+        }
+        Verdict::Shieldable {
+            total,
+            against,
+            exceed,
+            tie_half,
+        } => {
+            let t = ctx.combatant(&target_id)?;
+            let Some(shield) = super::shield::best(&t) else {
+                return Err(Refusal::Rule(format!("{target_id} has no shield to raise")).into());
+            };
+            let failed = super::shield::Failed {
+                attacker: who,
+                target: &target_id,
+                weapon: &weapon.id,
+                total,
+                against,
+                exceed,
+                tie_half,
+                nonlethal,
+                targeted,
+            };
+            super::shield::offer(ctx, &failed, &shield)
         }
         Verdict::Miss { misfire: true } => begin_collateral(ctx, who, &target_id, &weapon),
         Verdict::Miss { misfire: false } => {
@@ -390,17 +423,19 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
         }
         evade_extra.push(Modifier::new(format!("{who}: surprise"), -s.surprise));
         let label = format!("{evade_attr} evade");
-        let outcome = check_tn(
-            ctx,
-            &target_id,
-            evade_attr,
-            &evade_extra,
-            &label,
-            tn,
-            hidden,
-        )?;
+        let r = roll_d20(ctx, &target_id, evade_attr, &evade_extra)?;
+        let (outcome, why) = judge(&r, tn);
+        let against = Target::Tn { tn, hidden };
+        record(ctx, &target_id, &label, &r, against, outcome, why)?;
         if outcome == Outcome::Success {
             Verdict::Miss { misfire: false }
+        } else if may_shield(s, &target, &r) {
+            Verdict::Shieldable {
+                total: r.total,
+                against: tn,
+                exceed: false,
+                tie_half: false,
+            }
         } else {
             Verdict::Hit {
                 natural_20: false,
@@ -425,7 +460,7 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
                 Verdict::Miss { misfire: true } => {
                     (Outcome::Failure, Some(format!("natural {}", r.natural)))
                 }
-                Verdict::Miss { .. } => (Outcome::Failure, None),
+                Verdict::Miss { .. } | Verdict::Shieldable { .. } => (Outcome::Failure, None),
             };
             emit_opposed(
                 ctx,
@@ -438,7 +473,19 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
                 a_out,
                 a_why,
             )?;
-            verdict
+            match verdict {
+                // The defender's roll lost; a shield may still turn a blow that was no natural 20.
+                Verdict::Hit {
+                    natural_20: false,
+                    tie_half,
+                } if may_shield(s, &target, &d) => Verdict::Shieldable {
+                    total: d.total,
+                    against: r.total,
+                    exceed: true,
+                    tie_half,
+                },
+                v => v,
+            }
         } else {
             // The NPC target makes no roll: its state, which would have weighed on its
             // evasion, shows on the attack instead.
@@ -665,6 +712,44 @@ pub(super) fn opposed_record(
             },
         },
     ]
+}
+
+/// A blow that lands: the targeted attack's line for the GM, then the damage.
+fn strike(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    weapon: &Weapon,
+    hit: Hit,
+    targeted: bool,
+) -> Result<(), DecideError> {
+    if targeted {
+        ctx.note_about(
+            target,
+            format!("{who}'s targeted attack lands on {target}: the GM rules its effect"),
+        )?;
+    }
+    let tog = sheet_of(&ctx.combatant(who)?)?.attribute(Attribute::TOG);
+    deal(ctx, who, target, weapon, tog, hit)
+}
+
+/// The evader chose about the shield: the blow lands, or the shield took it.
+pub fn resume_shield(
+    ctx: &mut Ctx<'_>,
+    step: &PendingStep,
+    choice: &str,
+) -> Result<(), DecideError> {
+    let out = super::shield::resume(ctx, step, choice)?;
+    if !out.lands {
+        return Ok(());
+    }
+    let weapon = weapon_of(&ctx.combatant(&out.attacker)?, Some(&out.weapon))?;
+    let hit = Hit {
+        natural_20: false,
+        tie_half: out.tie_half,
+        nonlethal: out.nonlethal,
+    };
+    strike(ctx, &out.attacker, &out.target, &weapon, hit, out.targeted)
 }
 
 /// What a hit's damage depends on beyond the weapon.
@@ -942,4 +1027,15 @@ pub fn resume_collateral_spare(
         deal(ctx, &who, &picked, &weapon, tog, Hit::default())?;
     }
     Ok(())
+}
+
+/// Whether a failed evasion `d` of `target` may still be turned by a shield: an attack (not a
+/// shove or a grab) evaded with AGL, a roll that did not fail by itself (a natural 1, a state
+/// that fails it), and a shield at hand.
+fn may_shield(s: &Swing<'_>, target: &Combatant, d: &Rolled) -> bool {
+    s.what == "attack"
+        && s.evade_attr == Attribute::AGL
+        && d.natural != 1
+        && d.fails.is_none()
+        && super::shield::best(target).is_some()
 }

@@ -23,6 +23,7 @@ mod options;
 mod recover;
 mod rest;
 pub mod sheet;
+mod shield;
 mod shove;
 mod status;
 mod surprise;
@@ -265,6 +266,7 @@ impl RuleSystem for Grimwire {
         match step.rule.as_str() {
             attack::STEP_COLLATERAL_RULING => attack::resume_collateral_ruling(ctx, step, choice),
             attack::STEP_COLLATERAL_SPARE => attack::resume_collateral_spare(ctx, step, choice),
+            shield::STEP_SHIELD => attack::resume_shield(ctx, step, choice),
             encounter::STEP_TIE => encounter::resume_tie(ctx, step, choice),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,

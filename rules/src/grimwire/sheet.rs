@@ -128,6 +128,16 @@ pub struct Weapon {
     /// weapons (9 m when absent).
     #[serde(default)]
     pub range_m: Option<i64>,
+    /// What raising it adds to a failed AGL evasion (a shield, a large weapon); 0: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shielding: i64,
+    /// Sides of the die rolled when it takes a blow for its bearer (d20 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instability: Option<u32>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 fn default_damage_type() -> DamageType {
@@ -166,6 +176,18 @@ impl Weapon {
                     ));
                 }
             }
+        }
+        if !(0..=20).contains(&self.shielding) {
+            return Err(SheetError::invalid(
+                format!("{field}.shielding"),
+                "must be 0 to 20",
+            ));
+        }
+        if self.instability.is_some_and(|d| !(4..=100).contains(&d)) {
+            return Err(SheetError::invalid(
+                format!("{field}.instability"),
+                "must be the sides of a die, 4 to 100",
+            ));
         }
         if self.class.is_light() && self.tog_req != 0 {
             return Err(SheetError::invalid(

@@ -307,6 +307,8 @@ mod tests {
             damage_type: DamageType::Blunt,
             tog_req: 0,
             range_m: None,
+            shielding: 0,
+            instability: None,
         };
         for (class, verb) in [
             (WeaponClass::Light, "attacks"),

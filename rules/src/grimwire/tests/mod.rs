@@ -10,6 +10,7 @@ mod fall;
 mod grapple;
 mod heal;
 mod scenes;
+mod shield;
 mod shove;
 mod status;
 mod surprise;

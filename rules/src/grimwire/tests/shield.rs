@@ -1,0 +1,179 @@
+//! Shielding oneself, as scenes: Aune (AGL 3, Condition 12) carries a buckler (+2 shielding,
+//! d20 instability) beside the cast of `scenes`. The goblin's unarmed blow (its TOG 1 in
+//! damage) is evaded against its attack TN 11; Mara's against her COR roll.
+
+use crate::testing::scene::S;
+
+use super::scenes::{cast, end, play_cast, sheet, t};
+
+const BUCKLER: &str = r#"
+[[weapons]]
+id = "buckler"
+name = "Buckler"
+class = "light"
+damage = "1d4"
+damage_type = "blunt"
+shielding = 2
+"#;
+
+fn shielded_cast() -> Vec<serde_json::Value> {
+    let mut cast = cast();
+    let aune = format!(
+        "{}{BUCKLER}",
+        include_str!("../../../../docs/examples/grimwire/aune.toml")
+    );
+    cast[0] = sheet(&aune);
+    cast
+}
+
+/// The goblin's turn, its blow at Aune evaded with `face`.
+fn goblin_swings(face: &'static [u32]) -> Vec<S> {
+    vec![
+        S::Place("aune", 0, 0),
+        S::Place("goblin-1", 2, 0),
+        S::Place("mara", 4, 0),
+        S::Start(&[10, 5, 2]),
+        end("aune"),
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], face),
+    ]
+}
+
+#[test]
+fn a_failed_evasion_may_raise_a_shield_whose_instability_die_decides_its_fate() {
+    struct Case {
+        name: &'static str,
+        evade: &'static [u32],
+        answer: Option<(&'static str, &'static [u32])>,
+        condition: i64,
+        broken: Option<i64>,
+    }
+    let cases = [
+        // 9 + 2 = 11 reaches 11: the buckler takes it, its d20 shows 11, it holds.
+        Case {
+            name: "turned",
+            evade: &[6],
+            answer: Some(("raise", &[11])),
+            condition: 12,
+            broken: None,
+        },
+        // 7 + 2 = 9 is not enough: the blow lands (TOG 1), and no instability die.
+        Case {
+            name: "too little",
+            evade: &[4],
+            answer: Some(("raise", &[])),
+            condition: 11,
+            broken: None,
+        },
+        // 1 on the d20: turned, and broken for good.
+        Case {
+            name: "broken for good",
+            evade: &[6],
+            answer: Some(("raise", &[1])),
+            condition: 12,
+            broken: Some(1),
+        },
+        // 2: turned, broken until mended.
+        Case {
+            name: "broken",
+            evade: &[6],
+            answer: Some(("raise", &[2])),
+            condition: 12,
+            broken: Some(0),
+        },
+        // 3: it does not hold, the blow lands.
+        Case {
+            name: "does not hold",
+            evade: &[6],
+            answer: Some(("raise", &[3])),
+            condition: 11,
+            broken: None,
+        },
+        Case {
+            name: "kept down",
+            evade: &[6],
+            answer: Some(("no", &[])),
+            condition: 11,
+            broken: None,
+        },
+        // A natural 1 fails whatever is added: nothing to ask.
+        Case {
+            name: "natural 1",
+            evade: &[1],
+            answer: None,
+            condition: 11,
+            broken: None,
+        },
+        // Evaded: nothing to ask either.
+        Case {
+            name: "evaded",
+            evade: &[8],
+            answer: None,
+            condition: 12,
+            broken: None,
+        },
+    ];
+    for c in cases {
+        let mut steps = goblin_swings(c.evade);
+        if let Some((choice, faces)) = c.answer {
+            steps.push(S::Asked("Raise the Buckler (+2 AGL)?"));
+            // What the evasion had to reach, and the goblin's weapon, stay the GM's.
+            steps.push(S::GmOnly(&[
+                "\"against\":{\"int\":11}",
+                "\"weapon\":{\"text\":\"unarmed\"}",
+            ]));
+            steps.push(S::Answer(choice, faces));
+        } else {
+            steps.push(S::Prompt(false));
+        }
+        steps.push(S::Res("aune", "condition", c.condition));
+        if let Some(m) = c.broken {
+            steps.push(S::Magnitude("aune", "broken:buckler", m));
+        } else {
+            steps.push(S::Lacks("aune", "broken:buckler"));
+        }
+        play_cast(c.name, shielded_cast(), steps);
+    }
+
+    // Broken, it is raised no more, and it strikes no more.
+    let mut steps = goblin_swings(&[6]);
+    steps.extend([
+        S::Answer("raise", &[1]),
+        end("goblin-1"),
+        end("mara"),
+        S::Refused(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("buckler"))],
+            "rule: aune's buckler is broken",
+        ),
+        end("aune"),
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[6]),
+        S::Prompt(false),
+        S::Res("aune", "condition", 11),
+    ]);
+    play_cast("a broken buckler", shielded_cast(), steps);
+}
+
+#[test]
+fn against_a_pcs_attack_the_shield_must_beat_the_attack_total() {
+    // Mara's unarmed COR 10 + 1 = 11 beats Aune's AGL 6 + 3 = 9; raised, 9 + 2 = 11 only
+    // ties, which does not turn it; 7 + 3 + 2 = 12 does.
+    let opening = |faces: &'static [u32]| {
+        vec![
+            S::Place("aune", 0, 0),
+            S::Place("goblin-1", 0, 6),
+            S::Place("mara", 2, 0),
+            S::Start(&[10, 5, 2]),
+            end("aune"),
+            end("goblin-1"),
+            S::Act("mara", "attack", vec![("target", t("aune"))], faces),
+        ]
+    };
+    let mut steps = opening(&[10, 6]);
+    steps.extend([S::Answer("raise", &[]), S::Res("aune", "condition", 8)]);
+    play_cast("a tie is not enough", shielded_cast(), steps);
+
+    let mut steps = opening(&[10, 7]);
+    steps.extend([S::Answer("raise", &[15]), S::Res("aune", "condition", 12)]);
+    play_cast("beaten", shielded_cast(), steps);
+}
