@@ -30,6 +30,9 @@ pub fn inflict(
     rounds: Option<u32>,
 ) -> Result<(), DecideError> {
     let c = ctx.combatant(who)?;
+    if super::frenzy::raging(&c) {
+        return ctx.note_about(who, format!("{who} rages and feels no pain ({cause})"));
+    }
     let held = c.statuses.get(AGONY).map_or(0, |s| s.magnitude);
     let from = c.resource(BURNOUT);
     let max = sheet_of(&c)?.condition_max;

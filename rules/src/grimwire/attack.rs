@@ -130,11 +130,14 @@ fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<
             return Ok(false);
         }
     } else {
-        let allowed = if weapon.class.is_light() {
+        // Frenzy gives one more attack a turn, with any weapon.
+        let rage = i64::from(super::frenzy::raging(&c));
+        let light = weapon.class.is_light() && c.turn_counter(SINGLE_ATTACK) == 0;
+        let allowed = if light {
             tables().light_attacks(sheet_of(&c)?.attribute(Attribute::COR))
         } else {
             1
-        };
+        } + rage;
         if made >= allowed {
             return Err(Refusal::NoneLeft {
                 actor: who.clone(),
@@ -149,7 +152,7 @@ fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<
             }
             .into());
         }
-        if !weapon.class.is_light() || c.turn_counter(SINGLE_ATTACK) != 0 {
+        if rage == 0 && (!weapon.class.is_light() || c.turn_counter(SINGLE_ATTACK) != 0) {
             return Err(Refusal::NoneLeft {
                 actor: who.clone(),
                 slot: "attack (only light weapons attack more than once)".into(),
@@ -225,6 +228,11 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         &attacker,
         matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown),
     )?;
+    let melee = matches!(
+        weapon.class,
+        WeaponClass::Light | WeaponClass::Heavy | WeaponClass::Unarmed
+    );
+    super::frenzy::may_attack(ctx, &attacker, &target_id, melee)?;
     let targeted = args.flag("targeted")?;
     let nonlethal = args.flag("nonlethal")?;
     if nonlethal && !is_pc(&attacker) {
@@ -293,7 +301,12 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         targeted,
         tn_override,
         hidden,
-        threshold: misfire_threshold(ctx, tog, &weapon),
+        threshold: misfire_threshold(ctx, tog, &weapon)
+            + if super::frenzy::raging(&attacker) {
+                super::frenzy::FRIENDLY_FIRE
+            } else {
+                0
+            },
     };
     let verdict = land(ctx, &swing)?;
 
@@ -801,7 +814,8 @@ fn deal(
     input.tie_half = tie_half;
     input.round_half_up = round_half_up(ctx);
     let (mut steps, amount) = damage_steps(&input);
-    let before = t.resource(super::CONDITION);
+    // What the blow must get through: Condition and, before it, temporary Condition.
+    let before = t.resource(super::CONDITION) + t.resource(super::temp::TEMP);
     if nonlethal && !t.has_status(super::DYING) && before - amount <= 0 {
         // Held back: the target keeps 1 Condition and is out cold, neither dying nor burnt out.
         let spared = (before - 1).max(0);
@@ -812,7 +826,7 @@ fn deal(
             magnitude: 0,
             rounds_left: None,
         };
-        ctx.set_status(target, super::OUT_COLD, Some(out_cold))?;
+        status::fall_senseless(ctx, target, super::OUT_COLD, out_cold)?;
         return ctx.note_about(
             target,
             format!("{who} holds back: {target} is left at 1 Condition, out cold"),

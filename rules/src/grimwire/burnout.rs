@@ -57,7 +57,7 @@ pub fn follow_level(
                 magnitude: 0,
                 rounds_left: None,
             };
-            ctx.set_status(who, OUT_COLD, Some(status))?;
+            super::status::fall_senseless(ctx, who, OUT_COLD, status)?;
             ctx.note_about(
                 who,
                 format!("{who} passes out from the pain: out cold, not dying"),
@@ -95,7 +95,7 @@ pub fn begin_dying(
         rounds_left: None,
     };
     ctx.set_status(who, DYING, Some(status.clone()))?;
-    ctx.set_status(who, OUT_COLD, Some(status))?;
+    super::status::fall_senseless(ctx, who, OUT_COLD, status)?;
     if with_burnout {
         add_level(ctx, who, "Condition fell to 0 or below", max)?;
     }

@@ -128,6 +128,14 @@ pub fn take(
     steps: Vec<Modifier>,
     source: Option<&EntityId>,
 ) -> Result<(), DecideError> {
+    let mut steps = steps;
+    let mut amount = amount;
+    // Temporary Condition goes first.
+    let absorbed = super::temp::absorb(ctx, target, amount)?;
+    if absorbed > 0 {
+        steps.push(Modifier::new("temporary Condition", -absorbed));
+        amount -= absorbed;
+    }
     let hurt = ctx.combatant(target)?;
     let max = sheet_of(&hurt)?.condition_max;
     let after = hurt.resource(CONDITION) - amount.max(0);

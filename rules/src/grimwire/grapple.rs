@@ -600,7 +600,7 @@ pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError>
             magnitude: 0,
             rounds_left: None,
         };
-        ctx.set_status(who, KNOCKED_OUT, Some(out))?;
+        status::fall_senseless(ctx, who, KNOCKED_OUT, out)?;
         say(ctx, format!("{who} passes out for want of air"))?;
     }
     Ok(())

@@ -16,6 +16,7 @@ mod damage;
 mod economy;
 mod encounter;
 mod fall;
+mod frenzy;
 pub mod gear;
 mod grapple;
 mod heal;
@@ -29,6 +30,7 @@ mod status;
 mod surprise;
 mod technique;
 mod tell;
+mod temp;
 
 #[cfg(test)]
 mod tests;
@@ -99,6 +101,7 @@ impl RuleSystem for Grimwire {
             spec(BURNOUT, 0, 4),
             spec(ACTION_SPENT, 0, 1),
             spec(ACTION_OWED, 0, 1),
+            spec(temp::TEMP, 0, 10_000),
         ]
     }
 
@@ -153,6 +156,35 @@ impl RuleSystem for Grimwire {
                 agony::inflict(ctx, target, "burning", None)
             }
             (status::BURNING, Some(_)) => agony::renew(ctx, target, "burning"),
+            (status::FRENZY | status::AMOK, Some(to)) if from.is_none() => {
+                frenzy::began(ctx, target, status, to.magnitude)
+            }
+            (status::FRENZY | status::AMOK, None) if from.is_some() => {
+                let gave = from.as_ref().map_or(0, |s| s.magnitude);
+                temp::lose(ctx, target, gave, status)
+            }
+            (status::TERROR, Some(_)) if frenzy::raging(&ctx.combatant(target)?) => {
+                ctx.set_status(target, status::TERROR, None)?;
+                ctx.note_about(target, format!("{target} rages and knows no fear"))
+            }
+            (status::INEBRIATED, Some(_)) if from.is_none() => {
+                temp::gain(ctx, target, temp::DRINK, "drink")
+            }
+            (status::INEBRIATED, None) if from.is_some() => {
+                temp::lose(ctx, target, temp::DRINK, "drink")
+            }
+            (s, Some(_)) if status::UNCONSCIOUS_KINDS.contains(&s) => {
+                status::clear_mind(ctx, target)
+            }
+            (s, Some(_)) if status::MENTAL.contains(&s) => {
+                let c = ctx.combatant(target)?;
+                if status::senseless(&c) {
+                    ctx.set_status(target, s, None)?;
+                    return ctx
+                        .note_about(target, format!("{target} is unconscious and immune to {s}"));
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -202,6 +234,7 @@ impl RuleSystem for Grimwire {
             let current = ctx.state.encounter().current.as_ref() == Some(&id);
             if current && (economy::needs_turn(action) || action == "technique") {
                 status::may_take(&ctx.combatant(&id)?, action)?;
+                frenzy::may_take(ctx, &ctx.combatant(&id)?, action)?;
             }
             Some(id)
         } else {

@@ -12,6 +12,7 @@ use super::economy::{
 };
 use super::grapple::spend_action_held;
 use super::status::{ASLEEP, BLEEDING, BURNING, KNOCKED_DOWN, KNOCKED_OUT, PRESSED, REACH_M};
+use super::{DYING, OUT_COLD};
 
 fn lacks(who: &EntityId, what: &str) -> DecideError {
     Refusal::Rule(format!("{who} is not {what}")).into()
@@ -57,19 +58,35 @@ pub fn help_up(ctx: &mut Ctx<'_>, who: &EntityId, target: &EntityId) -> Result<(
 }
 
 /// Wakes a sleeper or someone knocked out at once: an auxiliary action. Out cold takes ten
-/// minutes of care, and other unconsciousness ends with its cause, so neither is woken here.
+/// minutes of a conscious character's care, so only outside a fight, and never while dying
+/// (stabilising comes first); other unconsciousness ends with its cause.
 pub fn wake(ctx: &mut Ctx<'_>, who: &EntityId, target: &EntityId) -> Result<(), DecideError> {
     require_turn(ctx, who)?;
     let t = ctx.combatant(target)?;
+    if t.has_status(OUT_COLD) && !t.has_status(ASLEEP) && !t.has_status(KNOCKED_OUT) {
+        if t.has_status(DYING) {
+            return Err(Refusal::Rule(format!(
+                "{target} is dying: stabilise them first, then they can be tended"
+            ))
+            .into());
+        }
+        if ctx.state.encounter().active {
+            return Err(Refusal::Rule(format!(
+                "{target} is out cold: ten minutes of care, which a fight does not leave (or the GM rules it)"
+            ))
+            .into());
+        }
+        require_reach(ctx, who, target, REACH_M)?;
+        ctx.set_status(target, OUT_COLD, None)?;
+        return ctx.note_about(
+            target,
+            format!("{who} tends {target} for ten minutes, and {target} comes round"),
+        );
+    }
     let key = [ASLEEP, KNOCKED_OUT]
         .into_iter()
         .find(|k| t.has_status(k))
-        .ok_or_else(|| {
-            lacks(
-                target,
-                "asleep or knocked out (out cold takes 10 minutes of care)",
-            )
-        })?;
+        .ok_or_else(|| lacks(target, "asleep, knocked out or out cold"))?;
     require_reach(ctx, who, target, REACH_M)?;
     spend_auxiliary(ctx, who)?;
     ctx.set_status(target, key, None)?;

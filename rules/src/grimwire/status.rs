@@ -58,6 +58,42 @@ const TIMED: [&str; 11] = [
     KNOCKED_OUT,
 ];
 
+/// Frenzy and amok (amok: frenzy that tells no friend from foe).
+pub const FRENZY: &str = "frenzy";
+pub const AMOK: &str = "amok";
+/// The statuses of the mind, which unconsciousness removes and keeps away.
+pub const MENTAL: [&str; 3] = [TERROR, FRENZY, AMOK];
+/// Every kind of unconsciousness.
+pub const UNCONSCIOUS_KINDS: [&str; 4] = [UNCONSCIOUS, ASLEEP, KNOCKED_OUT, OUT_COLD];
+
+/// Whether `c` is unconscious in any way.
+pub fn senseless(c: &Combatant) -> bool {
+    UNCONSCIOUS_KINDS.iter().any(|k| c.has_status(k))
+}
+
+/// `who` is unconscious: what held their mind (terror, frenzy, amok) is gone.
+pub fn clear_mind(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
+    for key in MENTAL {
+        if let Some(s) = ctx.combatant(who)?.statuses.get(key).cloned() {
+            ctx.set_status(who, key, None)?;
+            ctx.note_about(who, format!("{who} is unconscious: no longer in {key}"))?;
+            super::temp::lose(ctx, who, super::temp::given_by(key, s.magnitude), key)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sets `key`, a kind of unconsciousness, on `who`, with what falling unconscious does.
+pub fn fall_senseless(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    key: &str,
+    status: Status,
+) -> Result<(), DecideError> {
+    ctx.set_status(who, key, Some(status))?;
+    clear_mind(ctx, who)
+}
+
 /// Turn counter: 1 in a turn whose terror roll failed (only cowering or fleeing is left).
 pub const COWERING: &str = "cowering";
 
@@ -240,9 +276,11 @@ pub fn stop_bleeding(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideErro
 pub fn fight_over(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     let c = ctx.combatant(who)?;
     for key in TIMED {
-        if c.statuses.get(key).is_some_and(|s| s.rounds_left.is_some()) {
+        if let Some(s) = c.statuses.get(key).filter(|s| s.rounds_left.is_some()) {
             ctx.set_status(who, key, None)?;
             ctx.note_about(who, format!("{who} is no longer {}", key.replace('_', " ")))?;
+            let gave = super::temp::given_by(key, s.magnitude);
+            super::temp::lose(ctx, who, gave, &key.replace('_', " "))?;
         }
     }
     if c.has_status(PRESSED) {
@@ -269,6 +307,8 @@ fn count_down(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
             Some(0) => {
                 ctx.set_status(who, key, None)?;
                 ctx.note_about(who, format!("{who} is no longer {}", key.replace('_', " ")))?;
+                let gave = super::temp::given_by(key, s.magnitude);
+                super::temp::lose(ctx, who, gave, &key.replace('_', " "))?;
             }
             Some(n) => ctx.set_status(
                 who,

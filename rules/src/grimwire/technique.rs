@@ -29,6 +29,9 @@ pub fn use_technique(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(
     if technique.timing == Timing::Action {
         economy::require_turn(ctx, who)?;
     }
+    if super::frenzy::raging(&c) {
+        return Err(Refusal::Rule(format!("{who} rages: no specialty techniques")).into());
+    }
     let focus = c.resource(FOCUS);
     if focus < 0 {
         return Err(Refusal::Rule(format!(

@@ -7,6 +7,7 @@ mod agony;
 mod assist;
 mod attacks;
 mod fall;
+mod frenzy;
 mod grapple;
 mod heal;
 mod scenes;

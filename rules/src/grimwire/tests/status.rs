@@ -294,14 +294,26 @@ fn drink_helps_against_terror_and_the_table_sets_terrors_tn() {
         S::Said("mara is gripped by terror"),
     ]);
     play("terror at 15", &[("grimwire.terror_tn", "15")], steps);
-    // Asleep, a terrified character makes no roll (no die drawn) and stays terrified.
+    // Stunned, a terrified character makes no roll (no die drawn) and stays terrified.
+    let mut steps = start();
+    steps.extend([
+        set("mara", "terror", 0, None),
+        set("mara", "stunned", 0, Some(1)),
+        end("aune"),
+        end("goblin-1"),
+        S::Has("mara", "terror"),
+    ]);
+    play("terror stunned", &[], steps);
+    // Falling asleep takes the terror away, and keeps it away while asleep.
     let mut steps = start();
     steps.extend([
         set("mara", "terror", 0, None),
         set("mara", "asleep", 0, None),
-        end("aune"),
-        end("goblin-1"),
-        S::Has("mara", "terror"),
+        S::Lacks("mara", "terror"),
+        S::Said("mara is unconscious: no longer in terror"),
+        set("mara", "terror", 0, None),
+        S::Lacks("mara", "terror"),
+        S::Said("mara is unconscious and immune to terror"),
     ]);
     play("terror asleep", &[], steps);
 }
@@ -319,7 +331,7 @@ fn knocked_out_loses_its_turns_until_woken_by_someone_within_3_m() {
             "aune",
             "wake",
             vec![("target", t("goblin-1"))],
-            "rule: goblin-1 is not asleep or knocked out",
+            "rule: goblin-1 is not asleep, knocked out or out cold",
         ),
         S::Refused("aune", "wake", vec![("target", t("mara"))], "out_of_range"),
         S::Act("aune", "move", vec![("to", to(3, 1))], &[]),
