@@ -5,7 +5,7 @@
 
 use crate::action::{ActionSpec, ArgKind, ArgSpec, Args, Command, CommandBody};
 use crate::dice::DiceSource;
-use crate::event::{Event, Fact};
+use crate::event::{Audience, Event, Fact};
 use crate::grid::{GridSpec, Terrain};
 use crate::ids::Seat;
 use crate::refusal::Refusal;
@@ -300,7 +300,21 @@ fn generic_ruling(
                 if to.is_some() { "set" } else { "cleared" }
             )))?;
             let from = ctx.combatant(&target)?.statuses.get(&status).cloned();
-            ctx.set_status(&target, &status, to.clone())?;
+            // The magnitude of a status on a combatant whose numbers are the GM's (its
+            // bleeding, its frenzy's temporary Condition) is the GM's too: the table learns the
+            // status, the GM its number.
+            let hidden = crate::redact::gm_only_numbers(&ctx.combatant(&target)?);
+            match &to {
+                Some(s) if hidden && s.magnitude != 0 => {
+                    let seen = Status {
+                        magnitude: 0,
+                        ..s.clone()
+                    };
+                    ctx.set_status_for(Audience::Everyone, &target, &status, Some(seen))?;
+                    ctx.set_status_for(Audience::GmOnly, &target, &status, to.clone())?;
+                }
+                _ => ctx.set_status(&target, &status, to.clone())?,
+            }
             system.status_ruled(ctx, &target, &status, from, to)?;
         }
         "move" => {

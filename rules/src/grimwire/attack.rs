@@ -21,7 +21,7 @@ use crate::state::StateView;
 use super::check::{Rolled, Target, check_tn, gm_tn_hidden, judge, record, roll_d20};
 use super::content::tables;
 use super::damage::{DamageInput, damage_steps, round_half_up, take};
-use super::economy::{self, ACTION_OVER, ATTACKS, SINGLE_ATTACK};
+use super::economy::{self, ACTION_OVER, ATTACKS, RAGE_USED, SINGLE_ATTACK};
 use super::options::{self, COLLATERAL, COLLATERAL_POOL, COVER_BONUS, HEAVY_MISFIRE, HEAVY_TOG_TN};
 use super::sheet::{Attribute, DamageType, Weapon, WeaponClass};
 use super::{DEAD, ID, deciding_seats, is_pc, sheet_of, status};
@@ -129,42 +129,51 @@ fn pay_for_attack(ctx: &mut Ctx<'_>, who: &EntityId, weapon: &Weapon) -> Result<
         if !super::grapple::spend_action_held(ctx, who, "attack")? {
             return Ok(false);
         }
-    } else {
-        // Frenzy gives one more attack a turn, with any weapon.
-        let rage = i64::from(super::frenzy::raging(&c));
-        let light = weapon.class.is_light() && c.turn_counter(SINGLE_ATTACK) == 0;
-        let allowed = if light {
-            tables().light_attacks(sheet_of(&c)?.attribute(Attribute::COR))
-        } else {
-            1
-        } + rage;
-        if made >= allowed {
-            return Err(Refusal::NoneLeft {
-                actor: who.clone(),
-                slot: format!("attack ({made} of {allowed} made this turn)"),
-            }
-            .into());
-        }
-        if c.turn_counter(ACTION_OVER) != 0 {
-            return Err(Refusal::NoneLeft {
-                actor: who.clone(),
-                slot: "attack (moving after attacking ended the action)".into(),
-            }
-            .into());
-        }
-        if rage == 0 && (!weapon.class.is_light() || c.turn_counter(SINGLE_ATTACK) != 0) {
-            return Err(Refusal::NoneLeft {
-                actor: who.clone(),
-                slot: "attack (only light weapons attack more than once)".into(),
-            }
-            .into());
-        }
+    } else if further_attack(&c, weapon.class.is_light())? {
+        ctx.set_turn_counter(who, RAGE_USED, 1)?;
     }
     if !weapon.class.is_light() {
         ctx.set_turn_counter(who, SINGLE_ATTACK, 1)?;
     }
     ctx.set_turn_counter(who, ATTACKS, made + 1)?;
     Ok(true)
+}
+
+/// Whether `c`, having attacked this turn, may attack again with a weapon that is `light` or
+/// not: the book's further light-weapon attacks by COR, and then frenzy's one more with any
+/// weapon. `Ok(true)`: this attack is frenzy's. Refused with why not, in the book's order.
+pub(super) fn further_attack(c: &Combatant, light: bool) -> Result<bool, Refusal> {
+    let made = c.turn_counter(ATTACKS);
+    let rage_used = c.turn_counter(RAGE_USED);
+    let allowed = if light {
+        tables().light_attacks(sheet_of(c)?.attribute(Attribute::COR))
+    } else {
+        1
+    };
+    let over = c.turn_counter(ACTION_OVER) != 0;
+    let refusal = if made - rage_used >= allowed {
+        Some(format!("attack ({made} of {allowed} made this turn)"))
+    } else if over {
+        None
+    } else if !light || c.turn_counter(SINGLE_ATTACK) != 0 {
+        Some("attack (only light weapons attack more than once)".to_owned())
+    } else {
+        None
+    };
+    let none_left = |slot: String| Refusal::NoneLeft {
+        actor: c.id.clone(),
+        slot,
+    };
+    if over {
+        return Err(none_left(
+            "attack (moving after attacking ended the action)".into(),
+        ));
+    }
+    match refusal {
+        None => Ok(false),
+        Some(_) if super::frenzy::raging(c) && rage_used == 0 => Ok(true),
+        Some(slot) => Err(none_left(slot)),
+    }
 }
 
 /// The highest natural face that risks hitting someone else: 1, or more with a heavy weapon
@@ -752,11 +761,22 @@ pub fn resume_shield(
     step: &PendingStep,
     choice: &str,
 ) -> Result<(), DecideError> {
+    // The blow's weapon is looked up before the shield's die can be drawn.
+    let (attacker, weapon_id) = match (step.entity("attacker"), step.secret.get("weapon")) {
+        (Some(a), Some(StepValue::Text(w))) => (a.clone(), w.clone()),
+        _ => {
+            return Err(DecideError::BadStep {
+                prompt_id: step.prompt_id,
+                rule: step.rule.clone(),
+                problem: "attacker or weapon missing".into(),
+            });
+        }
+    };
+    let weapon = weapon_of(&ctx.combatant(&attacker)?, Some(&weapon_id))?;
     let out = super::shield::resume(ctx, step, choice)?;
     if !out.lands {
         return Ok(());
     }
-    let weapon = weapon_of(&ctx.combatant(&out.attacker)?, Some(&out.weapon))?;
     let hit = Hit {
         natural_20: false,
         tie_half: out.tie_half,
@@ -815,7 +835,9 @@ fn deal(
     input.round_half_up = round_half_up(ctx);
     let (mut steps, amount) = damage_steps(&input);
     // What the blow must get through: Condition and, before it, temporary Condition.
-    let before = t.resource(super::CONDITION) + t.resource(super::temp::TEMP);
+    let before = t
+        .resource(super::CONDITION)
+        .saturating_add(t.resource(super::temp::TEMP));
     if nonlethal && !t.has_status(super::DYING) && before - amount <= 0 {
         // Held back: the target keeps 1 Condition and is out cold, neither dying nor burnt out.
         let spared = (before - 1).max(0);
@@ -1048,6 +1070,7 @@ pub fn resume_collateral_spare(
 /// that fails it), and a shield at hand.
 fn may_shield(s: &Swing<'_>, target: &Combatant, d: &Rolled) -> bool {
     s.what == "attack"
+        && is_pc(target)
         && s.evade_attr == Attribute::AGL
         && d.natural != 1
         && d.fails.is_none()

@@ -104,6 +104,10 @@ pub fn begin_dying(
 
 pub fn die(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {
     super::grapple::died(ctx, who)?;
+    super::status::clear_mind(ctx, who)?;
+    if ctx.combatant(who)?.resource(super::temp::TEMP) != 0 {
+        ctx.set_resource(who, super::temp::TEMP, 0)?;
+    }
     ctx.set_status(who, DYING, None)?;
     ctx.set_status(who, OUT_COLD, None)?;
     let status = Status {

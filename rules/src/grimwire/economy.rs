@@ -26,8 +26,10 @@ pub const ATTACKS: &str = "attacks";
 pub const SINGLE_ATTACK: &str = "single_attack";
 /// 1 once the character moved after attacking: the action is over, so no further attacks.
 pub const ACTION_OVER: &str = "action_over";
+/// 1 once frenzy's one more attack this turn is made.
+pub const RAGE_USED: &str = "rage_used";
 /// Every turn counter, reset at the start of the character's turn.
-pub const TURN_COUNTERS: [&str; 11] = [
+pub const TURN_COUNTERS: [&str; 12] = [
     MOVED_M,
     MOVE_CLOSED,
     AUX_USED,
@@ -36,6 +38,7 @@ pub const TURN_COUNTERS: [&str; 11] = [
     ATTACKS,
     SINGLE_ATTACK,
     ACTION_OVER,
+    RAGE_USED,
     status::COWERING,
     grapple::WON_ACT,
     grapple::WON_MOVE,

@@ -314,6 +314,18 @@ fn begin_turn(ctx: &mut Ctx<'_>, id: EntityId, first: bool) -> Result<(), Decide
 /// command (the system's `after`), so whatever spent the turn, and whichever answer finished
 /// it, the turn ends then; never while a window is open.
 pub fn end_if_spent(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
+    // Against a side on alert, initiative comes right after the opening attack.
+    let enc = ctx.state.encounter();
+    if enc.active
+        && enc.pending.is_empty()
+        && let Some(id) = enc.current.clone()
+        && surprise::opened(ctx, &id)
+    {
+        ctx.emit(Event::public(Fact::Noted {
+            text: format!("{id} has made the opening attack: initiative takes over"),
+        }))?;
+        return end_turn(ctx, &id);
+    }
     if !options::flag_of(ctx.state.options(), END_SPENT_TURNS) {
         return Ok(());
     }
@@ -347,11 +359,8 @@ fn spent(ctx: &Ctx<'_>, c: &crate::state::Combatant) -> Result<bool, Refusal> {
         return Ok(false);
     }
     let made = c.turn_counter(economy::ATTACKS);
-    let cor = super::sheet_of(c)?.attribute(Attribute::COR);
-    let attack_left = made > 0
-        && made < super::content::tables().light_attacks(cor)
-        && c.turn_counter(economy::SINGLE_ATTACK) == 0
-        && c.turn_counter(economy::ACTION_OVER) == 0;
+    // A further attack with a light weapon, or frenzy's one more.
+    let attack_left = made > 0 && super::attack::further_attack(c, true).is_ok();
     let metres_left = economy::movement_allowance(ctx, &c.id)? - c.turn_counter(economy::MOVED_M);
     let can_move =
         c.position.is_some() && c.turn_counter(economy::MOVE_CLOSED) == 0 && metres_left > 0;

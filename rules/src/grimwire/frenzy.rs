@@ -30,16 +30,20 @@ pub fn began(ctx: &mut Ctx<'_>, who: &EntityId, key: &str, given: i64) -> Result
         given
     } else {
         sheet_of(&c)?.level
-    };
+    }
+    .min(super::temp::MAX);
     if let Some(s) = c.statuses.get(key).cloned() {
-        ctx.set_status(
-            who,
-            key,
-            Some(Status {
-                magnitude: amount,
-                ..s
-            }),
-        )?;
+        // The amount is temporary Condition: of the GM's combatant, the GM's.
+        let audience = if crate::redact::gm_only_numbers(&c) {
+            crate::event::Audience::GmOnly
+        } else {
+            crate::event::Audience::Everyone
+        };
+        let recorded = Status {
+            magnitude: amount,
+            ..s
+        };
+        ctx.set_status_for(audience, who, key, Some(recorded))?;
     }
     super::temp::gain(ctx, who, amount, key)?;
     if c.has_status(TERROR) {
@@ -71,16 +75,20 @@ pub fn may_take(ctx: &Ctx<'_>, c: &Combatant, action: &str) -> Result<(), Refusa
     }
 }
 
-/// Who else stands within melee reach of `c`, nearest first.
+/// The targets within melee reach of `c`, nearest first: its enemies, or anyone in amok.
 fn in_reach(ctx: &Ctx<'_>, c: &Combatant) -> Vec<EntityId> {
+    let amok = c.has_status(AMOK);
     nearest_all(ctx, c)
         .into_iter()
-        .filter(|(_, d)| *d <= MELEE_M)
+        .filter(|(id, d)| {
+            *d <= MELEE_M && (amok || ctx.state.combatant(id).is_some_and(|o| o.side != c.side))
+        })
         .map(|(id, _)| id)
         .collect()
 }
 
-/// Every other living character on the grid, with its distance from `c`, nearest first.
+/// Every other living character in the fight and on the grid (no object), with its distance
+/// from `c`, nearest first.
 fn nearest_all(ctx: &Ctx<'_>, c: &Combatant) -> Vec<(EntityId, i64)> {
     let Some(at) = c.position else {
         return Vec::new();
@@ -88,14 +96,16 @@ fn nearest_all(ctx: &Ctx<'_>, c: &Combatant) -> Vec<(EntityId, i64)> {
     let diagonal = ctx.state.options().diagonal();
     let mut out: Vec<(EntityId, i64)> = ctx
         .state
-        .combatant_ids()
-        .into_iter()
-        .filter(|id| *id != c.id)
+        .encounter()
+        .order
+        .iter()
+        .filter(|id| **id != c.id)
         .filter_map(|id| {
-            let o = ctx.state.combatant(&id)?;
-            if o.has_status(DEAD) {
+            let o = ctx.state.combatant(id)?;
+            if o.has_status(DEAD) || o.kind == crate::state::Kind::Object {
                 return None;
             }
+            let id = id.clone();
             let d = i64::try_from(distance(at, o.position?, diagonal)).unwrap_or(i64::MAX);
             Some((id, d))
         })

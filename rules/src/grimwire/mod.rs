@@ -101,7 +101,7 @@ impl RuleSystem for Grimwire {
             spec(BURNOUT, 0, 4),
             spec(ACTION_SPENT, 0, 1),
             spec(ACTION_OWED, 0, 1),
-            spec(temp::TEMP, 0, 10_000),
+            spec(temp::TEMP, 0, temp::MAX),
         ]
     }
 
@@ -156,10 +156,21 @@ impl RuleSystem for Grimwire {
                 agony::inflict(ctx, target, "burning", None)
             }
             (status::BURNING, Some(_)) => agony::renew(ctx, target, "burning"),
-            (status::FRENZY | status::AMOK, Some(to)) if from.is_none() => {
+            // The unconscious are immune to the mind's statuses: a ruling of one is set aside.
+            (s, Some(_))
+                if status::MENTAL.contains(&s) && status::senseless(&ctx.combatant(target)?) =>
+            {
+                ctx.set_status(target, s, from.clone())?;
+                ctx.note_about(target, format!("{target} is unconscious and immune to {s}"))
+            }
+            // A frenzy ruled again is the old one ended and the new one begun.
+            (status::FRENZY | status::AMOK, Some(to)) => {
+                if let Some(old) = &from {
+                    temp::lose(ctx, target, old.magnitude, status)?;
+                }
                 frenzy::began(ctx, target, status, to.magnitude)
             }
-            (status::FRENZY | status::AMOK, None) if from.is_some() => {
+            (status::FRENZY | status::AMOK, None) => {
                 let gave = from.as_ref().map_or(0, |s| s.magnitude);
                 temp::lose(ctx, target, gave, status)
             }
@@ -175,15 +186,6 @@ impl RuleSystem for Grimwire {
             }
             (s, Some(_)) if status::UNCONSCIOUS_KINDS.contains(&s) => {
                 status::clear_mind(ctx, target)
-            }
-            (s, Some(_)) if status::MENTAL.contains(&s) => {
-                let c = ctx.combatant(target)?;
-                if status::senseless(&c) {
-                    ctx.set_status(target, s, None)?;
-                    return ctx
-                        .note_about(target, format!("{target} is unconscious and immune to {s}"));
-                }
-                Ok(())
             }
             _ => Ok(()),
         }

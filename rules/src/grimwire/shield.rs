@@ -102,7 +102,6 @@ pub fn offer(ctx: &mut Ctx<'_>, f: &Failed<'_>, shield: &Weapon) -> Result<(), D
 pub struct Outcome {
     pub attacker: EntityId,
     pub target: EntityId,
-    pub weapon: String,
     pub lands: bool,
     pub tie_half: bool,
     pub nonlethal: bool,
@@ -120,10 +119,6 @@ pub fn resume(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result<Out
         .ok_or_else(|| bad("attacker"))?
         .clone();
     let target = step.entity("target").ok_or_else(|| bad("target"))?.clone();
-    let weapon = match step.secret.get("weapon") {
-        Some(StepValue::Text(w)) => w.clone(),
-        _ => return Err(bad("weapon")),
-    };
     let shield_id = step.text("shield").ok_or_else(|| bad("shield"))?.to_owned();
     let secret_int = |k: &str| match step.secret.get(k) {
         Some(StepValue::Int(i)) => Ok(*i),
@@ -135,7 +130,6 @@ pub fn resume(ctx: &mut Ctx<'_>, step: &PendingStep, choice: &str) -> Result<Out
     let mut out = Outcome {
         attacker: attacker.clone(),
         target: target.clone(),
-        weapon,
         lands: true,
         tie_half: flag("tie_half"),
         nonlethal: flag("nonlethal"),

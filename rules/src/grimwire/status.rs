@@ -44,7 +44,7 @@ pub const KNOCKED_OUT_ROUNDS: u32 = 10;
 pub const PRESSED: &str = "wound_held";
 
 /// The statuses this module counts down.
-const TIMED: [&str; 11] = [
+const TIMED: [&str; 13] = [
     KNOCKED_DOWN,
     STUNNED,
     PARALYSED,
@@ -56,6 +56,8 @@ const TIMED: [&str; 11] = [
     UNCONSCIOUS,
     ASLEEP,
     KNOCKED_OUT,
+    FRENZY,
+    AMOK,
 ];
 
 /// Frenzy and amok (amok: frenzy that tells no friend from foe).

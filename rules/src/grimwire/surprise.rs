@@ -123,8 +123,13 @@ pub fn declare(ctx: &mut Ctx<'_>, plan: &Plan, order: &[EntityId]) -> Result<(),
     for id in &ours {
         ctx.set_status(id, AMBUSH, Some(mark(side, bonus)))?;
     }
+    // Magnitude 1: an opener against the alert, whose turn ends with its first attack.
     for id in &acting {
-        ctx.set_status(id, SURPRISE_TURN, Some(mark(side, 0)))?;
+        ctx.set_status(
+            id,
+            SURPRISE_TURN,
+            Some(mark(side, i64::from(!plan.unaware))),
+        )?;
     }
     let names: Vec<&str> = acting.iter().map(EntityId::as_str).collect();
     ctx.emit(Event::public(Fact::Noted {
@@ -143,6 +148,17 @@ pub fn running(ctx: &Ctx<'_>) -> bool {
             ctx.state
                 .combatant(id)
                 .is_some_and(|c| c.has_status(SURPRISE_TURN))
+        })
+}
+
+/// Whether `id` opened against an alert side with its first attack, so initiative takes over.
+pub fn opened(ctx: &Ctx<'_>, id: &EntityId) -> bool {
+    running(ctx)
+        && ctx.state.combatant(id).is_some_and(|c| {
+            c.statuses
+                .get(SURPRISE_TURN)
+                .is_some_and(|s| s.magnitude == 1)
+                && c.turn_counter(super::economy::ATTACKS) > 0
         })
 }
 

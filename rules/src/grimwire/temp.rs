@@ -10,6 +10,8 @@ use super::status::INEBRIATED;
 use super::tell::{Change, resources};
 
 pub const TEMP: &str = "temp_condition";
+/// The pool's bound (the resource's declared maximum).
+pub const MAX: i64 = 10_000;
 /// What drink gives.
 pub const DRINK: i64 = 3;
 
@@ -28,7 +30,11 @@ pub fn gain(ctx: &mut Ctx<'_>, who: &EntityId, amount: i64, why: &str) -> Result
     if amount <= 0 {
         return Ok(());
     }
-    let to = ctx.combatant(who)?.resource(TEMP).saturating_add(amount);
+    let to = ctx
+        .combatant(who)?
+        .resource(TEMP)
+        .saturating_add(amount)
+        .min(MAX);
     let change = Change {
         key: TEMP,
         word: "temporary Condition",

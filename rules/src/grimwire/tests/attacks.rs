@@ -359,3 +359,68 @@ fn cover_between_a_shooter_and_the_target_eases_the_evasion_of_ranged_attacks_on
     ));
     play("cover is the GM's to say", &[], steps);
 }
+
+/// Cover counts against a supernatural attack not at all, and on a PC's evasion of an NPC's
+/// shot as +2: a goblin with a sling (1d4) shoots Aune behind a cover cell.
+#[test]
+fn cover_ignores_supernatural_attacks_and_helps_a_pc_evade_an_npcs_shot() {
+    let cover_at = |x, y| {
+        S::Gm(
+            "rule.terrain",
+            vec![
+                (
+                    "cell",
+                    crate::action::ArgValue::Cell(crate::grid::Cell::new(x, y)),
+                ),
+                ("cover", t("cover")),
+            ],
+            &[],
+        )
+    };
+    // Mara's hex bolt: RSN 3 + 9 = 12 reaches the goblin's 12 through the cover; 1d8 = 4.
+    let mut steps = start();
+    steps.extend([
+        cover_at(3, 0),
+        end("aune"),
+        end("goblin-1"),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("hex-bolt"))],
+            &[9, 4],
+        ),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    play("a hex bolt through cover", &[], steps);
+
+    let slinger = || {
+        let mut cast = super::scenes::cast();
+        let goblin = format!(
+            "{}\n[[weapons]]\nid = \"sling\"\nname = \"Sling\"\nclass = \"ranged\"\ndamage = \"1d4\"\nrange_m = 18\n",
+            include_str!("../../../../docs/examples/grimwire/goblin-1.toml")
+        );
+        cast[1] = sheet(&goblin);
+        cast
+    };
+    let shot = |cover: bool, faces: &'static [u32], after: i64| {
+        let mut steps = start();
+        if cover {
+            steps.push(cover_at(1, 0));
+        }
+        steps.extend([
+            end("aune"),
+            S::Act(
+                "goblin-1",
+                "attack",
+                vec![("target", t("aune")), ("weapon", t("sling"))],
+                faces,
+            ),
+            S::Res("aune", "condition", after),
+        ]);
+        steps
+    };
+    // 7 + AGL 3 + 2 = 12 reaches its attack TN 11 behind cover; in the open 10 does not, and
+    // the sling's 1d4 = 3 lands.
+    play_cast("a shot at cover", slinger(), shot(true, &[7], 12));
+    play_cast("a shot in the open", slinger(), shot(false, &[7, 3], 9));
+}

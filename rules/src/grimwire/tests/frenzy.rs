@@ -108,7 +108,7 @@ fn frenzy_gives_temporary_condition_one_more_attack_likelier_strays_and_nothing_
         end("aune"),
         end("goblin-1"),
         // Mara, frenzied (5), swings her heavy sledgehammer twice: 15 + 1 hits, 2d6 = 1 + 1
-        // + TOG 4 = 6 takes the goblin to 4; then 2 + 1 misses; a third is refused.
+        // + TOG 4 = 6 takes the goblin to 4; then 8 + 1 misses; a third is refused.
         set("mara", "frenzy", 5, None),
         S::Res("mara", "temp_condition", 5),
         S::Act(
@@ -228,4 +228,64 @@ fn the_out_cold_wake_after_ten_minutes_of_care_outside_a_fight_and_never_while_d
         S::Said("aune tends mara for ten minutes, and mara comes round"),
     ]);
     play("out cold", &[], steps);
+}
+
+#[test]
+fn frenzy_ruled_twice_or_on_the_unconscious_and_the_gms_frenzy_keep_the_pool_right() {
+    let mut steps = start();
+    steps.extend([
+        // A second ruling replaces the first: 5, not 3 + 5.
+        set("aune", "frenzy", 3, None),
+        set("aune", "frenzy", 5, None),
+        S::Res("aune", "temp_condition", 5),
+        clear("aune", "frenzy"),
+        S::Res("aune", "temp_condition", 0),
+        // Knocked out, Mara is immune: the ruling is set aside, and no pool.
+        set("mara", "knocked_out", 0, None),
+        set("mara", "frenzy", 4, None),
+        S::Lacks("mara", "frenzy"),
+        S::Res("mara", "temp_condition", 0),
+        S::Said("mara is unconscious and immune to frenzy"),
+        // The goblin's frenzy: the table learns of it, the GM its number.
+        set("goblin-1", "frenzy", 4, None),
+        S::Has("goblin-1", "frenzy"),
+        S::GmOnly(&["\"magnitude\":4"]),
+        S::HiddenFromPlayers("goblin-1", "temp_condition"),
+    ]);
+    play("frenzy rulings", &[], steps);
+
+    // A natural 7 is no stray even in a frenzy (1 + 5 = 6): 7 + 1 = 8 simply misses.
+    let mut steps = start();
+    steps.extend([
+        end("aune"),
+        end("goblin-1"),
+        set("mara", "frenzy", 5, None),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("sledgehammer"))],
+            &[7],
+        ),
+        S::Prompt(false),
+        S::Res("goblin-1", "condition", 10),
+    ]);
+    play("a frenzied miss", &[], steps);
+
+    // Amok with two at the same distance: either may be attacked (Aune moved to 2 m beyond
+    // Mara, as near as the goblin).
+    let mut steps = start();
+    steps.extend([
+        S::Place("aune", 6, 0),
+        end("aune"),
+        end("goblin-1"),
+        set("mara", "amok", 1, None),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("aune")), ("weapon", t("sledgehammer"))],
+            &[8, 15],
+        ),
+        S::Res("mara", "action_spent", 1),
+    ]);
+    play("amok between two", &[], steps);
 }

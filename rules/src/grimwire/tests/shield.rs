@@ -177,3 +177,56 @@ fn against_a_pcs_attack_the_shield_must_beat_the_attack_total() {
     steps.extend([S::Answer("raise", &[15]), S::Res("aune", "condition", 12)]);
     play_cast("beaten", shielded_cast(), steps);
 }
+
+#[test]
+fn an_npc_raises_no_shield_and_an_item_may_name_its_own_instability_die() {
+    // The goblin carries a shield; Aune holds it, so her knife is COR against its AGL, both
+    // rolled: 10 + 3 = 13 against 12 + 2 - 5 = 9. No question: its defence is the GM's.
+    let mut shielded_goblin = cast();
+    let goblin = format!(
+        "{}{}",
+        include_str!("../../../../docs/examples/grimwire/goblin-1.toml"),
+        BUCKLER
+    );
+    shielded_goblin[1] = sheet(&goblin);
+    let steps = vec![
+        S::Place("aune", 0, 0),
+        S::Place("goblin-1", 2, 0),
+        S::Place("mara", 4, 0),
+        S::Start(&[10, 5, 2]),
+        S::Act("aune", "grapple", vec![("target", t("goblin-1"))], &[10, 8]),
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[10, 12, 2],
+        ),
+        S::Prompt(false),
+        S::Res("goblin-1", "condition", 6),
+    ];
+    play_cast("an NPC's shield", shielded_goblin, steps);
+
+    // A d10 buckler: its die is a d10.
+    let mut d10_cast = cast();
+    let aune = format!(
+        "{}{}",
+        include_str!("../../../../docs/examples/grimwire/aune.toml"),
+        BUCKLER.replace("shielding = 2", "shielding = 2\ninstability = 10")
+    );
+    d10_cast[0] = sheet(&aune);
+    let mut steps = goblin_swings(&[6]);
+    steps.extend([
+        S::Answer("raise", &[10]),
+        S::Check(Box::new(|p: &crate::testing::scene::Played<'_>| {
+            let d10 = p.last.iter().flat_map(crate::event::Event::facts).any(
+                |f| matches!(f, crate::event::Fact::Rolled { roll, .. } if roll.expr == "1d10"),
+            );
+            assert!(d10, "{}: no d10 instability roll", p.at);
+        })),
+        S::Res("aune", "condition", 12),
+    ]);
+    play_cast("a d10 buckler", d10_cast, steps);
+}

@@ -63,15 +63,17 @@ fn against_the_unaware_the_surprising_side_takes_round_1_alone_and_its_first_att
 
 #[test]
 fn against_an_alert_side_one_opener_takes_round_1_and_its_first_attack_has_2() {
-    // The goblin opens. Aune evades its unarmed blow 10 + AGL 3 - 2 = 11 against its attack
-    // TN 11: the surprise shows as the goblin's, on her evasion.
+    // The goblin opens. Aune evades its unarmed blow 9 + AGL 3 - 2 = 10, missing its attack
+    // TN 11 (12 would have made it): the surprise shows as the goblin's, on her evasion, and
+    // its TOG 1 lands. Its opening attack made, initiative takes over.
     let mut steps = begin(vec![("surprise", t("alert")), ("by", t("enemies"))]);
     steps.extend([
         S::Said("round 1 is goblin-1's alone, and their first attack has +2"),
         S::Turn(Some("goblin-1")),
-        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[10]),
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[9]),
         S::Said("label: \"goblin-1: surprise\", value: -2"),
-        end("goblin-1"),
+        S::Res("aune", "condition", 11),
+        S::Said("goblin-1 has made the opening attack: initiative takes over"),
         S::Round(2),
         S::Turn(Some("aune")),
     ]);
