@@ -12,7 +12,9 @@ use crate::state::StateView;
 
 use super::burnout::add_level;
 use super::burnout_levels::roll_penalty;
-use super::options::{self, ALIAS_INT, ALIAS_SOC, ALIAS_STR, HIDE_TNS, STABILISE_TN_BASE};
+use super::options::{
+    self, ALIAS_INT, ALIAS_SOC, ALIAS_STR, ARMOUR_AGL, HIDE_TNS, STABILISE_TN_BASE,
+};
 use super::sheet::Attribute;
 use super::{BURNOUT, CONDITION, DEAD, DYING, FOCUS, ID, economy, sheet_of};
 
@@ -104,6 +106,7 @@ pub fn roll_d20_resisting(
         ));
     }
     modifiers.extend(super::status::modifiers(&c, attribute, against_terror));
+    modifiers.extend(footing(ctx, &c, attribute)?);
     modifiers.extend(extra.iter().filter(|m| m.value != 0).cloned());
     let roll = roll(&d20(), ctx.dice)?;
     let natural = roll.total;
@@ -116,6 +119,44 @@ pub fn roll_d20_resisting(
         fails: super::status::fails(&c, attribute),
     })
 }
+
+/// What the ground and the gear take off an AGL roll: difficult terrain underfoot (-2), and a
+/// player's character's armour heavier than their TOG (`grimwire.armour_agl` a point short).
+fn footing(
+    ctx: &Ctx<'_>,
+    c: &crate::state::Combatant,
+    attribute: Attribute,
+) -> Result<Vec<Modifier>, Refusal> {
+    let mut out = Vec::new();
+    if attribute != Attribute::AGL {
+        return Ok(out);
+    }
+    let rough = c.position.is_some_and(|p| {
+        ctx.state
+            .encounter()
+            .terrain
+            .get(&p)
+            .is_some_and(|t| t.difficult)
+    });
+    if rough {
+        out.push(Modifier::new("difficult terrain", DIFFICULT_AGL));
+    }
+    let sheet = sheet_of(c)?;
+    if let Some(armour) = &sheet.armour {
+        let short = armour.tog_req - sheet.attribute(Attribute::TOG);
+        if c.kind == crate::state::Kind::Pc && short > 0 {
+            let per = options::int_of(ctx.state.options(), ARMOUR_AGL);
+            out.push(Modifier::new(
+                "armour too heavy",
+                -short.saturating_mul(per),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Standing in difficult terrain.
+pub const DIFFICULT_AGL: i64 = -2;
 
 /// Outcome of a non-attack check: the total must reach the TN, and a natural 1 fails anyway,
 /// as does a roll the roller's state fails whatever the die (paralysed, stunned). A natural 20

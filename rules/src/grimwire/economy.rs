@@ -6,12 +6,12 @@
 use crate::action::{ActionSpec, ArgKind, ArgSpec, Args};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Event, Fact};
-use crate::grid::distance;
+use crate::grid::{Cell, distance};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::{Kind, StateView};
 
-use super::options::{self, MOVE_BASE_M};
+use super::options::{self, MOVE_BASE_M, TERRAIN_TN};
 use super::sheet::Attribute;
 use super::{ACTION_OWED, ACTION_SPENT, BURNOUT, DEAD, sheet_of};
 use super::{grapple, status};
@@ -28,8 +28,10 @@ pub const SINGLE_ATTACK: &str = "single_attack";
 pub const ACTION_OVER: &str = "action_over";
 /// 1 once frenzy's one more attack this turn is made.
 pub const RAGE_USED: &str = "rage_used";
+/// The AGL roll to move through difficult terrain this turn: 1 made, 2 failed (half movement).
+pub const TERRAIN: &str = "terrain_roll";
 /// Every turn counter, reset at the start of the character's turn.
-pub const TURN_COUNTERS: [&str; 12] = [
+pub const TURN_COUNTERS: [&str; 13] = [
     MOVED_M,
     MOVE_CLOSED,
     AUX_USED,
@@ -39,6 +41,7 @@ pub const TURN_COUNTERS: [&str; 12] = [
     SINGLE_ATTACK,
     ACTION_OVER,
     RAGE_USED,
+    TERRAIN,
     status::COWERING,
     grapple::WON_ACT,
     grapple::WON_MOVE,
@@ -732,6 +735,9 @@ pub fn movement_allowance(ctx: &Ctx<'_>, who: &EntityId) -> Result<i64, Refusal>
     if grapple::is_held(&c) || grapple::is_holding(&c) {
         m /= 2;
     }
+    if c.turn_counter(TERRAIN) == 2 {
+        m /= 2;
+    }
     if c.turn_counter(DASHED) != 0 {
         m *= 2;
     }
@@ -777,6 +783,9 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
         if !grapple::may_move(ctx, who)? {
             return Ok(());
         }
+        if !through_rough(ctx, who, from, to, d)? {
+            return Ok(());
+        }
         ctx.set_turn_counter(who, MOVED_M, used + d)?;
         if c.turn_counter(ATTACKS) > 0 {
             ctx.set_turn_counter(who, ACTION_OVER, 1)?;
@@ -789,6 +798,48 @@ pub fn movement(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), De
         to: Some(to),
     }))?;
     grapple::carry(ctx, carried, from, to)
+}
+
+/// Before a move through difficult terrain (a difficult cell on the way or at its end), the
+/// turn's one AGL roll against `grimwire.terrain_tn`: failed, the turn's movement is halved, and
+/// a move longer than what is left of the half does not happen. Whether the move goes ahead.
+fn through_rough(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    from: Cell,
+    to: Cell,
+    d: i64,
+) -> Result<bool, DecideError> {
+    let terrain = &ctx.state.encounter().terrain;
+    let rough = terrain.get(&to).is_some_and(|t| t.difficult)
+        || !crate::grid::path_clear(from, to, terrain, |t| t.difficult);
+    if !rough || ctx.combatant(who)?.turn_counter(TERRAIN) != 0 {
+        return Ok(true);
+    }
+    let tn = options::int_of(ctx.state.options(), TERRAIN_TN);
+    let outcome = super::check::check_tn(
+        ctx,
+        who,
+        Attribute::AGL,
+        &[],
+        "AGL through difficult terrain",
+        tn,
+        false,
+    )?;
+    if outcome == crate::event::Outcome::Success {
+        ctx.set_turn_counter(who, TERRAIN, 1)?;
+        return Ok(true);
+    }
+    ctx.set_turn_counter(who, TERRAIN, 2)?;
+    let left = movement_allowance(ctx, who)? - ctx.combatant(who)?.turn_counter(MOVED_M);
+    if d > left {
+        ctx.note_about(
+            who,
+            format!("{who} struggles through the difficult ground: only {left} m of movement left this turn"),
+        )?;
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 pub fn dash(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError> {

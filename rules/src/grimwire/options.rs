@@ -22,6 +22,8 @@ pub const TERROR_TN: &str = "grimwire.terror_tn";
 pub const SHOVE_TOG_TN: &str = "grimwire.shove_tog_tn";
 pub const KEEP_FEET_TN: &str = "grimwire.keep_feet_tn";
 pub const COVER_BONUS: &str = "grimwire.cover_bonus";
+pub const ARMOUR_AGL: &str = "grimwire.armour_agl";
+pub const TERRAIN_TN: &str = "grimwire.terrain_tn";
 pub const GRAPPLE_HOLD_TN: &str = "grimwire.grapple_hold_tn";
 pub const GRAPPLE_MOVE_TN: &str = "grimwire.grapple_move_tn";
 
@@ -104,6 +106,13 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Int { min: 0, max: 20 },
             default: OptionValue::Int(2),
         },
+        OptionSpec {
+            key: ARMOUR_AGL,
+            help: "AGL a player's character loses for each point of TOG its armour's requirement is above theirs (the text names a penalty and no number).",
+            kind: OptionKind::Int { min: 0, max: 10 },
+            default: OptionValue::Int(1),
+        },
+        tn_option(TERRAIN_TN, "TN of the AGL roll to move through difficult terrain, when the GM gives none for how difficult it is (the text gives none)."),
         tn_option(GRAPPLE_HOLD_TN, "TN of the TOG or COR roll that holds a grabbed character (the text gives none)."),
         tn_option(GRAPPLE_MOVE_TN, "TN of the TOG or AGL roll a grappler makes once a turn to move, carrying whom they hold (the text sets it by the weight and gives no number)."),
         tn_option(KEEP_FEET_TN, "TN of the AGL roll a shoved character makes to stay on their feet, when the GM gives none for the shove's force and the ground (the text gives none)."),

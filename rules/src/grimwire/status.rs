@@ -108,6 +108,9 @@ pub const INEBRIATED_OTHERS: i64 = -3;
 pub const INEBRIATED_AGAINST_TERROR: i64 = 3;
 /// Burning's damage at the start of each turn.
 pub const BURN_DICE: &str = "2d6";
+/// On a character under water: unconscious there, they take 6 damage at each turn's start.
+pub const UNDERWATER: &str = "underwater";
+pub const DROWNING_DAMAGE: i64 = 6;
 /// How far away a character may help another up, wake them or hold their wound.
 pub const REACH_M: i64 = 3;
 
@@ -240,6 +243,15 @@ pub fn turn_starts(ctx: &mut Ctx<'_>, who: &EntityId) -> Result<(), DecideError>
             vec![Modifier::new("bleeding", amount)],
             None,
         )?;
+    }
+    let c = ctx.combatant(who)?;
+    if !c.has_status(DEAD) && c.has_status(UNDERWATER) && senseless(&c) {
+        ctx.note_about(
+            who,
+            format!("{who} is unconscious under water and takes {DROWNING_DAMAGE} damage"),
+        )?;
+        let steps = vec![Modifier::new("drowning", DROWNING_DAMAGE)];
+        take(ctx, who, DROWNING_DAMAGE, steps, None)?;
     }
     // Terror asks a mind that is awake: one who cannot act this turn makes no roll.
     let c = ctx.combatant(who)?;

@@ -111,6 +111,8 @@ fn the_held_has_5_off_agl_and_must_win_a_roll_to_act_or_lose_the_action() {
         // Its attack needs a roll first: TOG 10 + 1 = 11 against Aune's COR 9 + 3 = 12.
         S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[10, 9]),
         S::Said("goblin-1 is held fast and loses this turn's action (attack)"),
+        // Its TOG and COR tie at 1: the first named, TOG (STR), is the one rolled.
+        S::GmOnly(&["TOG act while held"]),
         S::Res("goblin-1", "action_spent", 1),
     ]);
     play("held and losing the action", &[], steps);
@@ -255,6 +257,17 @@ fn breaking_free_must_beat_every_grappler_and_ends_every_hold() {
         end("aune"),
         S::Act("goblin-1", "break_free", vec![], &[15, 10, 14]),
         S::Said("goblin-1 cannot break free"),
+        // Both holders' rolls are written: Mara's 18 counted; Aune's 13, beside it, also won.
+        S::Check(Box::new(|p: &Played<'_>| {
+            let aune_won = p.last.iter().flat_map(crate::event::Event::facts).any(|f| {
+                matches!(f, crate::event::Fact::Checked(c)
+                    if c.actor.as_ref().is_some_and(|a| a.as_str() == "aune")
+                        && c.label == "COR hold on"
+                        && c.total == 13
+                        && c.outcome == crate::event::Outcome::Success)
+            });
+            assert!(aune_won, "{}: aune's roll against the break-out", p.at);
+        })),
         S::Has("goblin-1", "grappled:aune"),
         S::Has("goblin-1", "grappled:mara"),
         // The -5 counts once for two holds: 12 + 2 - 5 = 9 reaches 9 (twice, 4 would not).

@@ -9,6 +9,7 @@ mod attacks;
 mod fall;
 mod frenzy;
 mod grapple;
+mod ground;
 mod heal;
 mod scenes;
 mod shield;
