@@ -380,8 +380,8 @@ pub fn spend_action_held(
     what: &str,
 ) -> Result<bool, DecideError> {
     spend_action(ctx, who)?;
-    let enc = ctx.state.encounter();
-    if !enc.active || enc.current.as_ref() != Some(who) {
+    // Outside a fight there is no turn to lose (in one, every caller's turn is its own).
+    if !ctx.state.encounter().active {
         return Ok(true);
     }
     if ctx.combatant(who)?.turn_counter(WON_ACT) != 0 {

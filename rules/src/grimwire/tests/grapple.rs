@@ -409,3 +409,64 @@ fn the_held_rolls_once_a_turn_after_the_actions_own_checks_and_holds_end_with_th
     ]);
     play("once a turn", &[], steps);
 }
+
+#[test]
+fn a_hold_ends_at_once_when_the_held_dies_or_is_pushed_away_and_release_names_whom_one_holds() {
+    // Aune's next knife blow in the hold: 15 + 3 against 2 + 2 - 5; 4 + TOG 2 = 6, then the
+    // GM's 10 more finishes it: below -10, dead, and the hold is gone at once.
+    let mut steps = held();
+    steps.extend([
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[15, 2, 4],
+        ),
+        S::Res("goblin-1", "condition", 4),
+        S::Gm(
+            "damage",
+            vec![("target", t("goblin-1")), ("amount", super::scenes::n(20))],
+            &[],
+        ),
+        S::Has("goblin-1", "dead"),
+        S::Lacks("aune", "grappling:goblin-1"),
+    ]);
+    play("a hold on the dead", &[], steps);
+
+    // Shoved 3 m off (COR 10 + 3, TOG 9 + 2; its AGL 15 + 2 - 5 keeps it standing), it is out
+    // of Aune's reach: the hold ends with the shove.
+    let mut steps = held();
+    steps.extend([
+        S::Place("mara", 0, 6),
+        end("aune"),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        end("mara"),
+        S::Act(
+            "aune",
+            "shove",
+            vec![("target", t("goblin-1"))],
+            &[10, 9, 15],
+        ),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Said("aune no longer holds goblin-1 (more than 3 m away)"),
+    ]);
+    play("shoved out of a hold", &[], steps);
+
+    // Letting go names someone held, or no one (everyone).
+    let mut steps = held();
+    steps.extend([
+        S::Refused(
+            "aune",
+            "release",
+            vec![("target", t("mara"))],
+            "rule: aune does not hold mara",
+        ),
+        S::Act("aune", "release", vec![("target", t("goblin-1"))], &[]),
+        S::Lacks("goblin-1", "grappled:aune"),
+        S::Said("aune lets go of goblin-1"),
+    ]);
+    play("letting go of one", &[], steps);
+}
