@@ -282,7 +282,21 @@ fn build_definitions() -> Vec<ActionDef> {
             args: vec![
                 arg("target", Entity, true, "who rests"),
                 arg_choices("kind", true, "short or long", &["short", "long"]),
+                arg(
+                    "downtime",
+                    Flag,
+                    false,
+                    "the character spends the long rest's spare hour on downtime: no burnout recovered",
+                ),
             ],
+        },
+        ActionDef {
+            name: "new_day",
+            help: "GM: a new day begins in the game: everyone's rests and burnout recovery are counted afresh.",
+            needs_actor: false,
+            gm_only: true,
+            costs: &[],
+            args: vec![],
         },
         ActionDef {
             name: "heal",

@@ -344,6 +344,12 @@ pub fn choke(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
     if ctx.combatant(&target)?.has_status(SUFFOCATING) {
         return Err(Refusal::Rule(format!("{target} is already suffocating")).into());
     }
+    if super::sheet_of(&ctx.combatant(&target)?)?.body == super::sheet::Body::Mechanical {
+        return Err(Refusal::Rule(format!(
+            "{target} is mechanical: only a body that breathes or bleeds can be choked"
+        ))
+        .into());
+    }
     if !spend_action_held(ctx, who, "choke")? {
         return Ok(());
     }

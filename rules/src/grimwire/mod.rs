@@ -102,6 +102,9 @@ impl RuleSystem for Grimwire {
             spec(ACTION_SPENT, 0, 1),
             spec(ACTION_OWED, 0, 1),
             spec(temp::TEMP, 0, temp::MAX),
+            spec(rest::SHORT_RESTS, 0, rest::SHORT_PER_DAY),
+            spec(rest::LONG_RESTS, 0, rest::LONG_PER_DAY),
+            spec(rest::BURNOUT_EASED, 0, 1),
         ]
     }
 
@@ -264,6 +267,7 @@ impl RuleSystem for Grimwire {
             ("end_turn", Some(a)) => encounter::end_turn(ctx, &a),
             ("pass", Some(a)) => encounter::pass(ctx, &a),
             ("rest", _) => rest::rest(ctx, args),
+            ("new_day", _) => rest::new_day(ctx),
             ("fall", _) => fall::fall(ctx, args),
             ("shove", Some(a)) => shove::shove(ctx, &a, args),
             ("trip", Some(a)) => shove::trip(ctx, &a, args),

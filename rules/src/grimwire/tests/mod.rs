@@ -11,6 +11,7 @@ mod frenzy;
 mod grapple;
 mod ground;
 mod heal;
+mod rest;
 mod scenes;
 mod shield;
 mod shove;
