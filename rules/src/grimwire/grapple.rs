@@ -573,7 +573,7 @@ pub fn tidy(ctx: &mut Ctx<'_>) -> Result<(), DecideError> {
         // is no hold.
         for g in others(c, GRAPPLED) {
             let held_there = ctx.state.combatant(&g).is_some_and(|g| holds(g, &id));
-            if !held_there && !ended.iter().any(|(eg, eh, _)| *eg == g && *eh == id) {
+            if !held_there {
                 ended.push((g, id.clone(), "no hold".to_owned()));
             }
         }

@@ -470,3 +470,61 @@ fn a_hold_ends_at_once_when_the_held_dies_or_is_pushed_away_and_release_names_wh
     ]);
     play("letting go of one", &[], steps);
 }
+
+#[test]
+fn a_grappler_carries_the_held_by_its_own_step_and_not_into_a_wall_and_half_holds_go() {
+    // Aune at (2, 2) holds the goblin at (4, 2); she steps to (1, 4) (AGL 8 + 3 reaches 11)
+    // and it comes by the same step, -1 and +2, to (3, 4).
+    let holding = || {
+        vec![
+            S::Place("aune", 2, 2),
+            S::Place("goblin-1", 4, 2),
+            S::Place("mara", 0, 9),
+            S::Start(&[10, 5, 2]),
+            grab(&[10, 8]),
+            S::Has("goblin-1", "grappled:aune"),
+        ]
+    };
+    let mut steps = holding();
+    steps.extend([
+        S::Act("aune", "move", vec![("to", to(1, 4))], &[8]),
+        at("aune", 1, 4),
+        at("goblin-1", 3, 4),
+        S::Has("goblin-1", "grappled:aune"),
+    ]);
+    play("carried by the step", &[], steps);
+
+    // A wall where the goblin would land: refused before any roll, naming the cell.
+    let mut steps = holding();
+    steps.extend([
+        S::Gm(
+            "rule.terrain",
+            vec![
+                (
+                    "cell",
+                    crate::action::ArgValue::Cell(crate::grid::Cell::new(3, 4)),
+                ),
+                ("blocking", crate::action::ArgValue::Flag(true)),
+            ],
+            &[],
+        ),
+        S::Refused(
+            "aune",
+            "move",
+            vec![("to", to(1, 4))],
+            "rule: aune cannot carry goblin-1 there: a wall is in the way at (3, 4)",
+        ),
+    ]);
+    play("carried into a wall", &[], steps);
+
+    // A `grappled:` with no grappler holding (a ruling's) is no hold: it goes at the next
+    // turn's start.
+    let mut steps = start();
+    steps.extend([
+        set("goblin-1", "grappled:mara", 0, None),
+        end("aune"),
+        S::Lacks("goblin-1", "grappled:mara"),
+        S::Said("mara no longer holds goblin-1 (no hold)"),
+    ]);
+    play("half a hold", &[], steps);
+}
