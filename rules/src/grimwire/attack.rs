@@ -273,21 +273,6 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         }
     }
 
-    let hit_attr = if supernatural {
-        Attribute::RSN
-    } else {
-        Attribute::COR
-    };
-    let evade_attr = if supernatural {
-        Attribute::RSN
-    } else {
-        Attribute::AGL
-    };
-    let mut extra = vec![Modifier::new("situation", situation)];
-    if range != 0 {
-        extra.push(Modifier::new("beyond range", range));
-    }
-    extra.extend(status::fighting(&attacker));
     let surprise = super::surprise::first_strike(ctx, who)?;
     let hidden = gm_tn_hidden(&ctx.state, args)?;
     let ranged = matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown);
@@ -296,29 +281,123 @@ fn attack_told(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
     } else {
         0
     };
-    let swing = Swing {
-        who,
-        target: &target_id,
-        hit_attr,
-        evade_attr,
-        what: "attack",
-        cover,
-        surprise,
-        extra,
+    let blow = Blow {
+        weapon: weapon.id.clone(),
         situation,
         range,
         targeted,
+        nonlethal,
         tn_override,
         hidden,
-        threshold: misfire_threshold(ctx, tog, &weapon)
-            + if super::frenzy::raging(&attacker) {
-                super::frenzy::FRIENDLY_FIRE
-            } else {
-                0
-            },
+        cover,
+        surprise,
     };
-    let verdict = land(ctx, &swing)?;
+    // Someone beside the target may throw themselves in the way first (an auxiliary
+    // reaction): then the attack waits for their answer.
+    if !supernatural && super::guard::offer(ctx, who, &target_id, &blow)? {
+        return Ok(());
+    }
+    resolve_blow(ctx, who, &target_id, &blow, None)
+}
 
+/// An attack as declared, in numbers a paused attack keeps in its window and resumes with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Blow {
+    pub weapon: String,
+    pub situation: i64,
+    pub range: i64,
+    pub targeted: bool,
+    pub nonlethal: bool,
+    pub tn_override: Option<i64>,
+    pub hidden: bool,
+    pub cover: i64,
+    pub surprise: i64,
+}
+
+/// The swing of `blow` by `who` at `target`, with what the attacker's state adds to it.
+pub(super) fn swing_of<'a>(
+    ctx: &Ctx<'_>,
+    who: &'a EntityId,
+    target: &'a EntityId,
+    blow: &Blow,
+) -> Result<(Swing<'a>, Weapon), DecideError> {
+    let attacker = ctx.combatant(who)?;
+    let weapon = weapon_of(&attacker, Some(&blow.weapon))?;
+    let supernatural = weapon.class == WeaponClass::Supernatural;
+    let (hit_attr, evade_attr) = if supernatural {
+        (Attribute::RSN, Attribute::RSN)
+    } else {
+        (Attribute::COR, Attribute::AGL)
+    };
+    let mut extra = vec![Modifier::new("situation", blow.situation)];
+    if blow.range != 0 {
+        extra.push(Modifier::new("beyond range", blow.range));
+    }
+    extra.extend(status::fighting(&attacker));
+    let tog = sheet_of(&attacker)?.attribute(Attribute::TOG);
+    let rage = if super::frenzy::raging(&attacker) {
+        super::frenzy::FRIENDLY_FIRE
+    } else {
+        0
+    };
+    let swing = Swing {
+        who,
+        target,
+        hit_attr,
+        evade_attr,
+        what: "attack",
+        cover: blow.cover,
+        surprise: blow.surprise,
+        extra,
+        situation: blow.situation,
+        range: blow.range,
+        targeted: blow.targeted,
+        tn_override: blow.tn_override,
+        hidden: blow.hidden,
+        threshold: misfire_threshold(ctx, tog, &weapon) + rage,
+        rolled: None,
+    };
+    Ok((swing, weapon))
+}
+
+/// Resolves `blow` at `target`, after `shielder`'s attempt to take it, if any.
+pub(super) fn resolve_blow(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target: &EntityId,
+    blow: &Blow,
+    shielder: Option<&EntityId>,
+) -> Result<(), DecideError> {
+    let (mut swing, weapon) = swing_of(ctx, who, target, blow)?;
+    if let Some(s) = shielder {
+        match super::guard::intercept(ctx, &swing, s)? {
+            super::guard::Intercept::Took { natural_20 } => {
+                let hit = Hit {
+                    natural_20,
+                    tie_half: false,
+                    nonlethal: blow.nonlethal,
+                };
+                return strike(ctx, who, s, &weapon, hit, false);
+            }
+            super::guard::Intercept::Failed(rolled) => swing.rolled = rolled,
+        }
+    }
+    let verdict = land(ctx, &swing)?;
+    settle(ctx, who, target, &weapon, verdict, blow)
+}
+
+/// What a landed (or missed) blow does.
+fn settle(
+    ctx: &mut Ctx<'_>,
+    who: &EntityId,
+    target_id: &EntityId,
+    weapon: &Weapon,
+    verdict: Verdict,
+    blow: &Blow,
+) -> Result<(), DecideError> {
+    let (targeted, nonlethal) = (blow.targeted, blow.nonlethal);
+    let target_id = target_id.clone();
+    let weapon = weapon.clone();
     match verdict {
         Verdict::Hit {
             natural_20,
@@ -395,6 +474,18 @@ pub(super) struct Swing<'a> {
     pub cover: i64,
     /// What surprise adds to the attack (its side's first).
     pub surprise: i64,
+    /// The attacker's roll, when it was made already (against one who stepped in the way).
+    pub rolled: Option<Rolled>,
+}
+
+/// The attacker's modifiers: what the caller gave, and what aiming and surprise add.
+pub(super) fn attack_mods(s: &Swing<'_>) -> Vec<Modifier> {
+    let mut extra = s.extra.clone();
+    if s.targeted {
+        extra.push(Modifier::new("targeted", -TARGETED));
+    }
+    extra.push(Modifier::new("surprise", s.surprise));
+    extra
 }
 
 pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideError> {
@@ -403,13 +494,7 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
     let (hit_attr, evade_attr) = (s.hit_attr, s.evade_attr);
     let (situation, range, targeted) = (s.situation, s.range, s.targeted);
     let (tn_override, hidden, threshold) = (s.tn_override, s.hidden, s.threshold);
-    // The attacker's roll: what the caller gave, and what aiming and surprise add to it.
-    let mut extra = s.extra.clone();
-    if targeted {
-        extra.push(Modifier::new("targeted", -TARGETED));
-    }
-    extra.push(Modifier::new("surprise", s.surprise));
-    let extra = &extra;
+    let extra = &attack_mods(s);
     let attacker = ctx.combatant(who)?;
     let target = ctx.combatant(&target_id)?;
     let a_sheet = sheet_of(&attacker)?.clone();
@@ -465,7 +550,10 @@ pub(super) fn land(ctx: &mut Ctx<'_>, s: &Swing<'_>) -> Result<Verdict, DecideEr
             }
         }
     } else {
-        let r = roll_d20(ctx, who, hit_attr, extra)?;
+        let r = match &s.rolled {
+            Some(r) => r.clone(),
+            None => roll_d20(ctx, who, hit_attr, extra)?,
+        };
         let misfire = r.natural <= threshold;
         if is_pc(&target) || in_hold {
             // PC against PC, or a blow in a hold: opposed; the defender evades; ties halve

@@ -142,6 +142,7 @@ pub fn grapple(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Dec
         threshold: 1,
         cover: 0,
         surprise: 0,
+        rolled: None,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who} fails to grab {target}"));

@@ -19,6 +19,7 @@ mod fall;
 mod frenzy;
 pub mod gear;
 mod grapple;
+mod guard;
 mod heal;
 mod options;
 mod recover;
@@ -306,6 +307,7 @@ impl RuleSystem for Grimwire {
             attack::STEP_COLLATERAL_RULING => attack::resume_collateral_ruling(ctx, step, choice),
             attack::STEP_COLLATERAL_SPARE => attack::resume_collateral_spare(ctx, step, choice),
             shield::STEP_SHIELD => attack::resume_shield(ctx, step, choice),
+            guard::STEP_GUARD => guard::resume(ctx, step, closing),
             encounter::STEP_TIE => encounter::resume_tie(ctx, step, choice),
             other => Err(DecideError::BadStep {
                 prompt_id: step.prompt_id,

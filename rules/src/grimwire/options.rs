@@ -23,6 +23,7 @@ pub const SHOVE_TOG_TN: &str = "grimwire.shove_tog_tn";
 pub const KEEP_FEET_TN: &str = "grimwire.keep_feet_tn";
 pub const COVER_BONUS: &str = "grimwire.cover_bonus";
 pub const ARMOUR_AGL: &str = "grimwire.armour_agl";
+pub const SHIELD_OTHERS: &str = "grimwire.shield_others";
 pub const TERRAIN_TN: &str = "grimwire.terrain_tn";
 pub const GRAPPLE_HOLD_TN: &str = "grimwire.grapple_hold_tn";
 pub const GRAPPLE_MOVE_TN: &str = "grimwire.grapple_move_tn";
@@ -112,6 +113,7 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Int { min: 0, max: 10 },
             default: OptionValue::Int(1),
         },
+        choice(SHIELD_OTHERS, "Before an attack on someone with an ally within 3 m who could shield them: ask the players whose characters could (players), ask the GM for the GM's characters too (all), or never pause an attack for it (never).", vec!["players", "all", "never"]),
         tn_option(TERRAIN_TN, "TN of the AGL roll to move through difficult terrain, when the GM gives none for how difficult it is (the text gives none)."),
         tn_option(GRAPPLE_HOLD_TN, "TN of the TOG or COR roll that holds a grabbed character (the text gives none)."),
         tn_option(GRAPPLE_MOVE_TN, "TN of the TOG or AGL roll a grappler makes once a turn to move, carrying whom they hold (the text sets it by the weight and gives no number)."),

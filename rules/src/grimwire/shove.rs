@@ -72,6 +72,7 @@ pub fn shove(ctx: &mut Ctx<'_>, who: &EntityId, args: &Args) -> Result<(), Decid
         threshold: 1,
         cover: 0,
         surprise: 0,
+        rolled: None,
     };
     if let Verdict::Miss { .. } = land(ctx, &swing)? {
         return say(ctx, format!("{who}'s shove does not reach {target}"));

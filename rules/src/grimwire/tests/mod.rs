@@ -10,6 +10,7 @@ mod fall;
 mod frenzy;
 mod grapple;
 mod ground;
+mod guard;
 mod heal;
 mod rest;
 mod scenes;

@@ -112,6 +112,22 @@ fn a_failed_evasion_may_raise_a_shield_whose_instability_die_decides_its_fate() 
             broken: None,
         },
     ];
+    let lines = [
+        ("turned", "the Buckler holds"),
+        (
+            "too little",
+            "aune raises the Buckler (+2): 7 + 2 = 9, not enough: the blow lands",
+        ),
+        (
+            "broken for good",
+            "the Buckler breaks for good; the blow does no harm",
+        ),
+        (
+            "broken",
+            "the Buckler breaks until mended; the blow does no harm",
+        ),
+        ("does not hold", "the Buckler does not hold: the blow lands"),
+    ];
     for c in cases {
         let mut steps = goblin_swings(c.evade);
         if let Some((choice, faces)) = c.answer {
@@ -122,6 +138,9 @@ fn a_failed_evasion_may_raise_a_shield_whose_instability_die_decides_its_fate() 
                 "\"weapon\":{\"text\":\"unarmed\"}",
             ]));
             steps.push(S::Answer(choice, faces));
+            if let Some((_, line)) = lines.iter().find(|(n, _)| *n == c.name) {
+                steps.push(S::PlayerHears(line));
+            }
         } else {
             steps.push(S::Prompt(false));
         }
@@ -229,4 +248,16 @@ fn an_npc_raises_no_shield_and_an_item_may_name_its_own_instability_die() {
         S::Res("aune", "condition", 12),
     ]);
     play_cast("a d10 buckler", d10_cast, steps);
+}
+
+/// Nobody answering in time raises the shield: the question's default.
+#[test]
+fn a_shield_question_left_unanswered_raises_the_shield() {
+    let mut steps = goblin_swings(&[6]);
+    steps.extend([
+        S::TimeOut(&[11]),
+        S::Res("aune", "condition", 12),
+        S::PlayerHears("aune raises the Buckler (+2): 9 + 2 = 11 turns the blow onto it"),
+    ]);
+    play_cast("an unanswered shield", shielded_cast(), steps);
 }

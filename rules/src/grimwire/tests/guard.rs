@@ -1,0 +1,178 @@
+//! Shielding others, as scenes: someone within 3 m of the attacked throws themselves in the
+//! way (AGL +5) before the rolls. The cast of `scenes`, with Mara (AGL 2, armour 1,
+//! Condition 14) beside Aune, and the scrap warden (AGL 0, armour 3, Condition 16) beside
+//! the goblin.
+
+use crate::testing::scene::S;
+
+use super::scenes::{cast, play_cast, sheet, t};
+
+fn with_warden() -> Vec<serde_json::Value> {
+    let mut cast = cast();
+    cast.push(sheet(include_str!(
+        "../../../../docs/examples/grimwire/warden.toml"
+    )));
+    cast
+}
+
+/// Aune at (0, 0) with Mara at (1, 1); the goblin at (2, 0) with the warden at (3, 1). Order:
+/// Aune, the goblin, Mara, the warden.
+fn close_ranks() -> Vec<S> {
+    vec![
+        S::Place("aune", 0, 0),
+        S::Place("mara", 1, 1),
+        S::Place("goblin-1", 2, 0),
+        S::Place("warden", 3, 1),
+        S::Start(&[10, 5, 2, 1]),
+        S::Order(&["aune", "goblin-1", "mara", "warden"]),
+    ]
+}
+
+fn with_options(
+    name: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    steps: Vec<S>,
+) {
+    crate::testing::scene::play(
+        &super::super::Grimwire,
+        "ines",
+        crate::testing::scene::Scene {
+            name,
+            options,
+            cast: with_warden(),
+            steps,
+        },
+    );
+}
+
+fn goblin_swings_at_aune() -> Vec<S> {
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Act("aune", "end_turn", vec![], &[]),
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[]),
+        S::Asked("goblin-1 attacks aune. Throw yourself in the way"),
+    ]);
+    steps
+}
+
+#[test]
+fn an_ally_within_3_m_may_take_an_npcs_blow_with_agl_plus_5_against_its_attack_tn() {
+    // Mara's AGL 5 + 2 + 5 = 12 reaches the goblin's attack TN 11: its unarmed TOG 1 lands on
+    // her, less nothing (a hit does at least 1): 14 to 13. Aune is untouched.
+    let mut steps = goblin_swings_at_aune();
+    steps.extend([
+        S::Answer("mara", &[5]),
+        S::Res("mara", "condition", 13),
+        S::Res("aune", "condition", 12),
+        S::PlayerHears("mara throws themselves in front of aune and takes the blow"),
+        // Her auxiliary action is gone.
+        S::Check(Box::new(|p: &crate::testing::scene::Played<'_>| {
+            let mara = &p.state.combatants[&crate::ids::EntityId::from("mara")];
+            assert_eq!(mara.turn_counter("aux_used"), 1, "{}", p.at);
+        })),
+    ]);
+    play_cast("shielded", with_warden(), steps);
+
+    // 2 + 2 + 5 = 9 misses: Aune evades as usual, 15 + 3 against 11.
+    let mut steps = goblin_swings_at_aune();
+    steps.extend([
+        S::Answer("mara", &[2, 15]),
+        S::PlayerHears("mara tries to shield aune, too late: aune must evade"),
+        S::Res("mara", "condition", 14),
+        S::Res("aune", "condition", 12),
+    ]);
+    play_cast("too late", with_warden(), steps);
+
+    // Nobody: Aune evades 5 + 3 = 8 and takes the TOG 1.
+    let mut steps = goblin_swings_at_aune();
+    steps.extend([S::Answer("none", &[5]), S::Res("aune", "condition", 11)]);
+    play_cast("no one steps in", with_warden(), steps);
+
+    // Aune's seat cannot name Mara for her.
+    let mut steps = goblin_swings_at_aune();
+    steps.push(S::AnswerRefused(
+        Some(crate::ids::Seat::Player("ines".into())),
+        "mara",
+        vec![],
+        "forbidden",
+    ));
+    play_cast("not hers to name", with_warden(), steps);
+}
+
+#[test]
+fn against_a_pc_the_shielder_must_reach_the_attack_roll_and_shields_one_attacker_a_round() {
+    // Aune's knife at the goblin; the GM answers for the warden: AGL 8 + 0 + 5 = 13 reaches
+    // Aune's COR 10 + 3 = 13 and it takes the knife (2 + TOG 2 = 4, less armour 3 = 1).
+    let knife = |faces: &'static [u32]| {
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            faces,
+        )
+    };
+    let mut steps = close_ranks();
+    steps.extend([
+        knife(&[]),
+        S::Answer("warden", &[10, 8, 2]),
+        S::Res("warden", "condition", 15),
+        S::Res("goblin-1", "condition", 10),
+        // The knife's second attack: the warden, already shielding against Aune this round,
+        // may again at no new cost; 7 + 5 = 12 misses 13, and the goblin's defence 12 is hit.
+        knife(&[]),
+        S::Asked("aune attacks goblin-1"),
+        S::Answer("warden", &[10, 7, 2]),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    with_options(
+        "the warden's body",
+        &[("grimwire.shield_others", "all")],
+        steps,
+    );
+
+    // By default the GM is not asked for the GM's characters: the knife goes straight.
+    let mut steps = close_ranks();
+    steps.extend([
+        knife(&[10, 2]),
+        S::Prompt(false),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    play_cast("the GM not asked", with_warden(), steps);
+
+    // A supernatural attack cannot be shielded, even with the GM asked for the warden: Mara's
+    // hex bolt (RSN 3 + 9 = 12 against 12, 1d8 = 4) goes straight.
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Act("aune", "end_turn", vec![], &[]),
+        S::Act("goblin-1", "end_turn", vec![], &[]),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("hex-bolt"))],
+            &[9, 4],
+        ),
+        S::Prompt(false),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    with_options("a hex bolt", &[("grimwire.shield_others", "all")], steps);
+
+    // Under `grimwire.shield_others = never` Mara is not asked: Aune evades 15 + 3 at once.
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Act("aune", "end_turn", vec![], &[]),
+        S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[15]),
+        S::Prompt(false),
+        S::Res("aune", "condition", 12),
+    ]);
+    with_options("never asked", &[("grimwire.shield_others", "never")], steps);
+
+    // With nobody near, nothing is asked either.
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Place("warden", 9, 9),
+        knife(&[10, 2]),
+        S::Prompt(false),
+        S::Res("goblin-1", "condition", 6),
+    ]);
+    play_cast("nobody near", with_warden(), steps);
+}
