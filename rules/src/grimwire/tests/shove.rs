@@ -272,3 +272,28 @@ fn a_trip_must_beat_the_targets_agl_and_knocks_it_down() {
         play(c.name, &[], steps);
     }
 }
+
+/// A shove pushes straight away from the shover, whichever way that is: from Aune at (3, 1)
+/// the goblin at (1, 1) goes west; from (3, 3), the goblin at (2, 2) goes diagonally, two
+/// steps (the table's diagonals count 1 then 2: 3 m).
+#[test]
+fn a_shove_pushes_away_from_the_shover_in_any_direction() {
+    let mut steps = start();
+    steps.extend([
+        S::Place("aune", 3, 1),
+        S::Place("goblin-1", 1, 1),
+        S::Place("mara", 9, 9),
+        shove(&[10, 9, 9]),
+        at("goblin-1", -2, 1),
+    ]);
+    play("a shove westwards", &[], steps);
+    let mut steps = start();
+    steps.extend([
+        S::Place("aune", 3, 3),
+        S::Place("goblin-1", 2, 2),
+        S::Place("mara", 9, 9),
+        shove(&[10, 9, 9]),
+        at("goblin-1", 0, 0),
+    ]);
+    play("a shove to the north-west", &[], steps);
+}

@@ -104,12 +104,17 @@ fn a_surprise_names_a_side_in_the_fight_and_its_own_opener() {
         ]
     };
     type Given = Vec<(&'static str, crate::action::ArgValue)>;
-    let cases: [(&str, Given, &str); 5] = [
+    let cases: [(&str, Given, &str); 6] = [
         ("no side", vec![("surprise", t("unaware"))], "bad_request"),
         (
             "an unknown side",
             vec![("surprise", t("unaware")), ("by", t("dragons"))],
-            "bad_request",
+            "bad_request: argument `by` no one in the fight is on side `dragons`",
+        ),
+        (
+            "everyone's side",
+            vec![("surprise", t("unaware")), ("by", t("players"))],
+            "bad_request: argument `by` everyone is on side `players`: whom do they surprise?",
         ),
         (
             "an opener of the other side",
@@ -137,6 +142,10 @@ fn a_surprise_names_a_side_in_the_fight_and_its_own_opener() {
     ];
     for (name, args, code) in cases {
         let mut steps = place();
+        if name == "everyone's side" {
+            // The goblin dead, the fight is the players' alone.
+            steps.push(super::scenes::set("goblin-1", "dead", 0, None));
+        }
         steps.push(S::GmRefused("start_encounter", args, code));
         play(name, &[], steps);
     }
