@@ -7,6 +7,7 @@ mod encounter;
 mod fairness;
 mod fixtures;
 mod flood;
+mod grimwire_status;
 mod load;
 mod long_log;
 mod mist_encounter;

@@ -179,14 +179,25 @@ fn moving_in_a_hold_takes_a_roll_and_half_the_movement_and_the_grappler_carries_
     ]);
     play("carrying", &[], steps);
 
-    // AGL 7 + 3 = 10 misses 11: Aune stays, and so does the goblin.
+    // The table's TN of 12 for the weight: AGL 8 + 3 = 11 misses it (the default 11 would
+    // not): Aune stays, and so does the goblin.
     let mut steps = held();
     steps.extend([
-        S::Act("aune", "move", vec![("to", to(-2, 0))], &[7]),
+        S::Act("aune", "move", vec![("to", to(-2, 0))], &[8]),
         at("aune", 0, 0),
+        at("goblin-1", 2, 0),
         S::Said("aune cannot move this turn with goblin-1 in their hold"),
     ]);
-    play("too heavy", &[("grimwire.grapple_move_tn", "11")], steps);
+    play("too heavy", &[("grimwire.grapple_move_tn", "12")], steps);
+
+    // A hold of 12: COR 8 + 3 = 11 no longer holds.
+    let mut steps = start();
+    steps.extend([grab(&[10, 8]), S::Lacks("goblin-1", "grappled:aune")]);
+    play(
+        "a harder hold",
+        &[("grimwire.grapple_hold_tn", "12")],
+        steps,
+    );
 }
 
 #[test]

@@ -67,6 +67,16 @@ fn difficult_ground_takes_2_off_agl_and_a_failed_roll_through_it_halves_the_move
     ]);
     play("slowed by rough ground", &[], steps);
 
+    // The table's TN of 12: 8 + 3 = 11 misses it (the default 11 would not): slowed.
+    let mut steps = start();
+    steps.extend([
+        S::Place("goblin-1", 0, 5),
+        rough(1, 0),
+        S::Act("aune", "move", vec![("to", to(6, 0))], &[8]),
+        at("aune", 0, 0),
+    ]);
+    play("harder ground", &[("grimwire.terrain_tn", "12")], steps);
+
     // A rough cell at the end of the way counts too; open ground asks nothing.
     let mut steps = start();
     steps.extend([

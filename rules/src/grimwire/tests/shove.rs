@@ -175,6 +175,15 @@ fn a_shove_goes_as_far_as_asked_reaches_3_m_and_the_gm_sets_the_footing() {
     ]);
     play("a shove out of reach", &[], steps);
 
+    // The table's footing TN of 13: its AGL 10 + 2 = 12 misses it (the default 11 would not).
+    let mut steps = start();
+    steps.extend([
+        S::Place("mara", 0, 5),
+        shove(&[10, 9, 10]),
+        S::Has("goblin-1", "knocked_down"),
+    ]);
+    play("slippery ground", &[("grimwire.keep_feet_tn", "13")], steps);
+
     // The table's TN for the push: 9 + 2 = 11 misses 12.
     let mut steps = start();
     steps.extend([
