@@ -289,3 +289,48 @@ fn frenzy_ruled_twice_or_on_the_unconscious_and_the_gms_frenzy_keep_the_pool_rig
     ]);
     play("amok between two", &[], steps);
 }
+
+#[test]
+fn a_frenzys_dash_waits_only_for_enemies_in_reach_and_amok_passes_over_the_dead() {
+    // Frenzied Aune with Mara, a friend, beside her and the goblin far off: she may dash.
+    let mut steps = start();
+    steps.extend([
+        S::Place("mara", 1, 0),
+        S::Place("goblin-1", 9, 9),
+        set("aune", "frenzy", 1, None),
+        S::Act("aune", "dash", vec![], &[]),
+    ]);
+    play("a frenzied dash", &[], steps);
+    // In amok a friend counts too: no dash with Mara beside her.
+    let mut steps = start();
+    steps.extend([
+        S::Place("mara", 1, 0),
+        S::Place("goblin-1", 9, 9),
+        set("aune", "amok", 1, None),
+        S::Refused(
+            "aune",
+            "dash",
+            vec![],
+            "rule: aune rages with mara in reach: only a melee attack",
+        ),
+    ]);
+    play("an amok dash", &[], steps);
+    // The dead goblin, 2 m off, nearer than Aune at 3 m, is no one to attack: Mara's amok may
+    // take Aune.
+    let mut steps = start();
+    steps.extend([
+        S::Place("aune", 1, 0),
+        end("aune"),
+        end("goblin-1"),
+        set("goblin-1", "dead", 0, None),
+        set("mara", "amok", 1, None),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("aune")), ("weapon", t("sledgehammer"))],
+            &[8, 15],
+        ),
+        S::Res("mara", "action_spent", 1),
+    ]);
+    play("amok past the dead", &[], steps);
+}
