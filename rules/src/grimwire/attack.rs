@@ -12,7 +12,7 @@ use crate::decision::{PendingStep, StepValue};
 use crate::dice::{DiceExpr, pick_die, pick_index, roll};
 use crate::engine::{Ctx, DecideError};
 use crate::event::{Against, CheckRecord, Event, Fact, Modifier, Outcome};
-use crate::grid::distance;
+use crate::grid::{Cell, distance};
 use crate::ids::{EntityId, Seat};
 use crate::refusal::Refusal;
 use crate::state::Combatant;
@@ -1036,13 +1036,41 @@ fn pick_collateral(
             continue;
         }
         let near = id == *target
-            || matches!((c.position, t.position), (Some(a), Some(b)) if i64::try_from(distance(a, b, ctx.state.options().diagonal())).unwrap_or(i64::MAX) <= MELEE_M);
+            || if matches!(weapon.class, WeaponClass::Ranged | WeaponClass::Thrown) {
+                in_cone(ctx.combatant(who)?.position, t.position, c.position)
+            } else {
+                matches!((c.position, t.position), (Some(a), Some(b)) if i64::try_from(distance(a, b, ctx.state.options().diagonal())).unwrap_or(i64::MAX) <= MELEE_M)
+            };
         if near {
             candidates.push(id);
         }
     }
     stray_at(ctx, who, target, weapon, &candidates)
 }
+
+/// Whether `c` stands in the 30° cone a ranged attack from `from` at `aim` sprays into: within
+/// 15° of the line from the shooter to the target, on the target's side of the shooter, at
+/// any distance. Off the grid, no one does.
+fn in_cone(from: Option<Cell>, aim: Option<Cell>, c: Option<Cell>) -> bool {
+    let (Some(f), Some(a), Some(c)) = (from, aim, c) else {
+        return false;
+    };
+    let v = |p: Cell| {
+        (
+            f64::from(p.x) - f64::from(f.x),
+            f64::from(p.y) - f64::from(f.y),
+        )
+    };
+    let (ax, ay) = v(a);
+    let (cx, cy) = v(c);
+    let dot = ax * cx + ay * cy;
+    let lengths = (ax * ax + ay * ay).sqrt() * (cx * cx + cy * cy).sqrt();
+    // cos 15°: the half-angle of the text's 30° cone.
+    lengths > 0.0 && dot >= CONE_COS * lengths
+}
+
+/// The cosine of half the ranged collateral cone's 30°.
+const CONE_COS: f64 = 0.965_925_826_289_068_3;
 
 /// A stray attack lands on one of `candidates` (a fair pick when there are several), who may
 /// avoid it with AGL (RSN) 11, eased by the attacker's COR (MND) if the attacker so wishes.
@@ -1057,7 +1085,7 @@ fn stray_at(
         0 => {
             return ctx.emit(Event::public(Fact::Noted {
                 text: format!(
-                    "nobody is within {MELEE_M} m of {target}: the stray attack hits no one"
+                    "no one else is in its way: the stray attack at {target} hits no one"
                 ),
             }));
         }

@@ -424,3 +424,42 @@ fn cover_ignores_supernatural_attacks_and_helps_a_pc_evade_an_npcs_shot() {
     play_cast("a shot at cover", slinger(), shot(true, &[7], 12));
     play_cast("a shot in the open", slinger(), shot(false, &[7, 3], 9));
 }
+
+/// A ranged attack's natural 1 strays into the 30° cone from the shooter through the target
+/// (15° either side of the line), at any distance; a melee one into 3 m around the target.
+#[test]
+fn a_ranged_stray_lands_in_the_cone_behind_the_target_and_nowhere_else() {
+    let opts: &[(&str, &str)] = &[
+        ("grimwire.collateral", "always"),
+        ("grimwire.collateral_pool", "without_target"),
+    ];
+    let shot = |mara: (i32, i32)| {
+        vec![
+            S::Place("aune", 0, 0),
+            S::Place("goblin-1", 6, 0),
+            S::Place("mara", mara.0, mara.1),
+            S::Start(&[10, 5, 2]),
+            S::Act(
+                "aune",
+                "attack",
+                vec![("target", t("goblin-1")), ("weapon", t("pistol"))],
+                &[1],
+            ),
+        ]
+    };
+    // Mara at (9, 1), 6° off the line: in the cone, though 3 m beyond the goblin.
+    let mut steps = shot((9, 1));
+    steps.push(S::Asked("Your stray attack may hit mara"));
+    play("in the cone", opts, steps);
+    // At (9, 3), 18° off: out of it.
+    let mut steps = shot((9, 3));
+    steps.extend([
+        S::Prompt(false),
+        S::Said("no one else is in its way: the stray attack at goblin-1 hits no one"),
+    ]);
+    play("beside the cone", opts, steps);
+    // Behind the shooter, at (-3, 0): out of it.
+    let mut steps = shot((-3, 0));
+    steps.push(S::Prompt(false));
+    play("behind the shooter", opts, steps);
+}
