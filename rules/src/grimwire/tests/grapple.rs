@@ -484,8 +484,8 @@ fn a_hold_ends_at_once_when_the_held_dies_or_is_pushed_away_and_release_names_wh
 
 #[test]
 fn a_grappler_carries_the_held_by_its_own_step_and_not_into_a_wall_and_half_holds_go() {
-    // Aune at (2, 2) holds the goblin at (4, 2); she steps to (1, 4) (AGL 8 + 3 reaches 11)
-    // and it comes by the same step, -1 and +2, to (3, 4).
+    // Aune at (2, 2) holds the goblin at (4, 2); she steps to (1, 5) (AGL 8 + 3 reaches 11)
+    // and it comes by the same step, -1 and +3, to (3, 5).
     let holding = || {
         vec![
             S::Place("aune", 2, 2),
@@ -498,9 +498,9 @@ fn a_grappler_carries_the_held_by_its_own_step_and_not_into_a_wall_and_half_hold
     };
     let mut steps = holding();
     steps.extend([
-        S::Act("aune", "move", vec![("to", to(1, 4))], &[8]),
-        at("aune", 1, 4),
-        at("goblin-1", 3, 4),
+        S::Act("aune", "move", vec![("to", to(1, 5))], &[8]),
+        at("aune", 1, 5),
+        at("goblin-1", 3, 5),
         S::Has("goblin-1", "grappled:aune"),
     ]);
     play("carried by the step", &[], steps);
@@ -513,7 +513,7 @@ fn a_grappler_carries_the_held_by_its_own_step_and_not_into_a_wall_and_half_hold
             vec![
                 (
                     "cell",
-                    crate::action::ArgValue::Cell(crate::grid::Cell::new(3, 4)),
+                    crate::action::ArgValue::Cell(crate::grid::Cell::new(3, 5)),
                 ),
                 ("blocking", crate::action::ArgValue::Flag(true)),
             ],
@@ -522,8 +522,8 @@ fn a_grappler_carries_the_held_by_its_own_step_and_not_into_a_wall_and_half_hold
         S::Refused(
             "aune",
             "move",
-            vec![("to", to(1, 4))],
-            "rule: aune cannot carry goblin-1 there: a wall is in the way at (3, 4)",
+            vec![("to", to(1, 5))],
+            "rule: aune cannot carry goblin-1 there: a wall is in the way at (3, 5)",
         ),
     ]);
     play("carried into a wall", &[], steps);
