@@ -263,7 +263,10 @@ pub fn intercept(
         return took(ctx, shielder, target, outcome, false);
     }
     let a = roll_d20(ctx, who, s.hit_attr, &attack_mods(s))?;
-    if a.natural <= s.threshold && a.natural != 20 {
+    // A target who cannot defend is hit with no roll of the attacker's: here the roll only
+    // sets what the shielder must reach, and goes astray on no face.
+    let defenceless = status::defenceless(&ctx.combatant(target)?, s.evade_attr).is_some();
+    if a.natural <= s.threshold && a.natural != 20 && !defenceless {
         // The blow goes astray before anyone can step into it.
         return Ok(Intercept::Failed(Some(a)));
     }
@@ -279,7 +282,7 @@ pub fn intercept(
         .map(str::to_owned)
         .or_else(|| (d.natural == 1).then(|| "natural 1".to_owned()));
     let mut parts = opposed_record(ctx, shielder, &label, &d, who, a.total, outcome, why);
-    if made {
+    if made || defenceless {
         // The attack roll lands on the shielder: written here, as it is not rolled again.
         let a_label = format!("{} attack", s.hit_attr);
         parts.extend(opposed_record(
@@ -293,6 +296,11 @@ pub fn intercept(
             (a.natural == 20).then(|| "natural 20".to_owned()),
         ));
         ctx.emit(Event { parts })?;
+        if !made {
+            // The defenceless target is hit as it would have been, its roll already written.
+            took(ctx, shielder, target, outcome, false)?;
+            return Ok(Intercept::Failed(None));
+        }
         return took(ctx, shielder, target, outcome, a.natural == 20);
     }
     ctx.emit(Event { parts })?;

@@ -176,3 +176,34 @@ fn against_a_pc_the_shielder_must_reach_the_attack_roll_and_shields_one_attacker
     ]);
     play_cast("nobody near", with_warden(), steps);
 }
+
+/// A shielder who fails to cover someone who cannot defend leaves them hit, with the attack
+/// roll (made only to be reached) written once: Mara's sledgehammer at the sleeping goblin,
+/// COR 4 + 1 = 5 (against a sleeper no face strays); the warden's natural 1 fails to cover it;
+/// the goblin takes 2d6 = 3 + 3 + TOG 4 = 10, from 10 to 0.
+#[test]
+fn a_failed_shield_over_someone_defenceless_leaves_them_hit() {
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Gm(
+            "rule.set-status",
+            vec![("target", t("goblin-1")), ("status", t("asleep"))],
+            &[],
+        ),
+        S::Act("aune", "end_turn", vec![], &[]),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("sledgehammer"))],
+            &[],
+        ),
+        S::Answer("warden", &[4, 1, 3, 3]),
+        S::Res("goblin-1", "condition", 0),
+        S::Has("goblin-1", "dying"),
+    ]);
+    with_options(
+        "a sleeper unshielded",
+        &[("grimwire.shield_others", "all")],
+        steps,
+    );
+}
