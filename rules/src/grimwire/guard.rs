@@ -113,10 +113,9 @@ pub fn offer(
         ("target".to_owned(), StepValue::Entity(target.clone())),
     ]
     .into();
+    // No one actor: any of those asked may answer, for their own character.
     let step = PendingStep {
-        prompt_id: 0,
         rule: STEP_GUARD.into(),
-        actor: Some(who.clone()),
         seats,
         question: format!(
             "{who} attacks {target}. Throw yourself in the way (your auxiliary action; AGL +5 against the attack)? Name who shields, or none."
@@ -124,7 +123,6 @@ pub fn offer(
         options,
         default: "none".into(),
         timeout_ms: ctx.state.options().decision_timeout_ms(),
-        trigger: None,
         data,
         secret: kept(blow),
         ..Default::default()

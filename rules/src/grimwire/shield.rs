@@ -79,7 +79,6 @@ pub fn offer(ctx: &mut Ctx<'_>, f: &Failed<'_>, shield: &Weapon) -> Result<(), D
     ]
     .into();
     let step = PendingStep {
-        prompt_id: 0,
         rule: STEP_SHIELD.into(),
         actor: Some(f.target.clone()),
         seats: deciding_seats(&target),
@@ -90,7 +89,6 @@ pub fn offer(ctx: &mut Ctx<'_>, f: &Failed<'_>, shield: &Weapon) -> Result<(), D
         options: vec!["raise".into(), "no".into()],
         default: "raise".into(),
         timeout_ms: ctx.state.options().decision_timeout_ms(),
-        trigger: None,
         data,
         secret,
         ..Default::default()

@@ -51,6 +51,11 @@ fn goblin_swings_at_aune() -> Vec<S> {
         S::Act("aune", "end_turn", vec![], &[]),
         S::Act("goblin-1", "attack", vec![("target", t("aune"))], &[]),
         S::Asked("goblin-1 attacks aune. Throw yourself in the way"),
+        S::Check(Box::new(|p: &crate::testing::scene::Played<'_>| {
+            let step = p.state.encounter.pending.last().expect("a question");
+            assert_eq!(step.timeout_ms, 60_000, "{}", p.at);
+            assert_eq!(step.default, "none", "{}", p.at);
+        })),
     ]);
     steps
 }

@@ -132,6 +132,19 @@ fn a_failed_evasion_may_raise_a_shield_whose_instability_die_decides_its_fate() 
         let mut steps = goblin_swings(c.evade);
         if let Some((choice, faces)) = c.answer {
             steps.push(S::Asked("Raise the Buckler (+2 AGL)?"));
+            // Asked by the evader, for as long as the table gives a decision.
+            steps.push(S::Check(Box::new(
+                |p: &crate::testing::scene::Played<'_>| {
+                    let step = p.state.encounter.pending.last().expect("a question");
+                    assert_eq!(
+                        step.actor.as_ref().map(|a| a.as_str()),
+                        Some("aune"),
+                        "{}",
+                        p.at
+                    );
+                    assert_eq!(step.timeout_ms, 60_000, "{}", p.at);
+                },
+            )));
             // What the evasion had to reach, and the goblin's weapon, stay the GM's.
             steps.push(S::GmOnly(&[
                 "\"against\":{\"int\":11}",
