@@ -204,7 +204,8 @@ pub fn resume(
             if let Resolver::Seat(seat) = closing.by {
                 crate::toolkit::controls(seat, &c)?;
             }
-            if !step.options.contains(&id.0) || !shielders(ctx, &who, &target).contains(&id) {
+            // Nothing moves while the window is open: those offered are those who can.
+            if !step.options.contains(&id.0) {
                 return Err(Refusal::Rule(format!("{id} can no longer shield {target}")).into());
             }
             let round = ctx.state.encounter().round;
@@ -264,7 +265,7 @@ pub fn intercept(
     // A target who cannot defend is hit with no roll of the attacker's: here the roll only
     // sets what the shielder must reach, and goes astray on no face.
     let defenceless = status::defenceless(&ctx.combatant(target)?, s.evade_attr).is_some();
-    if a.natural <= s.threshold && a.natural != 20 && !defenceless {
+    if a.natural <= s.threshold && !defenceless {
         // The blow goes astray before anyone can step into it.
         return Ok(Intercept::Failed(Some(a)));
     }

@@ -205,9 +205,41 @@ fn a_failed_shield_over_someone_defenceless_leaves_them_hit() {
         S::Answer("warden", &[4, 1, 3, 3]),
         S::Res("goblin-1", "condition", 0),
         S::Has("goblin-1", "dying"),
+        S::GmOnly(&["\"overridden_by\":\"natural 1\""]),
     ]);
     with_options(
         "a sleeper unshielded",
+        &[("grimwire.shield_others", "all")],
+        steps,
+    );
+}
+
+/// A natural 20 still doubles the blow the shielder takes: Aune's knife, 20 + 3 = 23, the
+/// warden's 20 + 5 = 25 reaches it, and takes (2 + TOG 2) x 2 = 8, less armour 3: 16 to 11.
+#[test]
+fn a_shielder_takes_a_natural_20_doubled() {
+    let mut steps = close_ranks();
+    steps.extend([
+        S::Act(
+            "aune",
+            "attack",
+            vec![("target", t("goblin-1")), ("weapon", t("knife"))],
+            &[],
+        ),
+        S::Answer("warden", &[20, 20, 2]),
+        S::Res("warden", "condition", 11),
+        S::Res("goblin-1", "condition", 10),
+        S::Check(Box::new(|p: &crate::testing::scene::Played<'_>| {
+            let twenty = p.last.iter().flat_map(crate::event::Event::facts).any(|f| {
+                matches!(f, crate::event::Fact::Checked(c)
+                    if c.label == "COR attack"
+                        && c.overridden_by.as_deref() == Some("natural 20"))
+            });
+            assert!(twenty, "{}: the attack's natural 20 is not written", p.at);
+        })),
+    ]);
+    with_options(
+        "a natural 20 shielded",
         &[("grimwire.shield_others", "all")],
         steps,
     );
