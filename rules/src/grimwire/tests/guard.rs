@@ -244,3 +244,35 @@ fn a_shielder_takes_a_natural_20_doubled() {
         steps,
     );
 }
+
+/// An NPC's shot from beyond its range is easier to stop, for the shielder as for the target:
+/// the goblin's sling (18 m) from 20 m takes 5 off its attack TN, 11 - 5 = 6, which Mara's
+/// AGL 2 + 2 + 5 = 9 reaches (11 it would not), and she takes the 1d4 = 3, less armour 1:
+/// 14 to 12.
+#[test]
+fn a_shielder_against_a_shot_beyond_range_faces_the_lowered_tn() {
+    let mut cast = with_warden();
+    let goblin = format!(
+        "{}\n[[weapons]]\nid = \"sling\"\nname = \"Sling\"\nclass = \"ranged\"\ndamage = \"1d4\"\nrange_m = 18\n",
+        include_str!("../../../../docs/examples/grimwire/goblin-1.toml")
+    );
+    cast[1] = sheet(&goblin);
+    let steps = vec![
+        S::Place("aune", 0, 0),
+        S::Place("mara", 1, 1),
+        S::Place("goblin-1", 20, 0),
+        S::Place("warden", 20, 5),
+        S::Start(&[10, 5, 2, 1]),
+        S::Act("aune", "end_turn", vec![], &[]),
+        S::Act(
+            "goblin-1",
+            "attack",
+            vec![("target", t("aune")), ("weapon", t("sling"))],
+            &[],
+        ),
+        S::Answer("mara", &[2, 3]),
+        S::Res("mara", "condition", 12),
+        S::Res("aune", "condition", 12),
+    ];
+    play_cast("a long shot shielded", cast, steps);
+}
