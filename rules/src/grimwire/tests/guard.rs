@@ -276,3 +276,36 @@ fn a_shielder_against_a_shot_beyond_range_faces_the_lowered_tn() {
     ];
     play_cast("a long shot shielded", cast, steps);
 }
+
+/// Between players the shielder faces the attacker's own roll: Mara's sledgehammer at Aune,
+/// COR 10 + 1 = 11; Bryn, a third player's character beside Aune, reaches it with AGL 3 + 5
+/// + 5 = 13 and takes 2d6 = 1 + 1 + TOG 4 = 6, from 12 to 6.
+#[test]
+fn between_players_the_shielder_faces_the_attackers_roll() {
+    let mut cast = cast();
+    let bryn = include_str!("../../../../docs/examples/grimwire/aune.toml")
+        .replace("id = \"aune\"", "id = \"bryn\"")
+        .replace("name = \"Aune\"", "name = \"Bryn\"")
+        .replace("owner = \"ines\"", "owner = \"ben\"");
+    cast.push(sheet(&bryn));
+    let steps = vec![
+        S::Place("aune", 0, 0),
+        S::Place("bryn", 1, 1),
+        S::Place("mara", 2, 0),
+        S::Place("goblin-1", 9, 9),
+        // Initiative in id order: Aune 5 + 2, Bryn 4 + 2, the goblin 3 + 1, Mara 20 + 1.
+        S::Start(&[5, 4, 3, 20]),
+        S::Order(&["mara", "aune", "bryn", "goblin-1"]),
+        S::Act(
+            "mara",
+            "attack",
+            vec![("target", t("aune")), ("weapon", t("sledgehammer"))],
+            &[],
+        ),
+        S::Asked("mara attacks aune"),
+        S::Answer("bryn", &[10, 5, 1, 1]),
+        S::Res("bryn", "condition", 6),
+        S::Res("aune", "condition", 12),
+    ];
+    play_cast("a player shields a player", cast, steps);
+}
